@@ -1,0 +1,5 @@
+"""The `rules` command; the code lives in interpreter.cli."""
+
+from interpreter.cli import main
+
+__all__ = ["main"]

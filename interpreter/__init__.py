@@ -1,0 +1,1 @@
+"""A rules-as-data interpreter for tabletop role-playing games."""

@@ -1,0 +1,102 @@
+"""The one family of errors a user can cause, each carrying where it happened."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True)
+class Location:
+    """A place in a source file: file name, 1-based line and column, and the JSON path."""
+
+    file: str = "<input>"
+    line: int = 0
+    col: int = 0
+    path: str = ""
+
+    def shifted(self, cols: int) -> "Location":
+        """The same place moved right by a number of columns (for a spot inside a scalar)."""
+        return Location(self.file, self.line, self.col + cols, self.path)
+
+    def __str__(self) -> str:
+        if self.line:
+            return f"{self.file}:{self.line}:{self.col}"
+        return self.file
+
+
+class RulesError(Exception):
+    """Something about the input is wrong."""
+
+    def __init__(self, message: str, where: Location | None = None, hint: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.where = where
+        self.hint = hint
+
+    def located(self, where: Location) -> "RulesError":
+        """This error with a location, unless it already has one."""
+        if self.where is None or not self.where.line:
+            self.where = where
+        return self
+
+    def __str__(self) -> str:
+        text = self.message
+        if self.hint:
+            text = f"{text}; {self.hint}"
+        if self.where is None:
+            return text
+        head = str(self.where)
+        if self.where.path:
+            head = f"{head}: {self.where.path}"
+        return f"{head}: {text}"
+
+
+class RulesetLoadError(RulesError):
+    """The file cannot be read as a ruleset document."""
+
+
+class SchemaViolation(RulesError):
+    """The document does not have the shape the schema asks for."""
+
+
+class FormulaSyntaxError(RulesError):
+    """A formula uses syntax that is not allowed."""
+
+
+class DiceSyntaxError(RulesError):
+    """A dice expression cannot be parsed."""
+
+
+class UnknownName(RulesError):
+    """A formula or reference names something that is not defined."""
+
+
+class UnknownStepKind(RulesError):
+    """A procedure step has a kind the interpreter does not know."""
+
+
+class LimitExceeded(RulesError):
+    """A fixed limit (dice, size, depth, work) was reached."""
+
+
+class TableMiss(RulesError):
+    """No table row matches the key."""
+
+
+class BadParameter(RulesError):
+    """A parameter given to a procedure is missing or has the wrong type."""
+
+
+class EvaluationError(RulesError):
+    """A formula or procedure failed while running (division by zero, overflow, ...)."""
+
+
+class Invalid(RulesError):
+    """Several problems found in one document; each is kept in ``problems``."""
+
+    def __init__(self, problems: list[RulesError]):
+        super().__init__(f"{len(problems)} problem(s)")
+        self.problems = problems
+
+    def __str__(self) -> str:
+        return "\n".join(str(p) for p in self.problems)

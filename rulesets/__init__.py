@@ -1,0 +1,1 @@
+"""Bundled rulesets (package data)."""

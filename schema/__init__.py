@@ -1,0 +1,1 @@
+"""Bundled JSON schemas (package data)."""
