@@ -1,0 +1,150 @@
+"""The `rules` command: a thin click group over the library."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from typing import Any, Sequence
+
+import click
+
+from . import describe as describe_mod
+from . import dice, render, runner
+from .errors import BadParameter, Invalid, RulesError
+from .library import compile_ref, problems, resolve
+from .resources import bundled_ids
+
+
+class RulesCommandError(click.ClickException):
+    """A user's mistake, shown as one line per problem, with exit code 1."""
+
+    exit_code = 1
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.message, err=True)
+
+
+class Group(click.Group):
+    """A group that turns every RulesError into a one-line message and exit code 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RulesError as err:
+            raise RulesCommandError(str(err)) from None
+        except RecursionError:
+            raise RulesCommandError("input nested too deeply") from None
+
+
+@click.group(cls=Group)
+@click.version_option(package_name="rulesmith")
+def main() -> None:
+    """Rules as data: validate rulesets, roll dice, run procedures and get exact odds."""
+
+
+@main.command("list")
+def list_cmd() -> None:
+    """List the bundled rulesets."""
+    for ruleset_id in bundled_ids():
+        try:
+            rs = compile_ref(ruleset_id)
+            click.echo(f"{rs.id:<12} {rs.title} — {rs.description}")
+        except RulesError:
+            click.echo(f"{ruleset_id:<12} (invalid: run `rules validate {ruleset_id}`)")
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1)
+def validate(rulesets: Sequence[str]) -> None:
+    """Check rulesets (all bundled ones when none is named); print every problem."""
+    bad = 0
+    for ref in rulesets or bundled_ids():
+        found = problems(ref)
+        if found:
+            bad += 1
+            for problem in found:
+                click.echo(str(problem), err=True)
+        else:
+            click.echo(f"{resolve(ref)[1]}: valid")
+    if bad:
+        sys.exit(1)
+
+
+def parse_assignments(items: Sequence[str]) -> dict[str, str]:
+    """NAME=VALUE arguments as a mapping."""
+    args = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise BadParameter(f"expected NAME=VALUE, got '{item}'")
+        args[name.strip()] = value
+    return args
+
+
+def parse_dice_list(text: str | None) -> list[int] | None:
+    """The values of --dice as integers."""
+    if text is None:
+        return None
+    try:
+        return [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise BadParameter(f"--dice takes whole numbers separated by commas, not '{text}'") from None
+
+
+@main.command()
+@click.argument("ruleset")
+@click.argument("procedure")
+@click.argument("params", nargs=-1)
+@click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
+@click.option("--seed", type=int, help="Seed the dice for a repeatable run.")
+@click.option("--dice", "given", help="Use exactly these dice, in roll order: 1,3,5,7,10,8")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, seed: int | None,
+        given: str | None, as_json: bool) -> None:
+    """Run one procedure of a ruleset."""
+    if sheet is not None:
+        raise BadParameter("character sheets are not supported yet")
+    rs = compile_ref(ruleset)
+    values = parse_dice_list(given)
+    source = dice.GivenSource(values) if values is not None else dice.RandomSource(random.Random(seed))
+    result = runner.run(rs, procedure, parse_assignments(params), source)
+    if values is not None:
+        source.check_exhausted()
+    click.echo(json.dumps(render.result_json(result)) if as_json else render.result_text(result))
+
+
+@main.command()
+@click.argument("target")
+@click.argument("procedure", required=False)
+@click.argument("params", nargs=-1)
+@click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str | None, as_json: bool) -> None:
+    """Exact odds of a procedure (RULESET PROCEDURE [NAME=VALUE...]) or of a dice expression."""
+    if procedure is None:
+        from .cli_dice import odds_of_expression
+        click.echo(odds_of_expression(target, as_json))
+        return
+    if sheet is not None:
+        raise BadParameter("character sheets are not supported yet")
+    rs = compile_ref(target)
+    result = runner.odds(rs, procedure, parse_assignments(params))
+    click.echo(json.dumps(render.odds_json(result)) if as_json else render.odds_text(result))
+
+
+@main.command()
+@click.argument("ruleset")
+def describe(ruleset: str) -> None:
+    """Print a Markdown reference of a ruleset."""
+    click.echo(describe_mod.describe(compile_ref(ruleset)), nl=False)
+
+
+def _register_dice() -> None:
+    from .cli_dice import roll
+
+    main.add_command(roll)
+
+
+_register_dice()
+__all__ = ["main", "Invalid"]

@@ -1,0 +1,133 @@
+"""A Markdown reference of a ruleset, generated from its compiled form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .model import Procedure, Ruleset, Step
+
+_STEP_WORDS = {
+    "let": "compute", "roll": "roll", "decide": "decide the outcome", "stop": "stop when",
+    "if": "if", "repeat": "repeat", "while": "while", "best_of": "best of", "contest": "contest",
+    "table": "table", "call": "call",
+}
+
+
+def _refs(refs: tuple[str, ...]) -> str:
+    return f" ({', '.join(refs)})" if refs else ""
+
+
+def _step_lines(steps: tuple[Step, ...], depth: int = 0) -> list[str]:
+    pad = "  " * depth
+    lines = []
+    for step in steps:
+        s = step.spec
+        if step.kind == "let":
+            text = "; ".join(f"`{n} = {f.text}`" for n, f, _ in s["assign"] if f is not None)
+        elif step.kind == "roll":
+            text = "; ".join(f"`{n}` = `{e.text}`" for n, e, _ in s["rolls"] if e is not None)
+        elif step.kind == "decide":
+            text = "; ".join(f"{o} when `{c.text}`" if c is not None else f"otherwise {o}"
+                             for c, o, _ in s["branches"])
+        elif step.kind == "stop":
+            text = f"`{s['when'].text}`" + (f" → {s['outcome']}" if s["outcome"] else "")
+        elif step.kind == "if":
+            text = f"`{s['cond'].text}`"
+        elif step.kind in ("repeat", "while"):
+            bound = s["times"] or s["while"]
+            text = f"`{bound.text}`" if bound is not None else ""
+        elif step.kind == "best_of":
+            text = f"`{s['count'].text}`" + (f", worst when `{s['worst_when'].text}`" if s["worst_when"] else "")
+        elif step.kind == "contest":
+            text = f"`{s['actor'].text}` against `{s['defender'].text}`, {s['ties']} wins ties"
+        elif step.kind == "table":
+            text = f"`{s['table']}`" + (f" at `{s['key'].text}`" if s["key"] is not None else "")
+        elif step.kind == "call":
+            text = f"`{s['procedure']}`"
+        else:
+            text = ""
+        lines.append(f"{pad}- {_STEP_WORDS.get(step.kind, step.kind)} {text}".rstrip())
+        for key, label in (("then", "then"), ("else", "else"), ("steps", None)):
+            inner = s.get(key)
+            if inner:
+                if label:
+                    lines.append(f"{pad}  - {label}:")
+                lines.extend(_step_lines(inner, depth + (2 if label else 1)))
+    return lines
+
+
+def _procedure(proc: Procedure) -> list[str]:
+    lines = [f"### `{proc.name}`{_refs(proc.refs)}", ""]
+    if proc.summary:
+        lines += [proc.summary, ""]
+    if proc.params:
+        lines.append("Parameters:")
+        for p in proc.params:
+            default = "" if p.required else f" (default {p.default if p.type != 'dice' else p.default.text})"
+            words = f"; words: {', '.join(f'{k}={v}' for k, v in p.options.items())}" if p.options else ""
+            lines.append(f"- `{p.name}`: {p.type}{default}{words}{' — ' + p.help if p.help else ''}")
+        lines.append("")
+    lines.append("Outcomes, best first: " + ", ".join(
+        f"`{o}`" + (f" ({proc.outcome_help[o]})" if proc.outcome_help.get(o) else "") for o in proc.outcomes))
+    if proc.values:
+        lines.append("")
+        lines.append("Values: " + ", ".join(
+            f"`{v}`" + (f" ({proc.value_help[v]})" if proc.value_help.get(v) else "") for v in proc.values))
+    lines += ["", "Steps:", ""] + _step_lines(proc.steps) + [""]
+    return lines
+
+
+def describe(ruleset: Ruleset) -> str:
+    """The whole ruleset as Markdown."""
+    lines = [f"# {ruleset.title} (`{ruleset.id}`)", ""]
+    if ruleset.description:
+        lines += [ruleset.description, ""]
+    if ruleset.constants:
+        lines += ["## Constants", ""] + [f"- `{k}` = {v}" for k, v in ruleset.constants.items()] + [""]
+    if ruleset.dice:
+        lines += ["## Named dice", ""] + [f"- `{k}` = `{v.text}`" for k, v in ruleset.dice.items()] + [""]
+    if ruleset.traits:
+        lines += ["## Traits", "", "| trait | name | group | range |", "|---|---|---|---|"]
+        for t in ruleset.traits.values():
+            span = f"{t.minimum if t.minimum is not None else ''}–{t.maximum if t.maximum is not None else ''}"
+            lines.append(f"| `{t.name}` | {t.label} | {t.group} | {span} |")
+        lines.append("")
+    if ruleset.derived:
+        lines += ["## Derived values", ""]
+        for d in ruleset.derived.values():
+            lines.append(f"- `{d.name}` ({d.label}) = `{d.formula.text if d.formula else ''}`{_refs(d.refs)}")
+        lines.append("")
+    if ruleset.procedures:
+        lines += ["## Procedures", ""]
+        for proc in ruleset.procedures.values():
+            lines += _procedure(proc)
+    if ruleset.tables:
+        lines += ["## Tables", ""]
+        for table in ruleset.tables.values():
+            key = f"roll `{table.die.text}`" if table.die is not None else "keyed by number"
+            lines += [f"### `{table.name}` ({key}){_refs(table.refs)}", ""]
+            if table.summary:
+                lines += [table.summary, ""]
+            lines += ["| key | result |", "|---|---|"]
+            for row in table.rows:
+                span = str(row.low) if row.low == row.high else f"{row.low}–{row.high}"
+                extra = "".join(f", {n} = `{e.text}`" for n, e in row.values)
+                lines.append(f"| {span} | {row.text}{extra} |")
+            lines.append("")
+    if ruleset.notes:
+        lines += ["## Other rules", ""]
+        for note in ruleset.notes.values():
+            lines += [f"### {note.title}{_refs(note.refs)}", "", note.text, ""]
+            for k, v in note.data.items():
+                lines.append(f"- {k}: {_plain(v)}")
+            if note.data:
+                lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    return str(value)

@@ -1,0 +1,122 @@
+"""Renderers over results: plain text for people, JSON objects for bots. None of them computes anything."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+from typing import Any, Mapping
+
+from . import dice
+from .runner import Odds, Result
+from .worlds import NoteRecord, RollRecord
+
+BAR_WIDTH = 40
+
+
+def _key(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def shown_expr(record: RollRecord) -> str:
+    """The dice expression with the names it used replaced by their values (`(pool)d10` -> `5d10`)."""
+    text = record.expr.text
+    for name in sorted(record.expr.names, key=len, reverse=True):
+        value = record.env.get(name)
+        if isinstance(value, bool):
+            value = int(value)
+        if isinstance(value, int):
+            text = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", str(value), text)
+        elif value is not None and hasattr(value, "text"):
+            text = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", f"({value.text})", text)
+    text = re.sub(r"\((-?\d+)\)", r"\1", text)
+    return text.replace(" ", "")
+
+
+def _rolls(result: Result) -> list[RollRecord]:
+    return [r for r in result.trace if isinstance(r, RollRecord)]
+
+
+def result_json(result: Result) -> dict[str, Any]:
+    """The contract's JSON object for one run."""
+    rolls = []
+    for record in _rolls(result):
+        data = dice.roll_json(record.expr, record.roll)
+        rolls.append({"name": record.name, "expr": shown_expr(record), "dice": data["dice"], "result": record.roll.value})
+    notes = [r.text for r in result.trace if isinstance(r, NoteRecord)]
+    out: dict[str, Any] = {"ruleset": result.ruleset, "procedure": result.procedure, "outcome": result.outcome,
+                           "values": dict(result.values), "rolls": rolls}
+    if notes:
+        out["notes"] = notes
+    return out
+
+
+def result_text(result: Result) -> str:
+    """One run as a few readable lines."""
+    lines = [f"{result.ruleset} {result.procedure}: {result.outcome}"]
+    if result.values:
+        lines.append("  " + ", ".join(f"{k} = {_key(v)}" for k, v in result.values.items()))
+    for record in result.trace:
+        if isinstance(record, RollRecord):
+            line = dice.render_roll(record.expr, record.roll)
+            shown = shown_expr(record)
+            if line.startswith(record.expr.text):
+                line = shown + line[len(record.expr.text):]
+            lines.append(f"  {record.name}: {line}")
+        elif isinstance(record, NoteRecord):
+            lines.append(f"  ({record.text})")
+    return "\n".join(lines)
+
+
+def _fraction(p: Any) -> str:
+    return f"{p.numerator}/{p.denominator}"
+
+
+def _mean(dist: Mapping[Any, Any]) -> float | None:
+    numeric = {v: p for v, p in dist.items() if v is not None}
+    mass = sum(float(p) for p in numeric.values())
+    if not numeric or mass == 0:
+        return None
+    return sum(float(int(v) if isinstance(v, bool) else v) * float(p) for v, p in numeric.items()) / mass
+
+
+def odds_json(odds: Odds) -> dict[str, Any]:
+    """The contract's JSON object for the odds of a procedure."""
+    out: dict[str, Any] = {
+        "ruleset": odds.ruleset, "procedure": odds.procedure,
+        "outcomes": {k: float(p) for k, p in odds.outcomes.items()},
+        "values": {name: {"mean": _mean(dist), "distribution": {_key(v): float(p) for v, p in dist.items()}}
+                   for name, dist in odds.values.items()},
+    }
+    if odds.exact:
+        out["exact"] = {k: _fraction(p) for k, p in odds.outcomes.items()}
+        for name, dist in odds.values.items():
+            out["values"][name]["exact"] = {_key(v): _fraction(p) for v, p in dist.items()}
+    if odds.truncated:
+        out["truncated"] = odds.truncated
+    return out
+
+
+def _bar(p: float) -> str:
+    return "█" * round(p * BAR_WIDTH)
+
+
+def odds_text(odds: Odds) -> str:
+    """The odds of a procedure as a table with bars."""
+    lines = [f"{odds.ruleset} {odds.procedure}"]
+    width = max((len(k) for k in odds.outcomes), default=7)
+    for name, p in odds.outcomes.items():
+        exact = f"  {_fraction(p)}" if isinstance(p, Fraction) and odds.exact else ""
+        lines.append(f"  {name:<{width}}  {float(p) * 100:7.3f}%  {_bar(float(p))}{exact}")
+    for name, dist in odds.values.items():
+        mean = _mean(dist)
+        lines.append(f"{name}: mean {mean:.4f}" if mean is not None else f"{name}:")
+        vwidth = max((len(_key(v)) for v in dist), default=1)
+        for value, p in dist.items():
+            lines.append(f"  {_key(value):>{vwidth}}  {float(p) * 100:7.3f}%  {_bar(float(p))}")
+    if odds.truncated:
+        lines.append(f"(explosions cut off; mass not counted: {odds.truncated:.3g})")
+    return "\n".join(lines)

@@ -1,0 +1,96 @@
+"""Shared test helpers: running procedures with given or seeded dice, and a chi-square check."""
+
+from __future__ import annotations
+
+import math
+import random
+import re
+import shutil
+from collections import Counter
+from pathlib import Path
+from typing import Any, Mapping
+
+from interpreter import dice, runner
+from interpreter.library import compile_ref
+from interpreter.resources import rulesets_dir
+
+
+def ruleset(ref: str) -> Any:
+    """A compiled ruleset by bundled id or path."""
+    return compile_ref(str(ref))
+
+
+def run_given(ref: str, procedure: str, params: Mapping[str, Any], given: list[int]) -> runner.Result:
+    """Run a procedure with exactly these dice, failing if any are left over."""
+    source = dice.GivenSource(given)
+    result = runner.run(ruleset(ref), procedure, {k: str(v) for k, v in params.items()}, source)
+    source.check_exhausted()
+    return result
+
+
+def odds(ref: str, procedure: str, params: Mapping[str, Any]) -> runner.Odds:
+    """The exact odds of a procedure."""
+    return runner.odds(ruleset(ref), procedure, {k: str(v) for k, v in params.items()})
+
+
+def chi_square_critical(df: int, z: float = 3.09) -> float:
+    """The chi-square value exceeded with probability about 0.001 (Wilson-Hilferty)."""
+    h = 2 / (9 * df)
+    return df * (1 - h + z * math.sqrt(h)) ** 3
+
+
+def assert_sampling_matches_odds(ref: str, procedure: str, params: Mapping[str, Any], *, n: int = 3000,
+                                 seed: int = 12345, value: str | None = None) -> None:
+    """Seeded sampling of a procedure agrees with its exact odds (outcomes, or one value's distribution)."""
+    rs = ruleset(ref)
+    args = {k: str(v) for k, v in params.items()}
+    exact = runner.odds(rs, procedure, args)
+    expected = exact.outcomes if value is None else exact.values[value]
+    rng = random.Random(seed)
+    counts: Counter[Any] = Counter()
+    for _ in range(n):
+        result = runner.run(rs, procedure, args, dice.RandomSource(rng))
+        counts[result.outcome if value is None else result.values[value]] += 1
+    # merge small bins so every expected count is at least 5
+    bins: list[tuple[float, int]] = []
+    pending_p, pending_c = 0.0, 0
+    for key, p in expected.items():
+        pending_p += float(p)
+        pending_c += counts.pop(key, 0)
+        if pending_p * n >= 5:
+            bins.append((pending_p, pending_c))
+            pending_p, pending_c = 0.0, 0
+    assert not counts, f"sampled results the odds say are impossible: {dict(counts)}"
+    if pending_p or pending_c:
+        if bins:
+            p, c = bins.pop()
+            bins.append((p + pending_p, c + pending_c))
+        else:
+            bins.append((pending_p, pending_c))
+    if len(bins) < 2:
+        return
+    stat = sum((c - p * n) ** 2 / (p * n) for p, c in bins)
+    assert stat < chi_square_critical(len(bins) - 1), (procedure, params, stat, bins)
+
+
+def edited_copy(tmp_path: Path, ref: str, *replacements: tuple[str, str]) -> Path:
+    """A copy of a bundled ruleset with exact text replacements (each must match once)."""
+    text = (rulesets_dir() / f"{ref}.yaml").read_text(encoding="utf-8")
+    for old, new in replacements:
+        assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times"
+        text = text.replace(old, new)
+    target = tmp_path / f"{ref}-edited.yaml"
+    target.write_text(text, encoding="utf-8")
+    return target
+
+
+def enumerate_dice(*sides: int) -> list[tuple[int, ...]]:
+    """Every combination of faces of the given dice, for brute-force oracles."""
+    combos: list[tuple[int, ...]] = [()]
+    for s in sides:
+        combos = [c + (f,) for c in combos for f in range(1, s + 1)]
+    return combos
+
+
+__all__ = ["ruleset", "run_given", "odds", "assert_sampling_matches_odds", "edited_copy", "enumerate_dice",
+           "shutil", "re"]
