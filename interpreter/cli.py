@@ -100,18 +100,44 @@ def parse_dice_list(text: str | None) -> list[int] | None:
 @click.option("--seed", type=int, help="Seed the dice for a repeatable run.")
 @click.option("--dice", "given", help="Use exactly these dice, in roll order: 1,3,5,7,10,8")
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--dry-run", is_flag=True, help="Show what would change on the sheet and write nothing.")
 def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, seed: int | None,
-        given: str | None, as_json: bool) -> None:
-    """Run one procedure of a ruleset."""
-    if sheet is not None:
-        raise BadParameter("character sheets are not supported yet")
+        given: str | None, as_json: bool, dry_run: bool) -> None:
+    """Run one procedure of a ruleset; with --sheet, read traits from a sheet and write changes back."""
     rs = compile_ref(ruleset)
     values = parse_dice_list(given)
     source = dice.GivenSource(values) if values is not None else dice.RandomSource(random.Random(seed))
-    result = runner.run(rs, procedure, parse_assignments(params), source)
-    if values is not None:
-        source.check_exhausted()
-    click.echo(json.dumps(render.result_json(result)) if as_json else render.result_text(result))
+    args = parse_assignments(params)
+    if sheet is None:
+        result = runner.run(rs, procedure, args, source)
+        if values is not None:
+            source.check_exhausted()
+        click.echo(json.dumps(render.result_json(result)) if as_json else render.result_text(result))
+        return
+    from .sheetfile import transaction
+
+    with transaction(sheet) as handle:
+        result = runner.run(rs, procedure, args, source, handle.data, handle.doc)
+        if values is not None:
+            source.check_exhausted()
+        for path, _old, new in result.changes:
+            handle.set(path, new)
+        if result.changes and not dry_run:
+            handle.write()
+    if as_json:
+        data = render.result_json(result)
+        data["changes"] = [{"path": render.sheet_path(p), "old": old, "new": new} for p, old, new in result.changes]
+        data["written"] = bool(result.changes) and not dry_run
+        click.echo(json.dumps(data))
+        return
+    click.echo(render.result_text(result))
+    if result.changes:
+        verb = "would change" if dry_run else "changed"
+        click.echo(f"{sheet} {verb}:")
+        for path, old, new in result.changes:
+            click.echo(f"  {render.sheet_path(path)}: {render.plain(old)} -> {render.plain(new)}")
+        if dry_run:
+            click.echo(handle.diff(), nl=False)
 
 
 @main.command()
@@ -126,10 +152,14 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
         from .cli_dice import odds_of_expression
         click.echo(odds_of_expression(target, as_json))
         return
-    if sheet is not None:
-        raise BadParameter("character sheets are not supported yet")
     rs = compile_ref(target)
-    result = runner.odds(rs, procedure, parse_assignments(params))
+    data = doc = None
+    if sheet is not None:
+        from .sheetfile import SheetFile
+
+        handle = SheetFile.read(sheet)
+        data, doc = handle.data, handle.doc
+    result = runner.odds(rs, procedure, parse_assignments(params), data, doc)
     click.echo(json.dumps(render.odds_json(result)) if as_json else render.odds_text(result))
 
 
@@ -138,6 +168,71 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
 def describe(ruleset: str) -> None:
     """Print a Markdown reference of a ruleset."""
     click.echo(describe_mod.describe(compile_ref(ruleset)), nl=False)
+
+
+@main.group()
+def sheet() -> None:
+    """Character sheets: create, check and show them."""
+
+
+@sheet.command("new")
+@click.argument("ruleset")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The sheet file to write.")
+@click.option("--name", default="New character", help="The character's name.")
+def sheet_new(ruleset: str, output: str, name: str) -> None:
+    """Write a commented starting sheet that passes `rules sheet check`."""
+    from .creation import new_sheet_text
+    from .sheetfile import new_sheet
+
+    new_sheet(output, new_sheet_text(compile_ref(ruleset), name))
+    click.echo(f"wrote {output}")
+
+
+def _open_sheet(path: str) -> tuple[Any, Any]:
+    from .sheetfile import SheetFile
+
+    handle = SheetFile.read(path)
+    ref = handle.data.get("ruleset") if isinstance(handle.data, dict) else None
+    if not isinstance(ref, str):
+        raise BadParameter("the sheet does not name its ruleset", handle.doc.where(("ruleset",)),
+                           "add 'ruleset: ID' at the top")
+    return handle, compile_ref(_sheet_ruleset(ref, path))
+
+
+def _sheet_ruleset(ref: str, sheet_path: str) -> str:
+    from pathlib import Path
+
+    if ref in bundled_ids():
+        return ref
+    beside = Path(sheet_path).parent / ref
+    return str(beside) if beside.exists() else ref
+
+
+@sheet.command("check")
+@click.argument("file", type=click.Path(dir_okay=False))
+def sheet_check(file: str) -> None:
+    """Check a sheet against its ruleset's creation rules."""
+    from .creation import check
+
+    handle, rs = _open_sheet(file)
+    found = check(rs, handle.data, handle.doc)
+    for problem in found:
+        click.echo(str(problem), err=True)
+    if found:
+        sys.exit(1)
+    click.echo(f"{file}: valid")
+
+
+@sheet.command("show")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def sheet_show(file: str, as_json: bool) -> None:
+    """Show a sheet: traits, derived values, tracks, resources and status."""
+    from . import sheet_view
+
+    handle, rs = _open_sheet(file)
+    view = sheet_view.view(rs, handle.data, handle.doc)
+    click.echo(json.dumps(view) if as_json else sheet_view.text(rs, view))
 
 
 def _register_dice() -> None:

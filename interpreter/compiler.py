@@ -5,7 +5,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Iterable
 
-from . import dice
+from . import dice, sheet_steps  # sheet_steps registers the sheet step kinds
 from .errors import Invalid, Location, RulesError, SchemaViolation, UnknownName
 from .formula import compile_formula
 from .loader import Document
@@ -13,7 +13,7 @@ from .model import Derived, Example, Note, Param, Procedure, Row, Ruleset, Step,
 from .validate import suggest
 
 P = tuple[Any, ...]
-RESERVED = {"outcome", "true", "false", "True", "False"}
+RESERVED = {"outcome", "has_sheet", "true", "false", "True", "False"}
 
 
 class Scope:
@@ -110,6 +110,11 @@ class Compiler:
         traits = {name: Trait(name, spec.get("label", name), spec.get("group", ""), spec.get("min"), spec.get("max"),
                               spec.get("default")) for name, spec in (data.get("traits") or {}).items()}
         derived = self.derived(base | set(traits))
+        self.sheet = None
+        if "sheet" in data:
+            from .sheet_compile import compile_sheet
+            self.sheet = compile_sheet(self, data["sheet"], base, traits, derived)
+        self.traits, self.derived_values = traits, derived
         procedures = {}
         for name, spec in (data.get("procedures") or {}).items():
             procedures[name] = self.procedure(name, spec, base, named_dice)
@@ -124,7 +129,7 @@ class Compiler:
             file=self.doc.file, constants=MappingProxyType(constants), dice=MappingProxyType(named_dice),
             traits=MappingProxyType(traits), derived=MappingProxyType(derived), tables=MappingProxyType(tables),
             procedures=MappingProxyType(procedures), notes=MappingProxyType(notes), examples=examples,
-            extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}))
+            extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}), sheet=self.sheet)
 
     def table(self, name: str, spec: dict[str, Any], base: set[str]) -> Table:
         path: P = ("tables", name)
@@ -161,8 +166,8 @@ class Compiler:
             for key in range(row.low, row.high + 1):
                 if key in covered:
                     self.problem(SchemaViolation(
-                        f"table '{table.name}': {key} is covered by row {covered[key] + 1} and row {i + 1}",
-                        self.where(path + ("rows", i, "on"))))
+                        f"table '{table.name}': row {i + 1} overlaps row {covered[key] + 1}",
+                        self.where(path + ("rows", i, "on")), "each result may be covered by one row only"))
                 else:
                     covered[key] = i
         if table.die is None:
@@ -176,12 +181,12 @@ class Compiler:
         extra = sorted(set(covered) - faces)
         if missing:
             self.problem(SchemaViolation(
-                f"table '{table.name}' does not cover {_listing(missing)} of {table.die.text}",
+                f"table '{table.name}' has no row for {_listing(missing)}, which {table.die.text} can roll",
                 self.where(path + ("rows",), key=True), "add a row for each result"))
         if extra:
             self.problem(SchemaViolation(
                 f"table '{table.name}' has rows for {_listing(extra)}, which {table.die.text} cannot roll",
-                self.where(path + ("rows",), key=True)))
+                self.where(path + ("rows", covered[extra[0]], "on"))))
 
     def derived(self, base: set[str]) -> dict[str, Derived]:
         specs = self.data.get("derived") or {}
@@ -211,8 +216,9 @@ class Compiler:
                     cycle = trail[trail.index(dep):] + [dep] if dep in trail else [name, dep]
                     spec = self.data["derived"][cycle[0]]
                     path: P = ("derived", cycle[0]) + (("formula",) if isinstance(spec, dict) else ())
-                    self.problem(SchemaViolation("derived values form a cycle: " + " -> ".join(cycle),
-                                                 self.where(path)))
+                    self.problem(SchemaViolation(
+                        f"derived value '{dep}' uses itself" if len(cycle) == 2
+                        else "derived values form a cycle: " + " -> ".join(cycle), self.where(path)))
                 elif state.get(dep) is None:
                     visit(dep, trail + [dep])
             state[name] = 2
@@ -229,29 +235,49 @@ class Compiler:
                        for pname, pspec in (spec.get("params") or {}).items())
         for p in params:
             if p.name in outcomes or p.name in RESERVED:
-                self.problem(SchemaViolation(f"parameter '{p.name}' has the name of an outcome or a reserved word",
-                                             p.where))
+                self.problem(SchemaViolation(
+                    f"parameter '{p.name}' has the name of " + (f"an outcome of '{name}'" if p.name in outcomes
+                                                               else "a reserved word"), p.where, "rename it"))
         for o in outcomes:
             if o in RESERVED or o in base:
-                self.problem(SchemaViolation(f"outcome '{o}' has the name of a constant or a reserved word",
-                                             self.where(path + ("outcomes", o), key=True)))
-        scope = Scope(base | set(outcomes) | {"outcome"} | {p.name for p in params if p.type != "dice"},
-                      set(named_dice) | {p.name for p in params if p.type == "dice"})
+                self.problem(SchemaViolation(
+                    f"outcome '{o}' has the name of " + ("a constant" if o in base else "a reserved word"),
+                    self.where(path + ("outcomes", o), key=True), "rename one of them" if o in base else "rename it"))
+        formulas = base | set(outcomes) | {"outcome"} | {p.name for p in params if p.type != "dice"}
+        groups = sorted({t.group for t in self.traits.values() if t.group})
+        for p in params:
+            if p.type == "trait":
+                formulas |= {f"{p.name}_in_{g}" for g in groups}
+        uses_sheet = spec.get("sheet", "none") in ("required", "optional")
+        formulas.add("has_sheet")
+        writable: set[str] = set()
+        if uses_sheet:
+            if self.sheet is None:
+                self.problem(SchemaViolation("this ruleset has no 'sheet' section for the procedure to use",
+                                             self.where(path + ("sheet",))))
+            else:
+                formulas |= self.sheet.names(self.traits, self.derived_values)
+                writable = _writable(self.sheet, self.traits)
+        writable |= {p.name for p in params if p.type == "trait"}
+        scope = Scope(formulas, set(named_dice) | {p.name for p in params if p.type == "dice"})
         ctx = _ProcContext(name, outcomes)
+        ctx.writable = writable
+        ctx.sheet = self.sheet if uses_sheet else None
         steps = self.steps(spec.get("steps") or [], path + ("steps",), scope, ctx)
         for v in values:
-            if v not in ctx.bound and v not in {p.name for p in params}:
+            if v not in ctx.bound and v not in {p.name for p in params} and v not in writable:
                 self.problem(SchemaViolation(f"value '{v}' is never set by the steps of '{name}'",
                                              self.where(path + ("values", v), key=True)))
         return Procedure(name, spec.get("summary", ""), params, outcomes, dict(spec.get("outcomes") or {}), values,
                          dict(spec.get("values") or {}), steps, tuple(spec.get("refs") or ()),
-                         self.where(path, key=True))
+                         self.where(path, key=True), spec.get("sheet", "none"))
 
     def param(self, name: str, spec: dict[str, Any], path: P) -> Param:
         kind = spec["type"]
         options = dict(spec.get("options") or {})
         if kind == "choice" and not options:
-            self.problem(SchemaViolation("a choice parameter needs options", self.where(path, key=True)))
+            self.problem(SchemaViolation(f"parameter '{name}' is a choice but has no options",
+                                         self.where(path, key=True), "list its words under options"))
         has_default = "default" in spec or kind == "flag"
         default = spec.get("default", False if kind == "flag" else None)
         if isinstance(default, str):
@@ -260,8 +286,11 @@ class Compiler:
             elif kind == "dice":
                 default = self.dice_expr(default, path + ("default",), None)
             else:
-                self.problem(SchemaViolation(f"default '{default}' is not one of the options",
-                                             self.where(path + ("default",))))
+                self.problem(SchemaViolation(
+                    f"default '{default}' is not one of the options of '{name}'" if options or kind == "choice"
+                    else f"default '{default}' is not " + {"flag": "true or false", "int": "a whole number"}.get(
+                        kind, f"allowed for a {kind} parameter"),
+                    self.where(path + ("default",)), suggest(default, list(options)) if options else None))
         return Param(name, kind, default, not has_default, spec.get("min"), spec.get("max"), options,
                      spec.get("help", ""), self.where(path, key=True))
 
@@ -279,23 +308,28 @@ class Compiler:
                     callee = step.spec["procedure"]
                     target = procedures.get(callee)
                     if target is None:
-                        self.problem(UnknownName(f"unknown procedure '{callee}'", step.where,
+                        self.problem(UnknownName(f"unknown procedure '{callee}'",
+                                                 step.spec.get("call_where", step.where),
                                                  suggest(callee, list(procedures))))
                         continue
                     graph[proc.name].add(callee)
                     given = {n for n, _, _ in step.spec["with"]}
                     known = {p.name for p in target.params}
-                    for n in sorted(given - known):
-                        self.problem(UnknownName(f"procedure '{callee}' has no parameter '{n}'", step.where,
-                                                 suggest(n, sorted(known))))
+                    for n, _, where in step.spec["with"]:
+                        if n in given - known:
+                            self.problem(UnknownName(f"procedure '{callee}' has no parameter '{n}'", where,
+                                                     suggest(n, sorted(known))))
                     for p in target.params:
                         if p.required and p.name not in given:
-                            self.problem(SchemaViolation(f"call of '{callee}' lacks parameter '{p.name}'",
-                                                         step.where))
+                            self.problem(SchemaViolation(
+                                f"the call of '{callee}' does not give parameter '{p.name}', which has no default",
+                                step.spec.get("call_where", step.where), "add it under with"))
         for start in graph:
             if _reaches(graph, start, start, set()):
-                self.problem(SchemaViolation(f"procedure '{start}' calls itself (directly or through others)",
-                                             procedures[start].where))
+                self.problem(SchemaViolation(
+                    f"procedure '{start}' calls itself"
+                    + ("" if start in graph[start] else " through other procedures"),
+                    procedures[start].where, "a procedure may not call itself"))
 
     def example(self, index: int, spec: dict[str, Any], procedures: dict[str, Procedure]) -> Example:
         path: P = ("examples", index)
@@ -319,10 +353,20 @@ class _ProcContext:
         self.name = name
         self.outcomes = outcomes
         self.bound: set[str] = set()
+        self.writable: set[str] = set()
+        self.sheet: Any = None
+
+
+def _writable(sheet: Any, traits: dict[str, Any]) -> set[str]:
+    names = set(traits) | set(sheet.state) | set(sheet.resources)
+    for track in sheet.tracks.values():
+        if track.kind == "current_max":
+            names |= {f"{track.name}_current", f"{track.name}_max"}
+    return names
 
 
 _KNOWN = {"ruleset", "title", "description", "source", "constants", "dice", "traits", "derived", "tables",
-          "procedures", "notes", "examples"}
+          "procedures", "notes", "examples", "sheet"}
 
 
 def _walk(steps: tuple[Step, ...]) -> Iterable[tuple[Step, int]]:

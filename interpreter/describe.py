@@ -43,7 +43,8 @@ def _step_lines(steps: tuple[Step, ...], depth: int = 0) -> list[str]:
         elif step.kind == "table":
             text = f"`{s['table']}`" + (f" at `{s['key'].text}`" if s["key"] is not None else "")
         elif step.kind == "call":
-            text = f"`{s['procedure']}`"
+            args = ", ".join(f"{n}={f.text}" for n, f, _ in s["with"] if f is not None)
+            text = f"`{s['procedure']}`" + (f" with `{args}`" if args else "")
         else:
             text = ""
         lines.append(f"{pad}- {_STEP_WORDS.get(step.kind, step.kind)} {text}".rstrip())

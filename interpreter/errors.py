@@ -100,3 +100,7 @@ class Invalid(RulesError):
 
     def __str__(self) -> str:
         return "\n".join(str(p) for p in self.problems)
+
+
+class Refused(RulesError):
+    """A procedure refused to act on a sheet (not enough experience, a condition forbids it)."""

@@ -48,6 +48,7 @@ class Procedure:
     steps: tuple[Step, ...]
     refs: tuple[str, ...]
     where: Location
+    sheet: str = "none"
 
     def rank(self, outcome: str | None) -> int:
         """How good an outcome is: 0 for the best, larger for worse, and worst of all when unset."""
@@ -152,4 +153,97 @@ class Ruleset:
     procedures: Mapping[str, Procedure]
     notes: Mapping[str, Note]
     examples: tuple[Example, ...]
-    extra: Mapping[str, Any] = field(default_factory=dict)  # sections other issues add (sheets, tracks)
+    extra: Mapping[str, Any] = field(default_factory=dict)  # top-level keys kept as written
+    sheet: Any = None  # SheetSpec, when the ruleset describes character sheets
+
+
+@dataclass(frozen=True, slots=True)
+class SheetField:
+    """A choice a sheet records besides traits."""
+
+    name: str
+    kind: str  # text | list | points
+    count: int | None
+    unique: bool
+    total: Any  # formula, for points
+    options: tuple[str, ...]
+    default: Any
+    help: str
+
+
+@dataclass(frozen=True, slots=True)
+class StateValue:
+    """A plain value kept on a sheet (level, experience, a condition)."""
+
+    name: str
+    type: str  # int | flag
+    default: Any  # formula
+    minimum: int | None
+    maximum: int | None
+    help: str
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """A damage track: a current value under a maximum, or typed boxes sorted worst first."""
+
+    name: str
+    kind: str  # current_max | boxes
+    max: Any  # formula, for current_max
+    size: Any  # formula, for boxes
+    types: tuple[str, ...]
+    marks: tuple[str, ...]
+    penalties: tuple[int, ...]
+    temporary: str | None
+    temporary_ignored_by: tuple[str, ...]
+    help: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    """A resource with a maximum (willpower, luck points, system strain)."""
+
+    name: str
+    max: Any
+    start: Any
+    help: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreationRule:
+    """One creation rule: a budget, priorities, or a checked condition."""
+
+    kind: str  # budget | priorities | rule
+    name: str
+    spec: Mapping[str, Any]
+    where: Location
+
+
+@dataclass(frozen=True, slots=True)
+class SheetSpec:
+    """What a sheet of a ruleset holds and how it is checked."""
+
+    fields: Mapping[str, SheetField]
+    state: Mapping[str, StateValue]
+    tracks: Mapping[str, Track]
+    resources: Mapping[str, Resource]
+    creation: tuple[CreationRule, ...]
+    status: Mapping[str, Any]
+
+    def names(self, traits: Any, derived: Any) -> set[str]:
+        """Every name a formula may use when a sheet is bound."""
+        names = set(traits) | set(derived) | set(self.state)
+        for track in self.tracks.values():
+            names |= set(track_names(track))
+        for resource in self.resources:
+            names |= {resource, f"{resource}_max"}
+        return names
+
+
+def track_names(track: Track) -> tuple[str, ...]:
+    """The formula names a track binds."""
+    t = track.name
+    if track.kind == "current_max":
+        return (f"{t}_current", f"{t}_max")
+    return (f"{t}_size", f"{t}_filled", f"{t}_rightmost", f"{t}_penalty", f"{t}_full") + tuple(
+        f"{t}_{kind}" for kind in track.types)

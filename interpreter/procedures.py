@@ -7,7 +7,9 @@ from typing import Any, Callable, Iterator, Mapping
 from . import limits
 from .errors import LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
 from .model import Procedure, Step
-from .worlds import EvalContext, NoteRecord, World, Weight, Worlds, merge, total
+from dataclasses import replace
+
+from .worlds import EvalContext, NoteRecord, RollRecord, World, Weight, Worlds, merge, total
 
 Handler = Callable[[Step, Worlds, EvalContext], Worlds]
 
@@ -217,7 +219,7 @@ def run_best_of(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
             best = merge(chosen) if ctx.exact else chosen
         for picked, p in best:
             result = picked.but(trace=world.trace + picked.trace)
-            if not ctx.exact:
+            if not ctx.exact and count > 1:
                 which = "worst" if worst else "best"
                 result.trace += (NoteRecord(f"kept the {which} of {count}"),)
             yield result, weight * p
@@ -289,9 +291,12 @@ def run_call(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
         args = {name: evaluate(f, world, ctx, step.where) for name, f, _ in spec["with"]}
         start = World(initial_env(ctx.ruleset, callee, args, step.where))
+        prefix = spec["as"]
         for end, p in run_steps(callee.steps, [(start, 1)], ctx):
-            new = world.but(trace=world.trace + end.trace)
-            prefix = spec["as"]
+            trace = end.trace
+            if prefix and not ctx.exact:
+                trace = tuple(replace(r, name=f"{prefix}.{r.name}") if isinstance(r, RollRecord) else r for r in trace)
+            new = world.but(trace=world.trace + trace)
             if prefix:
                 for name in callee.values:
                     new.env[f"{prefix}_{name}"] = end.env.get(name)
@@ -310,6 +315,7 @@ def initial_env(ruleset: Any, proc: Procedure, args: Mapping[str, Any], where: L
     for rank, name in enumerate(proc.outcomes, start=1):
         env[name] = rank
     env["outcome"] = 0
+    env["has_sheet"] = False
     for param in proc.params:
         if param.name in args:
             env[param.name] = args[param.name]

@@ -120,3 +120,15 @@ def odds_text(odds: Odds) -> str:
     if odds.truncated:
         lines.append(f"(explosions cut off; mass not counted: {odds.truncated:.3g})")
     return "\n".join(lines)
+
+
+def sheet_path(path: tuple[Any, ...]) -> str:
+    """A sheet path as dotted text: ('state', 'hp', 'current') -> state.hp.current."""
+    return ".".join(str(p) for p in path)
+
+
+def plain(value: Any) -> str:
+    """A sheet value as a person reads it."""
+    if isinstance(value, list):
+        return "[" + ", ".join(plain(v) for v in value) + "]"
+    return _key(value)

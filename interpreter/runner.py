@@ -16,13 +16,14 @@ from .worlds import EvalContext, World
 
 @dataclass(frozen=True, slots=True)
 class Result:
-    """What one run of a procedure gave: the outcome, the values and the trace of every roll."""
+    """What one run of a procedure gave: the outcome, the values, the trace of every roll, sheet changes."""
 
     ruleset: str
     procedure: str
     outcome: str
     values: Mapping[str, Any]
     trace: tuple[Any, ...]
+    changes: tuple[tuple[tuple[Any, ...], Any, Any], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +80,12 @@ def convert(param: Param, raw: Any) -> Any:
         if text in param.options:
             value = param.options[text]
         elif param.type == "dice":
-            value = dice.parse(text)
+            try:
+                value = dice.parse(text)
+            except RulesError as err:
+                col = err.where.col if err.where else 0
+                at = f" at column {col}" if col else ""
+                raise BadParameter(f"parameter '{param.name}': {err.message}{at} of '{text}'") from None
         elif param.type == "flag":
             lowered = text.lower()
             if lowered not in ("true", "false", "1", "0", "yes", "no"):
@@ -104,18 +110,44 @@ def convert(param: Param, raw: Any) -> Any:
     return value
 
 
-def bind(proc: Procedure, args: Mapping[str, Any]) -> dict[str, Any]:
-    """Check and convert the given arguments against the procedure's parameters."""
+def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] | None = None,
+         ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """Check and convert the given arguments against the procedure's parameters.
+
+    With a sheet, a value may name a sheet value (`stat=STR`), and a trait parameter
+    binds the trait's value plus `NAME_in_GROUP` flags.
+    """
     params = {p.name: p for p in proc.params}
-    bound = {}
+    bound: dict[str, Any] = {}
     for name, raw in args.items():
         if name not in params:
             close = difflib.get_close_matches(name, list(params), n=1)
             hint = f"did you mean '{close[0]}'?" if close else (
                 "it takes " + ", ".join(params) if params else "it takes no parameters")
             raise BadParameter(f"procedure '{proc.name}' has no parameter '{name}'", hint=hint)
-        bound[name] = convert(params[name], raw)
+        param = params[name]
+        text = raw.strip() if isinstance(raw, str) else raw
+        if param.type == "trait":
+            bound.update(_trait_param(param, text, sheet_env, ruleset))
+        elif (sheet_env is not None and isinstance(text, str) and text in sheet_env
+              and text not in param.options and param.type in ("int", "flag")):
+            bound[name] = convert(param, sheet_env[text])
+        else:
+            bound[name] = convert(param, raw)
     return bound
+
+
+def _trait_param(param: Param, text: Any, sheet_env: Mapping[str, Any] | None, ruleset: Ruleset | None) -> dict[str, Any]:
+    if ruleset is None or sheet_env is None:
+        raise BadParameter(f"parameter '{param.name}' names a trait of a character sheet: give --sheet FILE")
+    if text not in ruleset.traits:
+        close = difflib.get_close_matches(str(text), list(ruleset.traits), n=1)
+        raise BadParameter(f"parameter '{param.name}': '{text}' is not a trait of {ruleset.id}",
+                           hint=f"did you mean '{close[0]}'?" if close else None)
+    out: dict[str, Any] = {param.name: sheet_env[text], f"#trait:{param.name}": text}
+    for group in {t.group for t in ruleset.traits.values() if t.group}:
+        out[f"{param.name}_in_{group}"] = ruleset.traits[text].group == group
+    return out
 
 
 def _finish(proc: Procedure, world: World) -> None:
@@ -123,21 +155,55 @@ def _finish(proc: Procedure, world: World) -> None:
         raise EvaluationError(f"procedure '{proc.name}' ended without an outcome", proc.where)
 
 
-def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any) -> Result:
-    """Run a procedure once, drawing dice from the source."""
+def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Mapping[str, Any] | None,
+           doc: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The starting env of a run, and the sheet's names alone (empty without a sheet)."""
+    from . import sheets
+
+    if proc.sheet == "required" and sheet is None:
+        raise BadParameter(f"procedure '{proc.name}' works on a character sheet: give --sheet FILE")
+    if sheet is not None and sheet.get("ruleset") != ruleset.id:
+        raise BadParameter(f"the sheet is for ruleset '{sheet.get('ruleset')}', not '{ruleset.id}'",
+                           doc.where(("ruleset",)) if doc is not None else None)
+    sheet_env = sheets.bind(ruleset, sheet, doc) if sheet is not None else None
+    params = bind(proc, args, sheet_env, ruleset)
+    env = initial_env(ruleset, proc, params)
+    env.update({k: v for k, v in params.items() if k.startswith("#trait:")})
+    env["has_sheet"] = sheet_env is not None
+    if proc.sheet != "none" and sheet_env is not None:
+        for key, value in sheet_env.items():
+            env.setdefault(key, value)
+    return env, sheet_env or {}
+
+
+def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
+        sheet: Mapping[str, Any] | None = None, doc: Any = None) -> Result:
+    """Run a procedure once, drawing dice from the source; with a sheet, report what it changed."""
+    from . import sheets
+
     proc = find_procedure(ruleset, name)
-    env = initial_env(ruleset, proc, bind(proc, args))
+    env, sheet_env = _start(ruleset, proc, args, sheet, doc)
     ctx = EvalContext(ruleset, exact=False, source=source, functions=table_functions(ruleset))
     [(world, _)] = run_steps(proc.steps, [(World(env), 1)], ctx)
     _finish(proc, world)
     values = {v: world.env.get(v) for v in proc.values}
-    return Result(ruleset.id, proc.name, world.outcome or "", values, world.trace)
+    changes: tuple[Any, ...] = ()
+    if proc.sheet != "none" and sheet is not None:
+        final = dict(world.env)
+        for key, trait in env.items():
+            if key.startswith("#trait:"):
+                final[trait] = final[key[len("#trait:"):]]
+        if ruleset.sheet is not None:
+            sheets.refresh(ruleset, final)
+        changes = tuple(sheets.changed_paths(ruleset, sheet_env, final))
+    return Result(ruleset.id, proc.name, world.outcome or "", values, world.trace, changes)
 
 
-def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any]) -> Odds:
+def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[str, Any] | None = None,
+         doc: Any = None) -> Odds:
     """The exact distribution of a procedure's outcomes and values."""
     proc = find_procedure(ruleset, name)
-    env = initial_env(ruleset, proc, bind(proc, args))
+    env, _ = _start(ruleset, proc, args, sheet, doc)
     ctx = EvalContext(ruleset, exact=True, functions=table_functions(ruleset))
     worlds = run_steps(proc.steps, [(World(env), Fraction(1))], ctx)
     outcomes: dict[str, Any] = {o: Fraction(0) for o in proc.outcomes}

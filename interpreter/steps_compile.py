@@ -148,7 +148,7 @@ def _call(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[s
     args = []
     for pname, value in (spec.get("with") or {}).items():
         f = c.formula(value, path + ("with", pname), scope.formulas | scope.dice_only)
-        args.append((pname, f, c.where(path + ("with", pname))))
+        args.append((pname, f, c.where(path + ("with", pname), key=True)))
     prefix = spec.get("as")
     target = (c.data.get("procedures") or {}).get(callee)
     if prefix and target is not None:
@@ -158,7 +158,8 @@ def _call(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[s
     if spec.get("inherit_outcome") and target is not None:
         for o in target.get("outcomes") or {}:
             _outcome(c, o, path + ("call",), ctx)
-    return {"procedure": callee, "with": tuple(args), "as": prefix, "inherit": bool(spec.get("inherit_outcome"))}
+    return {"procedure": callee, "with": tuple(args), "as": prefix, "inherit": bool(spec.get("inherit_outcome")),
+            "call_where": c.where(path + ("call",))}
 
 
 STEP_COMPILERS: dict[str, Callable[..., dict[str, Any]]] = {

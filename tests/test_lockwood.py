@@ -146,7 +146,7 @@ def test_L12_talent_roll_is_a_d4_table():
     assert run_given("lockwood", "talent", {}, [1]).outcome == "backfire"
     assert run_given("lockwood", "talent", {}, [2]).outcome == "failure"
     assert run_given("lockwood", "talent", {}, [3]).outcome == "success"
-    assert ruleset("lockwood").constants["talent_uses"] == 5
+    assert ruleset("lockwood").constants["talent_attempts"] == 5
 
 
 def test_L13_turn_order_is_descriptive_data(rules):
