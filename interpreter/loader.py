@@ -188,7 +188,7 @@ class _Unsupported(Exception):
     """The quick reader does not handle this text; the full YAML parser reads it."""
 
 
-def _fail(message: str, file: str, line: int, col: int, path: str = "") -> RulesetLoadError:
+def _fail(message: str, file: str, line: int, col: int, path: str = "$") -> RulesetLoadError:
     return RulesetLoadError(message, where=Location(file, line, col, path))
 
 
@@ -338,8 +338,14 @@ def _key_problem(raw: Any, written: str | None) -> str:
     return f"keys must be strings, not {_kind_name(raw)} ({written!r}); put the key in quotes"
 
 
-def _build(events: Iterable[tuple], file: str) -> Document:
+def _build(events: Iterable[tuple], file: str, text: str = "") -> Document:
     """Turn an event stream into a Document, enforcing every structural rule."""
+    lines = text.split("\n")
+
+    def quoted(line: int, col: int) -> bool:
+        row = lines[line - 1] if 0 < line <= len(lines) else ""
+        return 0 < col <= len(row) and row[col - 1] in "'\""
+
     keys: dict = {}
     values: dict = {}
     aliases: dict = {}
@@ -453,7 +459,10 @@ def _build(events: Iterable[tuple], file: str) -> Document:
                 count += 1
                 if anchor is not None:
                     anchors[anchor] = _Anchor(item, None, 1, 0, True)
-                values[path] = key_pos if (empty and in_map) else (line, col)
+                # a quoted value is placed at its first character, past the quote, so columns
+                # inside it (a formula's) count from where its text starts
+                values[path] = key_pos if (empty and in_map) else (
+                    line, col + 1 if not flag and quoted(line, col) else col)
             elif kind == _MAP or kind == _SEQ:
                 if depth + 1 > max_depth:
                     raise _Problem(f"nesting deeper than {max_depth} levels", line, col)
@@ -1201,8 +1210,8 @@ def _load(text: str, file: str, quick: bool = True) -> Document:
             except _Unsupported:
                 pass
             else:
-                return _build(events, file)
-        return _build(_yaml_events(text), file)
+                return _build(events, file, text)
+        return _build(_yaml_events(text), file, text)
     finally:
         if collecting:
             gc.enable()
@@ -1232,7 +1241,7 @@ def load_file(path: str | os.PathLike, display_name: str | None = None) -> Docum
             data = handle.read(limit + 1)
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
-        raise RulesetLoadError(f"cannot read the file: {reason}", where=Location(file, 0, 0, "")) from None
+        raise RulesetLoadError(f"cannot read the file: {reason}", where=Location(file, 0, 0, "$")) from None
     if len(data) > limit:
         raise _fail(f"file is more than {limit} bytes; the limit is {limit}", file, 1, 1)
     return _load(_decode(data, file), file)

@@ -7,6 +7,7 @@ from fractions import Fraction
 from typing import Any, Mapping
 
 from . import dice
+from .dice_report import dice_text
 from .runner import Odds, Result
 from .worlds import NoteRecord, RollRecord
 
@@ -21,18 +22,25 @@ def _key(value: Any) -> str:
     return str(value)
 
 
-def shown_expr(record: RollRecord) -> str:
-    """The dice expression with the names it used replaced by their values (`(pool)d10` -> `5d10`)."""
-    text = record.expr.text
-    for name in sorted(record.expr.names, key=len, reverse=True):
-        value = record.env.get(name)
+def _substitute(text: str, names: Any, env: Mapping[str, Any], depth: int = 0) -> str:
+    for name in sorted(names, key=len, reverse=True):
+        value = env.get(name)
         if isinstance(value, bool):
             value = int(value)
+        pattern = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
         if isinstance(value, int):
-            text = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", str(value), text)
-        elif value is not None and hasattr(value, "text"):
-            text = re.sub(rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])", f"({value.text})", text)
-    text = re.sub(r"\((-?\d+)\)", r"\1", text)
+            text = re.sub(pattern, str(value), text)
+        elif value is not None and hasattr(value, "text") and depth < 8:
+            inner = _substitute(value.text, value.names, env, depth + 1)
+            text = re.sub(pattern, lambda _m: f"({inner})", text)
+    return text
+
+
+def shown_expr(record: RollRecord) -> str:
+    """The dice expression with the names it used replaced by their values (`(pool)d10` -> `5d10`)."""
+    text = _substitute(record.expr.text, record.expr.names, record.env)
+    for _ in range(4):
+        text = re.sub(r"\((-?\d+|\d*d\d+)\)", r"\1", text)
     return text.replace(" ", "")
 
 
@@ -61,11 +69,11 @@ def result_text(result: Result) -> str:
         lines.append("  " + ", ".join(f"{k} = {_key(v)}" for k, v in result.values.items()))
     for record in result.trace:
         if isinstance(record, RollRecord):
-            line = dice.render_roll(record.expr, record.roll)
-            shown = shown_expr(record)
-            if line.startswith(record.expr.text):
-                line = shown + line[len(record.expr.text):]
-            lines.append(f"  {record.name}: {line}")
+            terms = record.roll.terms
+            shown_dice = " ".join(dice_text(t) for t in terms) if terms else "[]"
+            counting = len(terms) == 1 and terms[0].counting
+            total = f"{record.roll.value} success{'es' if record.roll.value != 1 else ''}" if counting else record.roll.value
+            lines.append(f"  {record.name}: {shown_expr(record)}: {shown_dice} = {total}")
         elif isinstance(record, NoteRecord):
             lines.append(f"  ({record.text})")
     return "\n".join(lines)

@@ -134,7 +134,7 @@ def test_ruleset_data(load):
         ((), False, 2, 1),
         (("id",), False, 2, 5),
         (("id",), True, 2, 1),
-        (("name",), False, 3, 7),
+        (("name",), False, 3, 8),  # past the opening quote
         (("stats",), False, 5, 3),
         (("stats",), True, 4, 1),
         (("stats", "str"), False, 5, 8),
@@ -208,7 +208,7 @@ def test_positions_in_sequences_and_flow(load):
     assert doc.data == {"a": ["x", "y", ["p", "q", "r"], {"k": "v"}], "b": [1, 2]}
     expected = {
         ("a",): (2, 1), ("a", 0): (2, 3), ("a", 1): (3, 5), ("a", 2): (4, 3), ("a", 2, 0): (4, 4),
-        ("a", 2, 1): (4, 7), ("a", 2, 2): (4, 12), ("a", 3): (5, 3), ("a", 3, "k"): (5, 7),
+        ("a", 2, 1): (4, 8), ("a", 2, 2): (4, 13), ("a", 3): (5, 3), ("a", 3, "k"): (5, 7),
         ("b", 0): (6, 6), ("b", 1): (6, 9),
     }
     for path, (line, col) in expected.items():
@@ -258,7 +258,7 @@ def test_nested_and_multi_line_flow_collections(load):
         (("rows", 0, "on", 1), False): (2, 14),
         (("rows", 1, "refs", 1), False): (3, 42),
         (("skill", "help"), True): (5, 9),
-        (("skill", "help"), False): (5, 15),
+        (("skill", "help"), False): (5, 16),  # past the opening quote
         (("skill", "options", "untrained"), False): (4, 50),
         (("list",), False): (6, 7),
         (("list", 2), False): (8, 5),
