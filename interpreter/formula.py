@@ -365,7 +365,7 @@ def _parse(source: _Source) -> ast.Expression:
             tree = ast.parse(source.wrapped, mode="eval")
     except SyntaxError as err:
         raise _statement_error(source) or FormulaSyntaxError(
-            _syntax_message(err), source.at_wrapped(err.lineno, (err.offset or 1) - 1, in_bytes=False)
+            _syntax_message(err, source.wrapped), source.at_wrapped(err.lineno, (err.offset or 1) - 1, in_bytes=False)
         ) from None
     except ValueError as err:  # e.g. a null character, on older Pythons
         raise FormulaSyntaxError(str(err), source.start) from None
@@ -377,10 +377,21 @@ def _parse(source: _Source) -> ast.Expression:
     return tree
 
 
-def _syntax_message(err: SyntaxError) -> str:
+def _syntax_message(err: SyntaxError, wrapped: str = "") -> str:
     msg = err.msg or "invalid syntax"
     if "null bytes" in msg:
         return "formulas cannot contain null characters"
+    if msg == "invalid syntax":
+        lines = wrapped.split("\n")
+        row = lines[err.lineno - 1] if err.lineno and 0 < err.lineno <= len(lines) else ""
+        rest = row[(err.offset or 1) - 1:] + "".join(lines[err.lineno:] if err.lineno else [])
+        if rest.strip() in ("", ")"):
+            return "the formula ends where a number or name was expected"
+        return "this is not a formula: check for a missing operator or bracket"
+    if msg.startswith("invalid syntax. Perhaps you forgot a comma"):
+        return "two values stand side by side; put an operator between them"
+    if msg == "invalid decimal literal":
+        return "a number runs into letters (dice such as 1d6 belong in roll steps, not formulas)"
     # Line numbers inside the message would count the added bracket; drop them.
     return re.sub(r" \(detected at line \d+\)", "", msg)
 

@@ -83,9 +83,7 @@ def convert(param: Param, raw: Any) -> Any:
             try:
                 value = dice.parse(text)
             except RulesError as err:
-                col = err.where.col if err.where else 0
-                at = f" at column {col}" if col else ""
-                raise BadParameter(f"parameter '{param.name}': {err.message}{at} of '{text}'") from None
+                raise BadParameter(f"parameter '{param.name}' ('{text}'): {err.message}") from None
         elif param.type == "flag":
             lowered = text.lower()
             if lowered not in ("true", "false", "1", "0", "yes", "no"):

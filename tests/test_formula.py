@@ -489,8 +489,20 @@ def test_the_first_problem_in_reading_order_is_reported():
 def test_syntax_error_is_located():
     with pytest.raises(FormulaSyntaxError) as info:
         compile_formula("a + * b", names={"a", "b"}, where=WHERE)
-    assert info.value.message == "invalid syntax"
+    assert info.value.message == "this is not a formula: check for a missing operator or bracket"
     assert info.value.where == Location("rules.yaml", 10, 12, WHERE.path)
+
+
+def test_a_formula_that_stops_after_an_operator_says_so():
+    with pytest.raises(FormulaSyntaxError) as info:
+        compile_formula("a +", names={"a"})
+    assert info.value.message == "the formula ends where a number or name was expected"
+
+
+def test_dice_written_in_a_formula_get_a_hint():
+    with pytest.raises(FormulaSyntaxError) as info:
+        compile_formula("1d6 + a", names={"a"})
+    assert "roll steps" in info.value.message
 
 
 def test_incomplete_formula_points_at_its_end():

@@ -482,7 +482,7 @@ def test_W1_W10_parameter_errors_are_one_line(rules, args, expected):
 
 def test_W20_bad_damage_expression_is_one_line(rules):
     message = one_line_error(rules("run", "wwn", "attack", "bonus=1", "ac=12", "damage=1d"))
-    assert "expected" in message
+    assert message.startswith("parameter 'damage' ('1d'): ")
     message = one_line_error(rules("run", "wwn", "attack", "bonus=1", "ac=12", "damage=1d8", "--dice", "21"))
     assert message.endswith("given die 21 is not a face of a d20")
 
