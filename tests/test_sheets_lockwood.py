@@ -1,0 +1,265 @@
+"""Lockwood character sheets: creation rules, the two HP numbers, wounds, healing, talents and luck."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from helpers import ruleset
+
+SHEET = """\
+# Alice, a courier
+ruleset: lockwood
+name: Alice
+traits:
+  # body
+  STR: {STR}
+  AGI: 11
+  END: 11
+  KNO: 11
+  WIS: 11
+  PER: 11
+  CHA: 11
+  WILL: 11
+  LUCK: 12
+choices:
+  advantages: [Healing, Quick, Sharp eyes]   # three
+  disadvantages: [Clumsy, Loud]
+  talent: Phase step
+  backfire: Ends up one room over
+state:
+  healer: true
+  treatment_days_left: 0
+  hp: {{current: {current}, max: {max}}}
+  luck_points: 12
+  talent_uses: 5
+"""
+
+
+def write(tmp_path: Path, name: str = "alice.yaml", *, STR: int = 11, current: int = 22, max: int = 22,
+          text: str | None = None) -> Path:
+    path = tmp_path / name
+    path.write_text(text if text is not None else SHEET.format(STR=STR, current=current, max=max), encoding="utf-8")
+    return path
+
+
+def show(rules, path: Path) -> dict:
+    result = rules("sheet", "show", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def hp(rules, path: Path) -> tuple[int, int]:
+    track = show(rules, path)["tracks"]["hp"]
+    return track["current"], track["max"]
+
+
+def test_L4_nine_stats_in_three_groups():
+    traits = ruleset("lockwood").traits
+    groups: dict[str, list[str]] = {}
+    for trait in traits.values():
+        groups.setdefault(trait.group, []).append(trait.label)
+    assert groups == {"body": ["Strength", "Agility", "Endurance"], "mind": ["Knowledge", "Wisdom", "Perception"],
+                      "soul": ["Charisma", "Will", "Luck"]}
+
+
+def test_L5_a_valid_sheet_passes(rules, tmp_path):
+    result = rules("sheet", "check", str(write(tmp_path)))
+    assert result.exit_code == 0, result.output
+
+
+def test_L5_points_must_total_100(rules, tmp_path):
+    path = write(tmp_path, STR=15)
+    result = rules("sheet", "check", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"{path}:6:3: $.traits.STR: stats: 104 points spent; the budget is 100"
+
+
+@pytest.mark.parametrize("value,message", [(21, "21 is above the most, 20"), (4, "4 is below the least, 5")])
+def test_L5_each_stat_is_5_to_20(rules, tmp_path, value, message):
+    path = write(tmp_path, STR=value)
+    result = rules("sheet", "check", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"{path}:6:8: $.traits.STR: traits.STR: {message}"
+
+
+def test_L11_three_advantages_two_disadvantages_one_talent(rules, tmp_path):
+    text = SHEET.format(STR=11, current=22, max=22).replace("[Healing, Quick, Sharp eyes]", "[Healing, Quick]")
+    text = text.replace("[Clumsy, Loud]", "[Clumsy, Loud, Slow]").replace("talent: Phase step", "talent: ''")
+    path = write(tmp_path, text=text)
+    result = rules("sheet", "check", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        f"{path}:16:15: $.choices.advantages: advantages: 2 chosen; 3 are needed",
+        f"{path}:17:18: $.choices.disadvantages: disadvantages: 3 chosen; 2 are needed",
+        f"{path}:18:11: $.choices.talent: talent: expected one entry as text",
+    ]
+
+
+def test_new_sheet_passes_check(rules, tmp_path):
+    path = tmp_path / "new.yaml"
+    assert rules("sheet", "new", "lockwood", "-o", str(path), "--name", "Bo").exit_code == 0
+    assert rules("sheet", "check", str(path)).exit_code == 0
+    assert show(rules, path)["name"] == "Bo"
+    again = rules("sheet", "new", "lockwood", "-o", str(path))
+    assert again.exit_code == 1
+
+
+def test_L17_current_never_exceeds_max(rules, tmp_path):
+    path = write(tmp_path, current=10, max=12)
+    result = rules("run", "lockwood", "heal_minor", "healing=20", "--sheet", str(path), "--dice", "15,18,20")
+    assert result.exit_code == 0, result.output
+    assert hp(rules, path) == (12, 12)
+
+
+@pytest.mark.parametrize("amount,outcome,after", [
+    (2, "minor", (20, 22)),
+    (3, "minor", (19, 22)),     # the ruling: exactly 3 is minor
+    (4, "major", (18, 18)),
+])
+def test_L18_minor_wounds_hit_current_major_wounds_hit_max(rules, tmp_path, amount, outcome, after):
+    path = write(tmp_path)
+    result = rules("run", "lockwood", "take_damage", f"amount={amount}", "--sheet", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["outcome"] == outcome
+    assert hp(rules, path) == after
+
+
+def test_L18_exactly_three_ruling_is_one_yaml_value(rules, tmp_path):
+    text = (Path(ruleset("lockwood").file).read_text() if Path(ruleset("lockwood").file).exists() else None)
+    from helpers import edited_copy
+    copy = edited_copy(tmp_path, "lockwood", ("exactly_three_is_major: 0", "exactly_three_is_major: 1"))
+    sheet = write(tmp_path)
+    result = rules("run", str(copy), "take_damage", "amount=3", "--sheet", str(sheet), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["outcome"] == "major"
+    assert text is None or "exactly_three_is_major" in text
+
+
+def test_L19_minor_wounds_at_zero_current_double_onto_max_and_max_zero_is_dead(rules, tmp_path):
+    path = write(tmp_path, current=0, max=10)
+    result = rules("run", "lockwood", "take_damage", "amount=2", "--sheet", str(path), "--json")
+    assert json.loads(result.stdout)["outcome"] == "critical"
+    assert hp(rules, path) == (0, 6)
+    assert show(rules, path)["status"] == ["critical"]
+    result = rules("run", "lockwood", "take_damage", "amount=3", "--sheet", str(path), "--json")
+    assert json.loads(result.stdout)["outcome"] == "dead"
+    assert hp(rules, path) == (0, 0)
+    assert show(rules, path)["status"] == ["dead"]
+
+
+def test_L20_minor_wounds_heal_overnight_major_after_treatment(rules, tmp_path):
+    path = write(tmp_path, current=10, max=18)
+    text = path.read_text().replace("treatment_days_left: 0", "treatment_days_left: 1")
+    path.write_text(text)
+    assert rules("run", "lockwood", "rest", "--sheet", str(path)).exit_code == 0
+    assert hp(rules, path) == (18, 18)          # minor wounds healed; the treatment day counted down
+    assert show(rules, path)["state"]["treatment_days_left"] == 0
+    assert rules("run", "lockwood", "rest", "--sheet", str(path)).exit_code == 0
+    assert hp(rules, path) == (19, 19)          # then one point of max HP a day
+    assert ruleset("lockwood").constants["treatment_days"] == 14
+
+
+def test_L20_a_major_wound_starts_the_treatment_period_and_treatment_shortens_it(rules, tmp_path):
+    path = write(tmp_path)
+    rules("run", "lockwood", "take_damage", "amount=5", "--sheet", str(path))
+    assert show(rules, path)["state"]["treatment_days_left"] == 14
+    result = rules("run", "lockwood", "heal_major", "healing=8", "--sheet", str(path), "--dice", "7,3,5")
+    assert result.exit_code == 0, result.output
+    assert show(rules, path)["state"]["treatment_days_left"] == 11
+
+
+def test_L21_healing_stat_is_derived_and_marked_on_the_sheet(rules, tmp_path):
+    shown = show(rules, write(tmp_path))
+    assert shown["derived"]["healing"] == (11 + 11) // 2
+    assert shown["state"]["healer"] is True
+    assert ruleset("lockwood").sheet.state["healer"].default.text == "False"
+
+
+def test_L12_talent_uses_run_out_and_come_back_on_rest(rules, tmp_path):
+    path = write(tmp_path)
+    for _ in range(5):
+        assert rules("run", "lockwood", "use_talent", "--sheet", str(path), "--dice", "3").exit_code == 0
+    before = path.read_bytes()
+    result = rules("run", "lockwood", "use_talent", "--sheet", str(path), "--dice", "3")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "no talent attempts left; rest first"
+    assert path.read_bytes() == before
+    rules("run", "lockwood", "rest", "--sheet", str(path))
+    assert show(rules, path)["resources"]["talent_uses"] == {"value": 5, "max": 5}
+
+
+def test_L6_spending_luck_adds_1dN_and_spends_the_points(rules, tmp_path):
+    path = write(tmp_path)
+    result = rules("run", "lockwood", "spend_luck", "points=3", "--sheet", str(path), "--dice", "2", "--json")
+    data = json.loads(result.stdout)
+    assert data["values"] == {"bonus": 2, "luck_points": 9}
+    assert data["changes"] == [{"path": "state.luck_points", "old": 12, "new": 9}]
+    assert show(rules, path)["resources"]["luck_points"] == {"value": 9, "max": 12}
+    before = path.read_bytes()
+    refused = rules("run", "lockwood", "spend_luck", "points=10", "--sheet", str(path), "--dice", "2")
+    assert refused.exit_code == 1 and path.read_bytes() == before
+
+
+def test_take_damage_changes_only_the_changed_value(rules, tmp_path):
+    path = write(tmp_path)
+    before = path.read_text()
+    assert rules("run", "lockwood", "take_damage", "amount=2", "--sheet", str(path)).exit_code == 0
+    after = path.read_text()
+    assert after == before.replace("hp: {current: 22, max: 22}", "hp: {current: 20, max: 22}")
+    assert (tmp_path / "alice.yaml.bak").read_text() == before
+
+
+def test_dry_run_writes_nothing(rules, tmp_path):
+    path = write(tmp_path)
+    before = path.read_bytes()
+    result = rules("run", "lockwood", "take_damage", "amount=5", "--sheet", str(path), "--dry-run")
+    assert result.exit_code == 0
+    assert "would change" in result.stdout and "state.hp.max: 22 -> 17" in result.stdout
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("args,message", [
+    (("take_damage", "amount=-1"), "parameter 'amount' is -1; the least allowed is 0"),
+    (("take_damage", "amont=2"), "procedure 'take_damage' has no parameter 'amont'; did you mean 'amount'?"),
+    (("take_damage",), "procedure 'take_damage' needs parameter 'amount'"),
+])
+def test_bad_input_changes_nothing(rules, tmp_path, args, message):
+    path = write(tmp_path)
+    before = path.read_bytes()
+    result = rules("run", "lockwood", *args, "--sheet", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == message
+    assert path.read_bytes() == before
+
+
+def test_a_sheet_of_another_ruleset_is_refused(rules, tmp_path):
+    path = write(tmp_path, text=SHEET.format(STR=11, current=22, max=22).replace("ruleset: lockwood", "ruleset: wwn"))
+    before = path.read_bytes()
+    result = rules("run", "lockwood", "take_damage", "amount=2", "--sheet", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == f"{path}:2:10: $.ruleset: the sheet is for ruleset 'wwn', not 'lockwood'"
+    assert path.read_bytes() == before
+
+
+def test_state_procedures_need_a_sheet(rules):
+    result = rules("run", "lockwood", "take_damage", "amount=2")
+    assert result.exit_code == 1
+    assert result.stderr.strip() == "procedure 'take_damage' works on a character sheet: give --sheet FILE"
+
+
+def test_a_parameter_may_name_a_sheet_value(rules, tmp_path):
+    path = write(tmp_path)
+    result = rules("run", "lockwood", "check", "stat=STR", "dc=15", "--sheet", str(path), "--dice", "4", "--json")
+    assert json.loads(result.stdout)["values"]["total"] == 15
+
+
+def test_odds_of_a_state_procedure_with_a_sheet(rules, tmp_path):
+    path = write(tmp_path, current=2, max=22)
+    result = rules("odds", "lockwood", "take_damage", "amount=2", "--sheet", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["exact"]["minor"] == "1/1"
+    assert data["values"]["hp_current"]["distribution"] == {"0": 1.0}
