@@ -94,7 +94,7 @@ def test_L11_three_advantages_two_disadvantages_one_talent(rules, tmp_path):
     assert result.stderr.splitlines() == [
         f"{path}:16:15: $.choices.advantages: advantages: 2 chosen; 3 are needed",
         f"{path}:17:18: $.choices.disadvantages: disadvantages: 3 chosen; 2 are needed",
-        f"{path}:18:11: $.choices.talent: talent: expected one entry as text",
+        f"{path}:18:12: $.choices.talent: talent: expected one entry as text",
     ]
 
 
