@@ -8,7 +8,6 @@ import random
 import click
 
 from interpreter import dice
-from interpreter.errors import RulesError
 
 
 def _parse_given(text: str) -> list[int]:
@@ -49,18 +48,16 @@ def roll(expr: str, seed: int | None, given: str | None, settings: tuple[str, ..
     """Roll the dice expression EXPR and show every die."""
     if seed is not None and given is not None:
         raise click.UsageError("use either --seed or --dice, not both")
-    try:
-        env = dict(_parse_setting(item) for item in settings)
-        parsed = dice.parse(expr)
-        if given is not None:
-            source: dice.GivenSource | dice.RandomSource = dice.GivenSource(_parse_given(given))
-        else:
-            source = dice.RandomSource(random.Random(seed))
-        result = parsed.roll(env, source)
-        if isinstance(source, dice.GivenSource):
-            source.check_exhausted()
-    except RulesError as err:
-        raise click.ClickException(str(err)) from None
+    # a RulesError here reaches the main group, which prints it as one line with exit code 1
+    env = dict(_parse_setting(item) for item in settings)
+    parsed = dice.parse(expr)
+    if given is not None:
+        source: dice.GivenSource | dice.RandomSource = dice.GivenSource(_parse_given(given))
+    else:
+        source = dice.RandomSource(random.Random(seed))
+    result = parsed.roll(env, source)
+    if isinstance(source, dice.GivenSource):
+        source.check_exhausted()
     if as_json:
         click.echo(json.dumps(dice.roll_json(parsed, result)))
     else:
@@ -69,10 +66,7 @@ def roll(expr: str, seed: int | None, given: str | None, settings: tuple[str, ..
 
 def odds_of_expression(expr_text: str, as_json: bool) -> str:
     """The odds of a dice expression as text or JSON, for the `odds` command."""
-    try:
-        dist = dice.parse(expr_text).distribution({})
-    except RulesError as err:
-        raise click.ClickException(str(err)) from None
+    dist = dice.parse(expr_text).distribution({})
     if as_json:
         return json.dumps(dice.distribution_json(expr_text, dist))
     return dice.render_distribution(expr_text, dist)

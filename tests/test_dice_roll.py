@@ -5,11 +5,10 @@ from __future__ import annotations
 import json
 import random
 
-import click
 import pytest
 from click.testing import CliRunner
 
-from interpreter import cli_dice
+from cli import main
 from interpreter.dice import Die, GivenSource, RandomSource, parse, render_roll, roll_json
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, UnknownName
 
@@ -33,10 +32,8 @@ def roll_given(text: str, given: list[int], env: dict | None = None):
 
 
 def run_roll(*args: str):
-    """Invoke the roll command inside a throwaway group, as the main program will."""
-    group = click.Group("rules")
-    group.add_command(cli_dice.roll)
-    return CliRunner().invoke(group, ["roll", *args])
+    """Invoke `rules roll` through the main command group."""
+    return CliRunner().invoke(main, ["roll", *args])
 
 
 # -- the seed examples: ten-again pools ---------------------------------------------
