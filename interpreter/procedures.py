@@ -58,20 +58,25 @@ def run_let(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
     return _each(worlds, one)
 
 
+def roll_into(world: World, weight: Weight, rolls: Any, ctx: EvalContext) -> Worlds:
+    """Roll (name, expression, where) triples in order, binding each result; one branch per result for odds."""
+    branches = [(world, weight)]
+    for name, expr, where in rolls:
+        grown = []
+        for w, p in branches:
+            for value, prob, record in ctx.outcomes(name, expr, w.env, p, where):
+                new = w.bound(name, value)
+                if record is not None:
+                    new.trace = w.trace + (record,)
+                grown.append((new, p * prob))
+        branches = grown
+    return branches
+
+
 def run_roll(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`roll`: roll dice expressions and bind their results; branches over every result for odds."""
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        branches = [(world, weight)]
-        for name, expr, where in step.spec["rolls"]:
-            grown = []
-            for w, p in branches:
-                for value, prob, record in ctx.outcomes(name, expr, w.env, p, where):
-                    new = w.bound(name, value)
-                    if record is not None:
-                        new.trace = w.trace + (record,)
-                    grown.append((new, p * prob))
-            branches = grown
-        yield from branches
+        yield from roll_into(world, weight, step.spec["rolls"], ctx)
     return _each(worlds, one)
 
 
@@ -261,17 +266,7 @@ def run_table(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
             world = world.bound(spec["value_as"], value)
         if not ctx.exact:
             world = world.but(trace=world.trace + (NoteRecord(f"{table.name}: {key} → {row.text}"),))
-        branches = [(world, weight)]
-        for name, expr in row.values:
-            grown = []
-            for w, p in branches:
-                for value, prob, record in ctx.outcomes(name, expr, w.env, p, row.where):
-                    new = w.bound(name, value)
-                    if record is not None:
-                        new.trace = w.trace + (record,)
-                    grown.append((new, p * prob))
-            branches = grown
-        yield from branches
+        yield from roll_into(world, weight, [(name, expr, row.where) for name, expr in row.values], ctx)
 
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
         if spec["key"] is not None:
