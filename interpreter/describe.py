@@ -64,7 +64,8 @@ def _procedure(proc: Procedure) -> list[str]:
     if proc.params:
         lines.append("Parameters:")
         for p in proc.params:
-            default = "" if p.required else f" (default {p.default if p.type != 'dice' else p.default.text})"
+            shown = p.default.text if p.type == "dice" else str(p.default).lower() if isinstance(p.default, bool) else p.default
+            default = "" if p.required else f" (default {shown})"
             words = f"; words: {', '.join(f'{k}={v}' for k, v in p.options.items())}" if p.options else ""
             lines.append(f"- `{p.name}`: {p.type}{default}{words}{' — ' + p.help if p.help else ''}")
         lines.append("")
