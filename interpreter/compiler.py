@@ -258,10 +258,22 @@ class Compiler:
             else:
                 formulas |= self.sheet.names(self.traits, self.derived_values)
                 writable = _writable(self.sheet, self.traits)
+        sheet_writable = set(writable)
         writable |= {p.name for p in params if p.type == "trait"}
+        if uses_sheet and self.sheet is not None:
+            sheet_names = _writable(self.sheet, self.traits)  # reading a derived name's shadow is harmless
+            for o in outcomes:
+                if o in sheet_names:
+                    self.problem(SchemaViolation(f"outcome '{o}' has the name of a sheet value",
+                                                 self.where(path + ("outcomes", o), key=True), "rename one of them"))
+            for p in params:
+                if p.name in sheet_names:
+                    self.problem(SchemaViolation(f"parameter '{p.name}' has the name of a sheet value",
+                                                 p.where, "rename one of them"))
         scope = Scope(formulas, set(named_dice) | {p.name for p in params if p.type == "dice"})
         ctx = _ProcContext(name, outcomes)
         ctx.writable = writable
+        ctx.sheet_writable = sheet_writable
         ctx.sheet = self.sheet if uses_sheet else None
         steps = self.steps(spec.get("steps") or [], path + ("steps",), scope, ctx)
         for v in values:
@@ -285,14 +297,29 @@ class Compiler:
                 default = options[default]
             elif kind == "dice":
                 default = self.dice_expr(default, path + ("default",), None)
+            elif kind == "int" and not options:
+                default = self._constant(default, path + ("default",))
             else:
                 self.problem(SchemaViolation(
                     f"default '{default}' is not one of the options of '{name}'" if options or kind == "choice"
                     else f"default '{default}' is not " + {"flag": "true or false", "int": "a whole number"}.get(
                         kind, f"allowed for a {kind} parameter"),
                     self.where(path + ("default",)), suggest(default, list(options)) if options else None))
-        return Param(name, kind, default, not has_default, spec.get("min"), spec.get("max"), options,
+        bounds = [self._constant(spec[k], path + (k,)) if isinstance(spec.get(k), str) else spec.get(k)
+                  for k in ("min", "max")]
+        return Param(name, kind, default, not has_default, bounds[0], bounds[1], options,
                      spec.get("help", ""), self.where(path, key=True))
+
+    def _constant(self, text: str, path: P) -> Any:
+        """A formula of constants, evaluated once at load (parameter defaults and bounds)."""
+        f = self.formula(text, path, self.constants.keys(), functions=())
+        if f is None:
+            return None
+        try:
+            return f.evaluate(self.constants, {})
+        except RulesError as err:
+            self.problem(err.located(self.where(path)))
+            return None
 
     def steps(self, specs: list[Any], path: P, scope: Scope, ctx: "_ProcContext") -> tuple[Step, ...]:
         from .steps_compile import compile_step
@@ -354,6 +381,7 @@ class _ProcContext:
         self.outcomes = outcomes
         self.bound: set[str] = set()
         self.writable: set[str] = set()
+        self.sheet_writable: set[str] = set()
         self.sheet: Any = None
 
 

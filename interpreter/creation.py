@@ -7,6 +7,7 @@ from typing import Any, Mapping
 from .errors import BadParameter, Location, RulesError, SchemaViolation
 from .model import CreationRule, Ruleset
 from .runner import table_functions
+from .sheet_steps import fill
 from .sheets import bind
 from .validate import suggest
 
@@ -72,11 +73,47 @@ def check(ruleset: Ruleset, data: Any, doc: Any) -> list[RulesError]:
         if name not in spec.fields:
             problems.append(SheetProblem(f"choices: unknown choice '{name}'", _where(doc, ("choices", name), True),
                                          suggest(str(name), list(spec.fields))))
+    problems.extend(_state(ruleset, data.get("state") or {}, doc, env))
     for field in spec.fields.values():
         problems.extend(_field(field, choices.get(field.name), doc, env, functions))
     for rule in spec.creation:
         problems.extend(_rule(rule, data, doc, env, functions))
     return problems
+
+
+def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[str, Any]) -> list[RulesError]:
+    """State values the sheet holds that binding would have to cut: too many boxes, values over a maximum."""
+    out: list[RulesError] = []
+    spec = ruleset.sheet
+    for track in spec.tracks.values():
+        raw = state.get(track.name)
+        if track.kind == "boxes" and isinstance(raw, list):
+            marked = sum(1 for m in raw if m is not None)
+            size = env[f"{track.name}_size"]
+            if marked > size:
+                out.append(SheetProblem(f"state.{track.name}: {marked} boxes marked; the track has {size}",
+                                        _where(doc, ("state", track.name))))
+        elif track.kind == "current_max" and isinstance(raw, dict):
+            current, top = raw.get("current"), raw.get("max")
+            if isinstance(current, int) and isinstance(top, int) and current > top:
+                out.append(SheetProblem(f"state.{track.name}.current: {current} is above the maximum, {top}",
+                                        _where(doc, ("state", track.name, "current"))))
+    for name in spec.resources:
+        raw = state.get(name)
+        top = env[f"{name}_max"]
+        if isinstance(raw, int) and not isinstance(raw, bool) and not 0 <= raw <= top:
+            out.append(SheetProblem(f"state.{name}: {raw} is outside 0 to its maximum, {top}",
+                                    _where(doc, ("state", name))))
+    for name, value in spec.state.items():
+        raw = state.get(name)
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            if value.minimum is not None and raw < value.minimum:
+                out.append(SheetProblem(f"state.{name}: {raw} is below the least, {value.minimum}",
+                                        _where(doc, ("state", name))))
+            if value.maximum is not None and raw > value.maximum:
+                out.append(SheetProblem(f"state.{name}: {raw} is above the most, {value.maximum}",
+                                        _where(doc, ("state", name))))
+    return out
 
 
 def _field(field: Any, value: Any, doc: Any, env: Mapping[str, Any], functions: Mapping[str, Any]) -> list[RulesError]:
@@ -143,7 +180,8 @@ def _rule(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any], funct
                                         _where(doc, ("traits", groups[group][0]), True)))
         return out
     if not rule.spec["check"].evaluate(env, functions):
-        return [SheetProblem(f"{rule.name}: {rule.spec['message']}", _where(doc, ()))]
+        at = tuple(int(p) if p.isdigit() else p for p in rule.spec["at"].split(".")) if rule.spec.get("at") else ()
+        return [SheetProblem(f"{rule.name}: {fill(rule.spec['message'], env)}", _where(doc, at))]
     return []
 
 

@@ -64,8 +64,11 @@ def _procedure(proc: Procedure) -> list[str]:
     if proc.params:
         lines.append("Parameters:")
         for p in proc.params:
-            shown = p.default.text if p.type == "dice" else str(p.default).lower() if isinstance(p.default, bool) else p.default
-            default = "" if p.required else f" (default {shown})"
+            default = ""
+            if not p.required:
+                shown = (p.default.text if p.type == "dice" and p.default is not None
+                         else str(p.default).lower() if isinstance(p.default, bool) else p.default)
+                default = f" (default {shown})"
             words = f"; words: {', '.join(f'{k}={v}' for k, v in p.options.items())}" if p.options else ""
             lines.append(f"- `{p.name}`: {p.type}{default}{words}{' — ' + p.help if p.help else ''}")
         lines.append("")
@@ -116,6 +119,8 @@ def describe(ruleset: Ruleset) -> str:
                 extra = "".join(f", {n} = `{e.text}`" for n, e in row.values)
                 lines.append(f"| {span} | {row.text}{extra} |")
             lines.append("")
+    if ruleset.sheet is not None:
+        lines += _sheet(ruleset.sheet)
     if ruleset.notes:
         lines += ["## Other rules", ""]
         for note in ruleset.notes.values():
@@ -125,6 +130,37 @@ def describe(ruleset: Ruleset) -> str:
             if note.data:
                 lines.append("")
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _sheet(spec: Any) -> list[str]:
+    lines = ["## Character sheets", ""]
+    if spec.fields:
+        lines.append("Choices: " + "; ".join(
+            f"`{f.name}` ({f.kind}{f', {f.count} needed' if f.count else ''}{', no repeats' if f.unique else ''})"
+            + (f" — {f.help}" if f.help else "") for f in spec.fields.values()))
+        lines.append("")
+    for track in spec.tracks.values():
+        if track.kind == "boxes":
+            lines.append(f"- track `{track.name}`: `{track.size.text}` boxes of {', '.join(track.types)} (worst first)"
+                         + (f", penalties {list(track.penalties)}" if track.penalties else ""))
+        else:
+            lines.append(f"- track `{track.name}`: current under a maximum starting at `{track.max.text}`")
+    for res in spec.resources.values():
+        lines.append(f"- resource `{res.name}`: at most `{res.max.text}`" + (f" — {res.help}" if res.help else ""))
+    for value in spec.state.values():
+        lines.append(f"- state `{value.name}` ({value.type}, starts at `{value.default.text}`)"
+                     + (f" — {value.help}" if value.help else ""))
+    for rule in spec.creation:
+        if rule.kind == "budget":
+            lines.append(f"- creation `{rule.name}`: {', '.join(rule.spec['traits'])} cost `{rule.spec['total'].text}` points")
+        elif rule.kind == "priorities":
+            budgets = "/".join(b.text for b in rule.spec["budgets"])
+            lines.append(f"- creation `{rule.name}`: groups {', '.join(rule.spec['groups'])} get {budgets} by priority")
+        else:
+            lines.append(f"- creation `{rule.name}`: `{rule.spec['check'].text}` ({rule.spec['message']})")
+    for name, f in spec.status.items():
+        lines.append(f"- status `{name}` when `{f.text}`")
+    return lines + [""]
 
 
 def _plain(value: Any) -> str:

@@ -166,7 +166,7 @@ def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Ma
     sheet_env = sheets.bind(ruleset, sheet, doc) if sheet is not None else None
     params = bind(proc, args, sheet_env, ruleset)
     env = initial_env(ruleset, proc, params)
-    env.update({k: v for k, v in params.items() if k.startswith("#trait:")})
+    env.update({k: v for k, v in params.items() if k not in env})  # a trait parameter's name and group flags
     env["has_sheet"] = sheet_env is not None
     if proc.sheet != "none" and sheet_env is not None:
         for key, value in sheet_env.items():

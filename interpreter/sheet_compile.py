@@ -115,5 +115,6 @@ def _creation(c: Any, rule: dict[str, Any], path: P, names: set[str], traits: di
             c.problem(SchemaViolation(f"{len(budgets)} budgets for {len(groups)} groups", c.where(path + ("budgets",))))
         spec = dict(common, groups=MappingProxyType(groups), budgets=budgets, order=rule["order"])
         return CreationRule("priorities", rule["priorities"], MappingProxyType(spec), c.where(path))
-    spec = {"check": c.formula(rule["check"], path + ("check",), names), "message": rule["message"]}
+    spec = {"check": c.formula(rule["check"], path + ("check",), names), "message": rule["message"],
+            "at": rule.get("at")}
     return CreationRule("rule", rule["rule"], MappingProxyType(spec), c.where(path))

@@ -6,6 +6,7 @@ They change names in a world's env like any step, so exact odds work for them to
 
 from __future__ import annotations
 
+import re
 from typing import Any, Iterator
 
 from .errors import Refused, SchemaViolation, UnknownName
@@ -94,7 +95,8 @@ def damage_marks(track: Any, marks: tuple[int, ...], amount: int, kind: int, tem
     boxes = list(marks)
     size = len(boxes)
     skips_temporary = track.types[kind - 1] in track.temporary_ignored_by
-    for _ in range(amount):
+    # past this many boxes nothing more can change: every box is of the worst type
+    for _ in range(min(amount, temporary + size * len(track.types) + 1)):
         if temporary > 0 and not skips_temporary:
             temporary -= 1
             continue
@@ -114,7 +116,7 @@ def damage_marks(track: Any, marks: tuple[int, ...], amount: int, kind: int, tem
 def heal_marks(marks: tuple[int, ...], amount: int, kind: int) -> tuple[int, ...]:
     """Marks after clearing up to `amount` boxes of one damage type, rightmost first."""
     boxes = list(marks)
-    for _ in range(amount):
+    for _ in range(min(amount, len(boxes))):
         for i in range(len(boxes) - 1, -1, -1):
             if boxes[i] == kind:
                 boxes[i] = 0
@@ -155,8 +157,17 @@ def run_require(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`require`: refuse the whole procedure (nothing is written) unless the condition holds."""
     for world, _ in worlds:
         if not world.stopped and not evaluate(step.spec["when"], world, ctx, step.where):
-            raise Refused(step.spec["message"])
+            raise Refused(fill(step.spec["message"], world.env))
     return worlds
+
+
+def fill(message: str, env: Any) -> str:
+    """A message with each {name} replaced by that name's value ({{ and }} for braces)."""
+    def value(match: Any) -> str:
+        v = env.get(match.group(1))
+        return str(v).lower() if isinstance(v, bool) else str(v)
+    text = re.sub(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})", value, message)
+    return text.replace("{{", "{").replace("}}", "}")
 
 
 def run_for_each(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:

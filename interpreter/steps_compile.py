@@ -30,9 +30,17 @@ def _f(c: Any, value: Any, path: P, scope: Any) -> Any:
     return c.formula(value, path, scope.formulas)
 
 
+def _not_sheet(c: Any, name: str, path: P, ctx: Any) -> None:
+    """Sheet values change only through `update` (and the other sheet steps), never by rebinding."""
+    if name in ctx.sheet_writable:
+        c.problem(SchemaViolation(f"'{name}' is a sheet value; change it with an update step",
+                                  c.where(path, key=True)))
+
+
 def _let(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
     assign = []
     for name, value in spec["let"].items():
+        _not_sheet(c, name, path + ("let", name), ctx)
         assign.append((name, _f(c, value, path + ("let", name), scope), c.where(path + ("let", name))))
         scope.define(name)
         ctx.bound.add(name)
@@ -42,6 +50,7 @@ def _let(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[st
 def _roll(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
     rolls = []
     for name, value in spec["roll"].items():
+        _not_sheet(c, name, path + ("roll", name), ctx)
         expr = c.dice_expr(value, path + ("roll", name), scope)
         rolls.append((name, expr, c.where(path + ("roll", name))))
         scope.define(name)
