@@ -1,0 +1,617 @@
+"""nwod character sheets (seed 002): creation, the health track, willpower, experience, and safe writes.
+
+Every number here comes from the seed's text, quoted where it matters, never from the ruleset:
+attributes start at 1 and get 5/4/3 dots, skills start at 0 and get 11/7/4, "purchasing a 5 ...
+requires an extra point", three specialties, 7 merit points, Morality 7 sold to 5 for 5 EP a dot,
+health 2 + Stamina x 2, marks `*` `X` `/`, penalties -1/-2/-3, healing 15 minutes / 2 days / a week,
+Willpower Resolve + Composure for +3 dice, and the experience costs and study days.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from helpers import ruleset
+from interpreter.loader import load_text
+
+RULES = str(Path(sys.executable).with_name("rules"))  # the console script installed beside this Python
+
+# A legal new character: mental attributes primary (2+2+1 = 5 dots above the free 1), physical
+# secondary (1+2+1 = 4), social tertiary (1+1+1 = 3); mental skills 11, physical 7, social 4.
+SHEET = """\
+# Vera Lind, a night-shift paramedic
+ruleset: nwod
+name: Vera Lind
+traits:
+  # attributes: mental 5, physical 4, social 3 dots above the free one
+  Intelligence: 3
+  Wits: 3
+  Resolve: 2
+  Strength: 2
+  Dexterity: 3
+  Stamina: 2
+  Presence: 2
+  Manipulation: 2
+  Composure: 2
+  # skills: mental 11, physical 7, social 4
+  Academics: 1
+  Computer: 1
+  Crafts: 0
+  Investigation: 2
+  Medicine: 4
+  Occult: 1
+  Politics: 0
+  Science: 2
+  Athletics: 2
+  Brawl: 1
+  Drive: 2
+  Firearms: 0
+  Larceny: 0
+  Stealth: 1
+  Survival: 1
+  Weaponry: 0
+  Animal_Ken: 0
+  Empathy: 2
+  Expression: 0
+  Intimidation: 0
+  Persuasion: 1
+  Socialize: 0
+  Streetwise: 1
+  Subterfuge: 0
+choices:
+  attribute_priority: [mental, physical, social]   # primary first
+  skill_priority: [mental, physical, social]
+  specialties: ["Medicine: Trauma", "Medicine: Triage", "Drive: Ambulance"]
+  merits: {Contacts: 2, Resources: 1, Iron Stamina: 3, Common Sense: 1}
+  vice: Wrath
+  virtue: Patience
+state:
+  morality: 7          # sold down to 5 at most
+  experience: 0
+  willpower: 4         # Resolve + Composure
+  health: [null, null, null, null, null, null]   # worst first
+"""
+EMPTY6 = "health: [null, null, null, null, null, null]"
+
+
+def write(tmp_path: Path, *edits: tuple[str, str], name: str = "vera.yaml") -> Path:
+    """The sheet above with exact text replacements (each must match once)."""
+    text = SHEET
+    for old, new in edits:
+        assert text.count(old) == 1, f"{old!r} occurs {text.count(old)} times"
+        text = text.replace(old, new)
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def health(drawn: str) -> tuple[str, str]:
+    """An edit setting the health track to a drawing such as '*XX//_' ('_' empty)."""
+    words = {"*": '"*"', "X": "X", "/": "/", "_": "null"}
+    return EMPTY6, "health: [" + ", ".join(words[c] for c in drawn) + "]"
+
+
+def show(rules, path: Path) -> dict:
+    result = rules("sheet", "show", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def run(rules, path: Path, procedure: str, *params: str, dice: str | None = None) -> dict:
+    extra = ["--dice", dice] if dice is not None else []
+    result = rules("run", "nwod", procedure, *params, "--sheet", str(path), "--json", *extra)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def refused(rules, path: Path, *args: str) -> str:
+    """Run a command that must fail: one line on stderr, exit 1, the sheet byte for byte as it was."""
+    before = path.read_bytes()
+    files = set(path.parent.iterdir())
+    result = rules(*args)
+    assert result.exit_code == 1, result.output
+    assert result.stdout == ""
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    assert path.read_bytes() == before
+    assert {p.name for p in set(path.parent.iterdir()) - files} <= {f".{path.name}.lock"}  # no .bak, no temp file
+    return result.stderr.strip()
+
+
+def stored_health(path: Path) -> list:
+    """The health list as the file holds it."""
+    return load_text(path.read_bytes(), str(path)).data["state"]["health"]
+
+
+def drawn(rules, path: Path) -> str:
+    return show(rules, path)["tracks"]["health"]["drawn"]
+
+
+# --- N7: traits -------------------------------------------------------------------------------
+SKILLS = {  # the published game's 24 skills, as the seed's "mental, physical, social" groups
+    "mental_skills": ["Academics", "Computer", "Crafts", "Investigation", "Medicine", "Occult", "Politics", "Science"],
+    "physical_skills": ["Athletics", "Brawl", "Drive", "Firearms", "Larceny", "Stealth", "Survival", "Weaponry"],
+    "social_skills": ["Animal_Ken", "Empathy", "Expression", "Intimidation", "Persuasion", "Socialize", "Streetwise",
+                      "Subterfuge"],
+}
+ATTRIBUTES = {"mental": ["Intelligence", "Wits", "Resolve"], "physical": ["Strength", "Dexterity", "Stamina"],
+              "social": ["Presence", "Manipulation", "Composure"]}
+
+
+def test_N7_N9_nine_attributes_1_to_5_and_24_skills_0_to_5_in_groups():
+    traits = ruleset("nwod").traits
+    expected = {**{n: (g, 1, 5) for g, ns in ATTRIBUTES.items() for n in ns},
+                **{n: (g, 0, 5) for g, ns in SKILLS.items() for n in ns}}
+    got = {t.name: (t.group, t.minimum, t.maximum) for t in traits.values()}
+    assert got == expected
+    assert traits["Animal_Ken"].label == "Animal Ken"
+
+
+# --- creation: N8-N11, N35, N36 ----------------------------------------------------------------
+def test_a_legal_character_passes_check(rules, tmp_path):
+    path = write(tmp_path)
+    result = rules("sheet", "check", str(path))
+    assert (result.exit_code, result.stdout.strip()) == (0, f"{path}: valid")
+
+
+def test_new_sheet_passes_check(rules, tmp_path):
+    path = tmp_path / "new.yaml"
+    assert rules("sheet", "new", "nwod", "-o", str(path), "--name", "Ada").exit_code == 0
+    result = rules("sheet", "check", str(path))
+    assert result.exit_code == 0, result.output
+    shown = show(rules, path)
+    assert shown["name"] == "Ada"
+    assert shown["tracks"]["health"]["size"] == 2 + shown["traits"]["Stamina"] * 2
+    assert shown["resources"]["willpower"]["value"] == shown["traits"]["Resolve"] + shown["traits"]["Composure"]
+    assert shown["state"]["morality"] == 7
+
+
+# (rule ids, edits, the exact lines `rules sheet check` prints after FILE:)
+VIOLATIONS = [
+    pytest.param(  # N8: 3 + 1 + ... one dot too many in the primary group
+        [("  Intelligence: 3\n", "  Intelligence: 4\n")],
+        ["6:3: $.traits.Intelligence: attributes: 6 dots spent on mental; priority 1 gives 5"],
+        id="N8 5/4/3 attribute dots"),
+    pytest.param(  # N8: "Purchasing a 5 ... requires an extra point": 4 dots counted plainly, 5 spent
+        [("  Intelligence: 3\n", "  Intelligence: 5\n"), ("  Wits: 3\n", "  Wits: 1\n")],
+        ["6:3: $.traits.Intelligence: attributes: 6 dots spent on mental; priority 1 gives 5"],
+        id="N8 the fifth attribute dot costs two"),
+    pytest.param(  # N8: the groups ranked the other way round
+        [("attribute_priority: [mental, physical, social]", "attribute_priority: [social, physical, mental]")],
+        ["12:3: $.traits.Presence: attributes: 3 dots spent on social; priority 1 gives 5",
+         "6:3: $.traits.Intelligence: attributes: 5 dots spent on mental; priority 3 gives 3"],
+        id="N8 priorities follow attribute_priority"),
+    pytest.param(
+        [("attribute_priority: [mental, physical, social]", "attribute_priority: [mental, mental, social]")],
+        ["41:23: $.choices.attribute_priority: attributes: attribute_priority must list mental, physical, social "
+         "once each, highest priority first"],
+        id="N8 each group ranked once"),
+    pytest.param(  # N9: 11 dots counted plainly, but Medicine 5 costs 6
+        [("  Medicine: 4\n", "  Medicine: 5\n"), ("  Academics: 1\n", "  Academics: 0\n")],
+        ["16:3: $.traits.Academics: skills: 12 dots spent on mental; priority 1 gives 11"],
+        id="N9 the fifth skill dot costs two"),
+    pytest.param(
+        [("  Athletics: 2\n", "  Athletics: 3\n")],
+        ["24:3: $.traits.Athletics: skills: 8 dots spent on physical; priority 2 gives 7"],
+        id="N9 11/7/4 skill dots"),
+    pytest.param(  # N10: "not Pistol twice"
+        [('"Drive: Ambulance"]', '"Medicine: Trauma"]')],
+        ["43:58: $.choices.specialties[2]: specialties: 'Medicine: Trauma' is chosen twice"],
+        id="N10 no specialty twice"),
+    pytest.param(
+        [('"Drive: Ambulance"]', '"Drive: Ambulance", "Stealth: Crowds"]')],
+        ["43:16: $.choices.specialties: specialties: 4 chosen; 3 are needed"],
+        id="N10 three specialties"),
+    pytest.param(
+        [("Common Sense: 1}", "Common Sense: 2}")],
+        ["44:11: $.choices.merits: merits: 8 points spent; the budget is 7"],
+        id="N11 seven merit points"),
+    pytest.param(
+        [("  morality: 7 ", "  morality: 4 ")],
+        ["2:1: $: morality: Morality starts at 7 and can only be sold down to 5 at creation"],
+        id="N35 Morality sold to 5 at most"),
+    pytest.param(
+        [("  morality: 7 ", "  morality: 8 ")],
+        ["2:1: $: morality: Morality starts at 7 and can only be sold down to 5 at creation"],
+        id="N35 Morality starts at 7"),
+    pytest.param(
+        [("vice: Wrath", "vice: Hubris"), ("virtue: Patience", "virtue: Wrath")],
+        ["45:9: $.choices.vice: vice: 'Hubris' is not one of the options",
+         "46:11: $.choices.virtue: virtue: 'Wrath' is not one of the options"],
+        id="N36 a deadly sin and its opposite"),
+]
+
+
+@pytest.mark.parametrize("edits, lines", VIOLATIONS)
+def test_creation_rules_N8_N9_N10_N11_N35_N36_each_refuse_a_sheet_with_place_and_message(rules, tmp_path,
+                                                                                       edits, lines):
+    path = write(tmp_path, *edits)
+    result = rules("sheet", "check", str(path))
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [f"{path}:{line}" for line in lines]
+
+
+def test_N8_N9_a_fifth_dot_paid_for_passes(rules, tmp_path):
+    # Intelligence 5 costs 4 + 1 extra; with Wits 1 and Resolve 1 that is the primary group's 5 dots
+    # ("requires that you at least one 1"); Medicine 5 costs 4 + 1, paid for by Science 2 -> 0
+    path = write(tmp_path, ("  Intelligence: 3\n", "  Intelligence: 5\n"), ("  Wits: 3\n", "  Wits: 1\n"),
+                 ("  Resolve: 2\n", "  Resolve: 1\n"), ("  Medicine: 4\n", "  Medicine: 5\n"),
+                 ("  Science: 2\n", "  Science: 0\n"), ("  willpower: 4 ", "  willpower: 3 "))
+    result = rules("sheet", "check", str(path))
+    assert result.exit_code == 0, result.output
+
+
+def test_N10_two_specialties_may_share_a_skill(rules, tmp_path):
+    path = write(tmp_path)  # "Medicine: Trauma" and "Medicine: Triage": like Pistol and Rifle
+    assert rules("sheet", "check", str(path)).exit_code == 0
+
+
+def test_N36_vices_are_the_seven_deadly_sins_and_virtues_their_opposites():
+    fields = ruleset("nwod").sheet.fields
+    assert set(fields["vice"].options) == {"Pride", "Greed", "Envy", "Wrath", "Lust", "Gluttony", "Sloth"}
+    assert set(fields["virtue"].options) == {"Humility", "Charity", "Kindness", "Patience", "Chastity",
+                                             "Temperance", "Diligence"}
+
+
+def test_N35_selling_morality_gives_5_experience_a_dot_down_to_5(rules, tmp_path):
+    path = write(tmp_path)
+    got = [run(rules, path, "sell_morality")["values"] for _ in range(2)]
+    assert got == [{"morality": 6, "experience": 5}, {"morality": 5, "experience": 10}]
+    assert rules("sheet", "check", str(path)).exit_code == 0
+    assert refused(rules, path, "run", "nwod", "sell_morality", "--sheet", str(path)) == \
+        "Morality is sold at creation only, from 7 down to 5"
+
+
+# --- the health track: N15-N21 -----------------------------------------------------------------
+@pytest.mark.parametrize("stamina, boxes", [(1, 4), (2, 6), (3, 8), (5, 12)])
+def test_N15_health_is_2_plus_stamina_times_2(rules, tmp_path, stamina, boxes):
+    path = write(tmp_path, ("  Stamina: 2\n", f"  Stamina: {stamina}\n"))
+    track = show(rules, path)["tracks"]["health"]
+    assert (track["kind"], track["size"], len(track["marks"])) == ("boxes", boxes, boxes)
+
+
+def test_N16_seed_example_one_lethal_on_star_XX_slash_slash(rules, tmp_path):
+    # "if you have 1 Agg wound, 2 Lethal, 2 Bashing (*XX//), and you take another lethal ... (*XXX//)"
+    path = write(tmp_path, health("*XX//_"))
+    before = show(rules, path)["tracks"]["health"]
+    assert before["marks"] == ["aggravated", "lethal", "lethal", "bashing", "bashing", None]
+    assert before["drawn"] == "*XX//_"
+    data = run(rules, path, "take_damage", "amount=1", "type=lethal")
+    after = show(rules, path)["tracks"]["health"]
+    assert after["marks"] == ["aggravated", "lethal", "lethal", "lethal", "bashing", "bashing"]
+    assert after["drawn"] == "*XXX//"
+    assert data["changes"] == [{"path": "state.health",
+                                "old": ["aggravated", "lethal", "lethal", "bashing", "bashing", None],
+                                "new": ["aggravated", "lethal", "lethal", "lethal", "bashing", "bashing"]}]
+    assert stored_health(path) == after["marks"]
+    result = rules("sheet", "show", str(path))
+    assert "health: [*XXX//]  penalty -3" in result.stdout
+
+
+@pytest.mark.parametrize("start, kind, amount, end", [
+    ("______", "aggravated", 1, "*_____"),
+    ("/_____", "lethal", 1, "X/____"),      # worse wounds go left of milder ones
+    ("X/____", "aggravated", 1, "*X/___"),
+    ("______", "bashing", 3, "///___"),
+])
+def test_N16_worst_first_aggravated_lethal_bashing(rules, tmp_path, start, kind, amount, end):
+    path = write(tmp_path, health(start))
+    run(rules, path, "take_damage", f"amount={amount}", f"type={kind}")
+    assert drawn(rules, path) == end
+
+
+@pytest.mark.parametrize("start, kind, end, promoted", [
+    ("XXX///", "bashing", "XXXX//", 1),     # "locate the leftmost bashing damage and it now becomes a lethal wound"
+    ("*X////", "bashing", "*XX///", 1),
+    ("XXXXXX", "bashing", "*XXXXX", 1),     # "If no bashing wound levels exist, you upgrade a lethal level to agg"
+    ("XXXXXX", "lethal", "*XXXXX", 1),
+    ("*****X", "bashing", "******", 1),
+    ("XXXXX/", "bashing", "XXXXXX", 1),
+])
+def test_N18_a_full_track_promotes_the_leftmost_mildest_wound(rules, tmp_path, start, kind, end, promoted):
+    path = write(tmp_path, health(start))
+    data = run(rules, path, "take_damage", "amount=1", f"type={kind}")
+    assert drawn(rules, path) == end
+    assert data["values"]["promoted"] == promoted
+
+
+def test_N18_more_damage_than_room_fills_then_promotes(rules, tmp_path):
+    path = write(tmp_path, health("XX____"))
+    data = run(rules, path, "take_damage", "amount=6", "type=bashing")
+    # 4 boxes fill with bashing, then two promotions turn the leftmost bashing to lethal
+    assert drawn(rules, path) == "XXXX//"
+    assert (data["values"]["promoted"], data["values"]["boxes_left"]) == (2, 0)
+
+
+@pytest.mark.parametrize("filled, penalty", [(0, 0), (1, 0), (2, 0), (3, -1), (4, -2), (5, -3)])
+def test_N17_wound_penalties_on_the_last_three_boxes(rules, tmp_path, filled, penalty):
+    # "-1 if you are on your third to last, -2 if you are on your second to last, -3 if you are on your last"
+    path = write(tmp_path, health("/" * filled + "_" * (6 - filled)))
+    data = run(rules, path, "take_damage", "amount=1", "type=bashing")
+    assert data["values"]["penalty"] == penalty
+    assert show(rules, path)["tracks"]["health"]["penalty"] == penalty
+    assert data["outcome"] == {0: "damaged", -1: "wounded", -2: "wounded", -3: "unconscious"}[penalty]
+
+
+@pytest.mark.parametrize("start, kind, outcome, status", [
+    ("XXXX/_", "bashing", "unconscious", ["wounded", "unconscious_risk"]),
+    ("XXXX/_", "lethal", "unconscious", ["wounded", "unconscious_risk"]),   # the lethal goes left of the bashing
+    ("XXXXX_", "lethal", "bleeding", ["wounded", "unconscious_risk", "bleeding"]),
+    ("*****_", "aggravated", "dead", ["wounded", "dead"]),
+    ("******", "bashing", "dead", ["wounded", "dead"]),   # full of aggravated stays dead
+])
+def test_N19_the_rightmost_box_decides_unconscious_bleeding_or_dead(rules, tmp_path, start, kind, outcome, status):
+    path = write(tmp_path, health(start))
+    assert run(rules, path, "take_damage", "amount=1", f"type={kind}")["outcome"] == outcome
+    assert show(rules, path)["status"] == status
+
+
+def test_N19_staying_conscious_is_a_plain_stamina_roll(rules, tmp_path):
+    path = write(tmp_path, health("XXXX//"))   # -3 wound penalty, but the roll is unmodified: 2 dice
+    data = run(rules, path, "stay_conscious", dice="7,8")
+    assert (data["outcome"], data["values"]["successes"], data["rolls"][0]["expr"]) == \
+        ("conscious", 1, "2d10x>=10cs>=8")
+    odds = rules("odds", "nwod", "stay_conscious", "--sheet", str(path), "--json")
+    assert json.loads(odds.stdout)["outcomes"]["conscious"] == pytest.approx(1 - 0.7 ** 2, abs=1e-9)
+    fine = write(tmp_path, health("XX____"), name="fine.yaml")
+    assert run(rules, fine, "stay_conscious", dice="")["values"] == {"successes": 0, "rolled": False}
+
+
+@pytest.mark.parametrize("kind, start, amount, end, minutes, days", [
+    ("bashing", "X///__", 2, "X/____", 30, 0),          # "1 pt/15 minutes"
+    ("lethal", "*XX/__", 1, "*X/___", 2 * 1440, 2),     # "1 pt/2 days"
+    ("aggravated", "**X___", 2, "X_____", 14 * 1440, 14),  # "1 week/pt"
+    ("lethal", "*X____", 3, "*_____", 2 * 1440, 2),     # only the one lethal box heals
+])
+def test_N20_healing_clears_boxes_and_reports_the_time(rules, tmp_path, kind, start, amount, end, minutes, days):
+    path = write(tmp_path, health(start))
+    data = run(rules, path, "heal", f"type={kind}", f"amount={amount}")
+    assert drawn(rules, path) == end
+    assert (data["outcome"], data["values"]["minutes"], data["values"]["days"]) == ("healed", minutes, days)
+
+
+def test_N20_nothing_to_heal_writes_nothing(rules, tmp_path):
+    path = write(tmp_path, health("X_____"))
+    before = path.read_bytes()
+    data = run(rules, path, "heal", "type=bashing", "amount=2")
+    assert (data["outcome"], data["values"]["boxes_healed"], data["written"]) == ("nothing_to_heal", 0, False)
+    assert path.read_bytes() == before
+
+
+def test_N21_temporary_boxes_absorb_first_but_not_aggravated_and_recover_on_rest(rules, tmp_path):
+    path = write(tmp_path)
+    run(rules, path, "gain_temporary_health", "boxes=2")
+    agg = run(rules, path, "take_damage", "amount=1", "type=aggravated")   # "Agg damage completely ignores temp"
+    assert (agg["values"]["absorbed"], drawn(rules, path)) == (0, "*_____")
+    hit = run(rules, path, "take_damage", "amount=3", "type=lethal")       # two absorbed, one on the track
+    assert (hit["values"]["absorbed"], hit["values"]["temporary_health"], drawn(rules, path)) == (2, 0, "*X____")
+    soft = run(rules, path, "take_damage", "amount=1", "type=bashing")
+    assert (soft["values"]["absorbed"], drawn(rules, path)) == (0, "*X/___")
+    # "remain damaged if you deactivate or reactivate the power ... until [the next rest]"
+    run(rules, path, "gain_temporary_health", "boxes=0")
+    assert run(rules, path, "gain_temporary_health", "boxes=3")["values"]["temporary_health"] == 1
+    assert run(rules, path, "rest")["values"]["temporary_health"] == 3
+    all_absorbed = run(rules, path, "take_damage", "amount=2", "type=bashing")
+    assert (all_absorbed["outcome"], drawn(rules, path)) == ("unharmed", "*X/___")
+
+
+# --- willpower: N34 ----------------------------------------------------------------------------
+def test_N34_willpower_is_resolve_plus_composure(rules, tmp_path):
+    assert show(rules, write(tmp_path))["resources"]["willpower"] == {"value": 4, "max": 4}
+    path = write(tmp_path, ("  Resolve: 2\n", "  Resolve: 4\n"), ("  willpower: 4 ", "  willpower: 6 "), name="b.yaml")
+    assert show(rules, path)["resources"]["willpower"] == {"value": 6, "max": 6}
+
+
+def test_N34_spent_willpower_adds_three_dice_to_the_next_action_once(rules, tmp_path):
+    path = write(tmp_path)
+    spent = run(rules, path, "spend_willpower")
+    assert spent["values"] == {"willpower": 3, "bonus_dice": 3}
+    assert refused(rules, path, "run", "nwod", "spend_willpower", "--sheet", str(path)) == \
+        "Willpower is already spent on the next roll (one point a roll)"
+    # Dexterity 3 + Medicine 4, +3 dice: 10 dice
+    first = run(rules, path, "action", "pool=Dexterity", "skill=Medicine", dice="1,2,3,4,5,6,7,8,9,8")
+    assert (first["rolls"][0]["expr"], first["values"]["successes"], first["values"]["willpower_dice"]) == \
+        ("10d10x>=10cs>=8", 3, 3)
+    assert first["changes"] == [{"path": "state.willpower_bonus", "old": True, "new": False}]
+    second = run(rules, path, "action", "pool=Dexterity", "skill=Medicine", dice="1,2,3,4,5,6,7")
+    assert (second["rolls"][0]["expr"], second["values"]["willpower_dice"], second["changes"]) == \
+        ("7d10x>=10cs>=8", 0, [])
+
+
+def test_N17_an_action_with_a_sheet_takes_the_wound_penalty(rules, tmp_path):
+    path = write(tmp_path, health("XXXXX_"))   # second to last box filled: -2
+    data = run(rules, path, "action", "pool=Dexterity", "skill=Medicine", dice="8,8,8,8,8")
+    assert (data["rolls"][0]["expr"], data["values"]["wound_penalty"]) == ("5d10x>=10cs>=8", -2)
+
+
+def test_N34_spending_at_zero_is_refused_and_regaining_follows_the_source(rules, tmp_path):
+    path = write(tmp_path, ("  willpower: 4 ", "  willpower: 0 "))
+    assert refused(rules, path, "run", "nwod", "spend_willpower", "--sheet", str(path)) == "no Willpower left to spend"
+    assert run(rules, path, "regain_willpower", "source=vice")["values"] == {"willpower": 1, "regained_points": 1}
+    assert run(rules, path, "rest")["values"]["willpower"] == 2
+    assert run(rules, path, "regain_willpower", "source=virtue")["values"] == {"willpower": 4, "regained_points": 2}
+    assert run(rules, path, "regain_willpower", "source=arc")["values"]["willpower"] == 4    # never above the max
+    power = run(rules, path, "spend_willpower", "for_power=true")  # powering an ability gives no dice
+    assert (power["values"], show(rules, path)["state"]["willpower_bonus"]) == ({"willpower": 3, "bonus_dice": 0}, False)
+
+
+# --- experience: N12, N13 ----------------------------------------------------------------------
+def test_N13_study_time_seed_example_nine_days_three_with_a_teacher(rules):
+    # "raise your firearms from 2 to 3 you could do so for 9 EP and 9 days ... an instructor would cut it to 3"
+    result = rules("run", "nwod", "study", "cost=9", "--json")
+    assert json.loads(result.stdout)["values"] == {"days": 9, "days_with_source": 5, "days_with_teacher": 3,
+                                                   "hours": 72}
+
+
+@pytest.mark.parametrize("trait, start, dots, cost", [
+    ("Firearms", 0, 1, 3),      # skill: new dots x 3
+    ("Medicine", 4, 1, 15),
+    ("Drive", 2, 2, 21),        # 3 x 3 + 4 x 3
+    ("Wits", 3, 1, 20),         # attribute: new dots x 5
+    ("Composure", 2, 2, 35),    # 3 x 5 + 4 x 5
+])
+def test_N12_buying_attributes_and_skills_costs_new_dots_times_5_or_3(rules, tmp_path, trait, start, dots, cost):
+    path = write(tmp_path, ("  experience: 0\n", "  experience: 40\n"))
+    data = run(rules, path, "buy", f"trait={trait}", f"dots={dots}")
+    assert data["values"]["cost"] == cost
+    assert data["values"]["experience"] == 40 - cost
+    assert show(rules, path)["traits"][trait] == start + dots
+    assert show(rules, path)["state"]["experience"] == 40 - cost
+
+
+def test_N12_N13_buy_refuses_short_experience_and_reports_study_time(rules, tmp_path):
+    path = write(tmp_path, ("  Firearms: 0\n", "  Firearms: 2\n"), ("  Drive: 2\n", "  Drive: 0\n"),
+                 ("  experience: 0\n", "  experience: 8\n"))
+    assert refused(rules, path, "run", "nwod", "buy", "trait=Firearms", "--sheet", str(path)) == \
+        "not enough experience for that purchase"
+    path.write_text(path.read_text().replace("experience: 8", "experience: 9"))
+    data = run(rules, path, "buy", "trait=Firearms")
+    assert data["values"] == {"cost": 9, "experience": 0, "rating": 3, "teacher_needs": 3, "study_days": 9,
+                              "study_days_with_source": 5, "study_days_with_teacher": 3}
+
+
+def test_N7_buy_stops_at_five_for_humans(rules, tmp_path):
+    path = write(tmp_path, ("  experience: 0\n", "  experience: 99\n"))
+    assert refused(rules, path, "run", "nwod", "buy", "trait=Medicine", "dots=2", "--sheet", str(path)) == \
+        "a human's attributes and skills go no higher than 5"
+
+
+@pytest.mark.parametrize("procedure, params, cost, changed", [
+    ("buy_specialty", [], 3, {}),                                     # "Skill Specialty - 3 Points"
+    ("buy_merit", ["rating=1", "dots=2"], 10, {}),                    # "New Dots x 2": 2 x 2 + 3 x 2
+    ("buy_morality", [], 24, {"morality": 8}),                        # "New Dots x 3": 8 x 3
+    ("buy_willpower", [], 8, {"willpower_bought": 1}),                # "8 Points/Dot"
+])
+def test_N12_specialties_merits_morality_and_willpower_cost_experience(rules, tmp_path, procedure, params, cost,
+                                                                       changed):
+    path = write(tmp_path, ("  experience: 0\n", "  experience: 30\n"))
+    data = run(rules, path, procedure, *params)
+    assert (data["values"]["cost"], data["values"]["experience"]) == (cost, 30 - cost)
+    assert data["values"]["study_days"] == cost   # N13: a day per experience point
+    state = show(rules, path)["state"]
+    assert {k: state[k] for k in changed} == changed
+    if procedure == "buy_willpower":
+        assert show(rules, path)["resources"]["willpower"] == {"value": 5, "max": 5}
+    poor = write(tmp_path, ("  experience: 0\n", "  experience: 2\n"), name="poor.yaml")
+    assert refused(rules, poor, "run", "nwod", procedure, *params, "--sheet", str(poor)) == \
+        "not enough experience for that purchase"
+
+
+# --- the file: round trip, concurrency, crashes, bad input -------------------------------------
+def test_round_trip_one_take_damage_changes_only_the_health_line(rules, tmp_path):
+    path = write(tmp_path)
+    before = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    run(rules, path, "take_damage", "amount=2", "type=bashing")
+    after = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    changed = [(a, b) for a, b in zip(before, after) if a != b]
+    assert len(before) == len(after)
+    assert changed == [("  health: [null, null, null, null, null, null]   # worst first\n",
+                        "  health: [bashing, bashing, null, null, null, null]   # worst first\n")]
+    assert (tmp_path / "vera.yaml.bak").read_text(encoding="utf-8") == "".join(before)
+
+
+def test_twenty_processes_at_once_lose_no_damage(tmp_path):
+    # Stamina 5: 12 boxes. 20 bashing fill 12 boxes, then 8 promote bashing to lethal: XXXXXXXX////.
+    # Every lost update would leave a different mix, so the count proves all 20 were applied.
+    path = write(tmp_path, ("  Stamina: 2\n", "  Stamina: 5\n"))
+    cmd = [RULES, "run", "nwod", "take_damage", "amount=1", "type=bashing", "--sheet", str(path)]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(20)]
+    try:
+        errors = [p.communicate(timeout=120)[1] for p in procs]
+    finally:
+        for p in procs:
+            if p.poll() is None:
+                p.kill()
+    assert [p.returncode for p in procs] == [0] * 20, errors
+    assert stored_health(path) == ["lethal"] * 8 + ["bashing"] * 4
+
+
+def test_a_write_killed_midway_leaves_the_old_sheet_whole(tmp_path):
+    path = write(tmp_path)
+    old = path.read_bytes()
+    new = old.replace(b"health: [null, null", b"health: [lethal, null")
+    env = dict(os.environ, RULESMITH_TEST_SLOW_WRITE="2")   # sheetfile pauses twice inside the write
+    proc = subprocess.Popen([RULES, "run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", str(path)],
+                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    caught = None
+    try:
+        deadline = time.monotonic() + 30
+        while caught is None and proc.poll() is None and time.monotonic() < deadline:
+            for tmp in tmp_path.glob(f".{path.name}.tmp-*"):
+                try:
+                    if tmp.stat().st_size > 0:
+                        caught = tmp
+                except FileNotFoundError:
+                    pass
+            time.sleep(0.01)
+    finally:
+        proc.send_signal(signal.SIGKILL)
+        proc.wait(timeout=20)
+    assert caught is not None, "the slow write was not seen"
+    assert path.read_bytes() == old                       # killed mid-write: the old sheet, whole
+    assert new.startswith(caught.read_bytes()) and len(caught.read_bytes()) < len(new)
+    # the lock died with the process: the next run goes through and writes the new sheet
+    done = subprocess.run([RULES, "run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", str(path)],
+                          capture_output=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert path.read_bytes() == new
+
+
+BAD = [
+    pytest.param([("  Stamina: 2\n", "  Stamina: two\n")], ["take_damage", "amount=1", "type=lethal"],
+                 "{path}:11:12: $.traits.Stamina: trait 'Stamina' must be a whole number, not 'two'", id="invalid sheet"),
+    pytest.param([(EMPTY6, "health: [lethal, burn]")], ["take_damage", "amount=1", "type=lethal"],
+                 "{path}:51:20: $.state.health[1]: 'burn' is not a damage type of health (aggravated, lethal, bashing)",
+                 id="unknown mark"),
+    pytest.param([("name: Vera Lind\n", "name: [Vera\n")], ["take_damage", "amount=1", "type=lethal"],
+                 "{path}:4:7: $.name: expected ',' or ']', but got ':' (while parsing a flow sequence "
+                 "at line 3, column 7)", id="broken yaml"),
+    pytest.param([], ["buy", "trait=Firearm"], "parameter 'trait': 'Firearm' is not a trait of nwod; did you mean "
+                 "'Firearms'?", id="unknown trait"),
+    pytest.param([], ["take_damage", "amount=-1", "type=lethal"], "parameter 'amount' is -1; the least allowed is 0",
+                 id="negative amount"),
+    pytest.param([], ["heal", "type=lethal", "amount=-2"], "parameter 'amount' is -2; the least allowed is 0",
+                 id="negative heal"),
+    pytest.param([], ["take_damage", "amount=1001", "type=lethal"], "parameter 'amount' is 1001; the most allowed is 1000",
+                 id="more boxes than the loop limit"),
+    pytest.param([("  experience: 0\n", "  experience: 50\n")], ["buy_merit", "rating=4", "dots=2"],
+                 "a merit has at most 5 dots", id="a sixth merit dot"),
+    pytest.param([], ["take_damage", "amount=1", "type=fire"],
+                 "parameter 'type' must be one of bashing, lethal, aggravated, not 'fire'", id="unknown damage type"),
+    pytest.param([("ruleset: nwod\n", "ruleset: lockwood\n")], ["take_damage", "amount=1", "type=lethal"],
+                 "{path}:2:10: $.ruleset: the sheet is for ruleset 'lockwood', not 'nwod'", id="another ruleset"),
+]
+
+
+@pytest.mark.parametrize("edits, args, message", BAD)
+def test_bad_input_changes_nothing(rules, tmp_path, edits, args, message):
+    path = write(tmp_path, *edits)
+    got = refused(rules, path, "run", "nwod", *args, "--sheet", str(path))
+    assert got == message.format(path=path)
+
+
+def test_odds_of_take_damage_with_a_sheet(rules, tmp_path):
+    path = write(tmp_path, health("*XX//_"))
+    result = rules("odds", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["exact"]["unconscious"] == "1/1"
+    assert data["values"]["penalty"]["exact"] == {"-3": "1/1"}
+    assert drawn(rules, path) == "*XX//_"   # odds never write
+
+
+def test_dry_run_shows_the_change_and_writes_nothing(rules, tmp_path):
+    path = write(tmp_path)
+    before = path.read_bytes()
+    result = rules("run", "nwod", "take_damage", "amount=1", "type=aggravated", "--sheet", str(path), "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "state.health: [null, null, null, null, null, null] -> [aggravated, null, null, null, null, null]" \
+        in result.stdout
+    assert path.read_bytes() == before
