@@ -1,0 +1,344 @@
+"""Roll-under d20 (seed 003) character sheets: the state procedures, run through `rules` on sheet files.
+
+Every expectation is worked out here from the seed's text (R3, R4, R5, R9, R11) and the rulings in
+docs/systems/rollunder.md, never read back from rulesets/rollunder.yaml.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from helpers import ruleset
+
+STATS = ["STR", "DEX", "CUN"]  # the ruling's stat list (docs/systems/rollunder.md)
+
+
+# ----------------------------------------------------------------------------- helpers
+def new_sheet(rules, tmp_path: Path, name: str = "hero.yaml", **values) -> Path:
+    """A new rollunder sheet with some values edited: traits and state by name, hp=(current, max)."""
+    path = tmp_path / name
+    result = rules("sheet", "new", "rollunder", "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    text = path.read_text(encoding="utf-8")
+    for key, value in values.items():
+        if key == "hp":
+            new = f"hp: {{current: {value[0]}, max: {value[1]}}}"
+            text, n = re.subn(r"hp: \{current: -?\d+, max: -?\d+\}", new, text)
+        else:
+            word = str(value).lower() if isinstance(value, bool) else str(value)
+            text, n = re.subn(rf"^(  {key}: )[^ #\n]+", rf"\g<1>{word}", text, flags=re.M)
+        assert n == 1, key
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run(rules, sheet: Path, procedure: str, *params: str, dice: list[int] | None = None) -> dict:
+    """`rules run rollunder PROCEDURE ... --sheet F [--dice ...] --json`; it must succeed."""
+    args = ["run", "rollunder", procedure, *params, "--sheet", str(sheet), "--json"]
+    if dice is not None:
+        args += ["--dice", ",".join(map(str, dice))]
+    result = rules(*args)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def show(rules, sheet: Path) -> dict:
+    result = rules("sheet", "show", str(sheet), "--json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def hp(shown: dict) -> tuple[int, int]:
+    track = shown["tracks"]["hp"]
+    assert track["kind"] == "current_max"
+    return track["current"], track["max"]
+
+
+def one_line_error(result) -> str:
+    assert result.exit_code == 1, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    return lines[0]
+
+
+def refused(rules, sheet: Path, *args: str) -> str:
+    """The run is refused: exit 1, one line, and the sheet and its backup byte-identical."""
+    backup = sheet.with_name(sheet.name + ".bak")
+    before = (sheet.read_bytes(), backup.read_bytes() if backup.exists() else None)
+    message = one_line_error(rules("run", "rollunder", *args, "--sheet", str(sheet)))
+    assert (sheet.read_bytes(), backup.read_bytes() if backup.exists() else None) == before
+    return message
+
+
+# ----------------------------------------------------------------------------- creation
+def test_new_sheet_passes_check_and_shows_the_ruled_stats(rules, tmp_path):
+    path = new_sheet(rules, tmp_path)
+    result = rules("sheet", "check", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip() == f"{path}: valid"
+    shown = show(rules, path)
+    assert shown["ruleset"] == "rollunder"
+    assert shown["traits"] == {"STR": 10, "DEX": 10, "CUN": 10}
+    assert hp(shown) == (6, 6)
+    assert shown["state"]["level"] == 1
+    assert shown["status"] == []
+
+
+@pytest.mark.parametrize("stat,value,message", [
+    ("STR", 19, "traits.STR: 19 is above the most, 18"),
+    ("CUN", -1, "traits.CUN: -1 is below the least, 0"),
+])
+def test_creation_stat_out_of_range_is_one_located_line(rules, tmp_path, stat, value, message):
+    path = new_sheet(rules, tmp_path, **{stat: value})
+    line = 6 + STATS.index(stat)  # comment, ruleset, name, traits:, "# stats", then the stats in order
+    assert one_line_error(rules("sheet", "check", str(path))) == f"{path}:{line}:8: $.traits.{stat}: {message}"
+
+
+def test_the_advance_list_is_the_trait_list():
+    """One stat list: the traits, and the for_each of `advance` (an alias of learn_ritual's anchor)."""
+    rs = ruleset("rollunder")
+    assert list(rs.traits) == STATS
+
+    def for_eaches(steps):
+        for step in steps:
+            if step.kind == "for_each":
+                yield step.spec["traits"]
+            for part in step.spec.values():
+                if isinstance(part, tuple) and part and hasattr(part[0], "kind"):
+                    yield from for_eaches(part)
+
+    for name in ("advance", "learn_ritual"):
+        assert list(for_eaches(rs.procedures[name].steps)) == [tuple(STATS)], name
+
+
+# ----------------------------------------------------------------------------- R3 rest
+@pytest.mark.parametrize("current,die,after", [(2, 3, 5), (4, 5, 6), (6, 6, 6), (0, 1, 1)])
+def test_R3_rest_heals_1d6_never_above_max(rules, tmp_path, current, die, after):
+    path = new_sheet(rules, tmp_path, hp=(current, 6))
+    got = run(rules, path, "rest", dice=[die])
+    assert (got["outcome"], got["values"]["healed"]) == ("done", die)
+    assert hp(show(rules, path)) == (after, 6)
+    assert got["written"] is (after != current)
+
+
+def test_R3_rest_without_a_sheet_still_only_rolls(rules):
+    result = rules("run", "rollunder", "rest", "--dice", "4", "--json")
+    assert result.exit_code == 0, result.stderr
+    got = json.loads(result.stdout)
+    assert (got["outcome"], got["values"]) == ("done", {"healed": 4})
+
+
+def test_R3_R4_rest_wakes_a_stable_character_on_1_HP_before_healing(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(0, 6), unconscious=True, waking_hours=3)
+    run(rules, path, "rest", dice=[2])
+    shown = show(rules, path)
+    assert hp(shown) == (3, 6)
+    assert (shown["state"]["unconscious"], shown["state"]["waking_hours"], shown["status"]) == (False, 0, [])
+
+
+def test_R3_R4_no_rest_while_bleeding_out_or_dead(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(0, 6), unconscious=True, dying_rounds=2)
+    assert refused(rules, path, "rest", "--dice", "3") == "the character is bleeding out and cannot rest (run next_round)"
+    path = new_sheet(rules, tmp_path, "dead.yaml", hp=(0, 6), deceased=True)
+    assert refused(rules, path, "rest") == "the character is dead"
+
+
+# ----------------------------------------------------------------------------- R4 the 0-HP table on a sheet
+def test_R4_damage_above_zero_rolls_nothing(rules, tmp_path):
+    path = new_sheet(rules, tmp_path)
+    got = run(rules, path, "take_damage", "amount=4", dice=[])
+    assert (got["outcome"], got["values"]["hp_current"], got["rolls"]) == ("hurt", 2, [])
+    assert hp(show(rules, path)) == (2, 6)
+
+
+def test_R4_zero_damage_changes_nothing(rules, tmp_path):
+    path = new_sheet(rules, tmp_path)
+    before = path.read_bytes()
+    got = run(rules, path, "take_damage", "amount=0")
+    assert (got["outcome"], got["changes"], got["written"]) == ("unharmed", [], False)
+    assert path.read_bytes() == before
+
+
+@pytest.mark.parametrize("dice,outcome,state,status", [
+    ([1], "dead", {"deceased": True, "unconscious": False, "dying_rounds": 0, "waking_hours": 0}, ["dead"]),
+    ([2, 4], "bleeding_out", {"deceased": False, "unconscious": True, "dying_rounds": 4, "waking_hours": 0},
+     ["bleeding_out"]),
+    ([3, 6], "bleeding_out", {"deceased": False, "unconscious": True, "dying_rounds": 6, "waking_hours": 0},
+     ["bleeding_out"]),
+    ([4, 2], "stable", {"deceased": False, "unconscious": True, "dying_rounds": 0, "waking_hours": 2}, ["stable"]),
+    ([5, 5], "stable", {"deceased": False, "unconscious": True, "dying_rounds": 0, "waking_hours": 5}, ["stable"]),
+    ([6], "standing", {"deceased": False, "unconscious": False, "still_standing": True}, ["still_standing"]),
+])
+def test_R4_reaching_zero_hp_rolls_the_table_and_applies_it(rules, tmp_path, dice, outcome, state, status):
+    path = new_sheet(rules, tmp_path, hp=(3, 6))
+    got = run(rules, path, "take_damage", "amount=5", dice=dice)  # 5 damage on 3 HP: 0, never below
+    assert got["outcome"] == outcome
+    assert got["values"]["roll"] == dice[0]
+    shown = show(rules, path)
+    assert hp(shown) == (0, 6)
+    assert {k: shown["state"][k] for k in state} == state
+    assert shown["status"] == status
+
+
+def test_R4_still_standing_rolls_again_at_every_later_damage(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(2, 6))
+    assert run(rules, path, "take_damage", "amount=2", dice=[6])["outcome"] == "standing"
+    assert run(rules, path, "take_damage", "amount=1", dice=[6])["outcome"] == "standing"
+    got = run(rules, path, "take_damage", "amount=1", dice=[4, 3])
+    assert (got["outcome"], got["values"]["hours"]) == ("stable", 3)
+    shown = show(rules, path)
+    assert (shown["state"]["still_standing"], shown["state"]["unconscious"], shown["status"]) == (False, True, ["stable"])
+
+
+def test_R4_bleeding_out_dies_when_the_rounds_run_out(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(1, 6))
+    run(rules, path, "take_damage", "amount=1", dice=[2, 2])
+    got = run(rules, path, "next_round")
+    assert (got["outcome"], got["values"]["dying_rounds"]) == ("bleeding_out", 1)
+    assert run(rules, path, "next_round")["outcome"] == "dead"
+    assert show(rules, path)["status"] == ["dead"]
+    assert run(rules, path, "next_round")["outcome"] == "unaffected"
+
+
+def test_R4_a_stable_character_wakes_on_1_HP(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(1, 6))
+    run(rules, path, "take_damage", "amount=1", dice=[5, 4])
+    got = run(rules, path, "wake")
+    assert (got["outcome"], got["values"]["hp_current"]) == ("woke", 1)
+    shown = show(rules, path)
+    assert (shown["state"]["unconscious"], shown["state"]["waking_hours"], shown["status"]) == (False, 0, [])
+    assert refused(rules, path, "wake") == "only an unconscious, stable character wakes"
+
+
+# ----------------------------------------------------------------------------- R5 damage while unconscious
+@pytest.mark.parametrize("state", [{"dying_rounds": 3}, {"waking_hours": 2}])
+def test_R5_any_damage_while_unconscious_kills_without_a_roll(rules, tmp_path, state):
+    path = new_sheet(rules, tmp_path, hp=(0, 6), unconscious=True, **state)
+    got = run(rules, path, "take_damage", "amount=1", dice=[])
+    assert (got["outcome"], got["rolls"]) == ("dead", [])
+    shown = show(rules, path)
+    assert shown["status"] == ["dead"]
+    assert (shown["state"]["deceased"], shown["state"]["unconscious"]) == (True, False)
+
+
+def test_R5_the_dead_take_no_more_damage(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(0, 6), deceased=True)
+    assert refused(rules, path, "take_damage", "amount=3") == "the character is already dead"
+
+
+# ----------------------------------------------------------------------------- R11 advancement
+def test_R11_advance_by_stats_rolls_2d20_against_each_stat_in_turn(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, STR=12, DEX=12, CUN=18, hp=(5, 8), level=2)
+    dice = [2, 12, 5,       # STR 12: both not over -> 13; one die equals 12 -> 1d6 (5) max HP
+            14, 16,         # DEX 12: both over -> 11
+            18, 18, 3, 6]   # CUN 18: both not over but capped -> 18; two dice equal 18 -> 2d6 (3 + 6)
+    got = run(rules, path, "advance", "choice=stats", dice=dice)
+    assert got["outcome"] == "advanced"
+    assert got["values"] == {"level": 3, "hp_gain": 14, "hp_max": 22}
+    shown = show(rules, path)
+    assert shown["traits"] == {"STR": 13, "DEX": 11, "CUN": 18}
+    assert hp(shown) == (5, 22)   # ruling gain_heals: 0, the gain is max HP only
+    assert shown["state"]["level"] == 3
+
+
+@pytest.mark.parametrize("dice,after,gain", [
+    ([2, 6, 3, 4, 7, 9], {"STR": 11, "DEX": 11, "CUN": 11}, 0),        # all improve
+    ([10, 20, 6, 14, 4, 10, 10, 1, 2], {"STR": 10, "DEX": 10, "CUN": 11}, 9),  # 10 = stat: +1d6 per die
+])
+def test_R11_R12_advance_by_stats_changes_every_stat_and_adds_the_exact_dice(rules, tmp_path, dice, after, gain):
+    path = new_sheet(rules, tmp_path)
+    got = run(rules, path, "advance", "choice=stats", dice=dice)
+    assert got["values"]["hp_gain"] == gain
+    shown = show(rules, path)
+    assert shown["traits"] == after
+    assert hp(shown) == (6, 6 + gain)
+
+
+def test_R11_advance_by_hp_adds_1d6_max_hp_and_leaves_the_stats(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(3, 6))
+    got = run(rules, path, "advance", "choice=hp", dice=[4])
+    assert got["values"] == {"level": 2, "hp_gain": 4, "hp_max": 10}
+    shown = show(rules, path)
+    assert (shown["traits"], hp(shown), shown["state"]["level"]) == ({"STR": 10, "DEX": 10, "CUN": 10}, (3, 10), 2)
+
+
+def test_R11_a_stat_never_falls_below_the_floor_on_a_sheet(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, CUN=0)
+    run(rules, path, "advance", "choice=stats", dice=[15, 16, 15, 16, 5, 7])
+    assert show(rules, path)["traits"] == {"STR": 9, "DEX": 9, "CUN": 0}
+    assert rules("sheet", "check", str(path)).exit_code == 0
+
+
+def test_R11_advance_needs_a_choice_of_hp_or_stats(rules, tmp_path):
+    path = new_sheet(rules, tmp_path)
+    message = refused(rules, path, "advance", "choice=luck")
+    assert message == "parameter 'choice' must be one of hp, stats, not 'luck'"
+
+
+# ----------------------------------------------------------------------------- R9 learning a ritual
+def test_R9_learn_ritual_pays_max_hp(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(5, 8))
+    got = run(rules, path, "learn_ritual", "pay=hp", dice=[3, 10])
+    assert (got["outcome"], got["values"]) == ("learned", {"cost": 3, "roll": 10})
+    shown = show(rules, path)
+    assert hp(shown) == (5, 5)
+    assert shown["traits"] == {"STR": 10, "DEX": 10, "CUN": 10}
+    assert shown["state"]["rituals_learned"] == 1
+
+
+@pytest.mark.parametrize("stat", STATS)
+def test_R9_learn_ritual_pays_the_chosen_stat(rules, tmp_path, stat):
+    path = new_sheet(rules, tmp_path)
+    got = run(rules, path, "learn_ritual", f"pay={stat}", dice=[4, 20])
+    assert (got["outcome"], got["values"]["cost"]) == ("lost", 4)
+    shown = show(rules, path)
+    assert shown["traits"] == {s: 6 if s == stat else 10 for s in STATS}
+    assert hp(shown) == (6, 6)
+    assert shown["state"]["rituals_learned"] == 0
+
+
+def test_R9_the_roll_is_against_cunning_after_paying(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, CUN=10)
+    assert run(rules, path, "learn_ritual", "pay=CUN", dice=[4, 7])["outcome"] == "lost"   # 7 > 10 - 4
+    assert show(rules, path)["traits"]["CUN"] == 6
+    assert run(rules, path, "learn_ritual", "pay=STR", dice=[1, 6])["outcome"] == "learned"  # 6 <= 6
+
+
+def test_R9_a_stat_paid_stops_at_the_floor(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, DEX=2)
+    run(rules, path, "learn_ritual", "pay=DEX", dice=[6, 1])
+    assert show(rules, path)["traits"]["DEX"] == 0
+
+
+def test_R9_R4_paying_the_last_hp_rolls_the_zero_hp_table(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(3, 3))
+    got = run(rules, path, "learn_ritual", "pay=hp", dice=[5, 4, 2, 9])   # cost 5, table 4 (2 hours), d20 9
+    assert got["outcome"] == "learned"
+    shown = show(rules, path)
+    assert (hp(shown), shown["status"], shown["state"]["waking_hours"]) == ((0, 0), ["stable"], 2)
+    path = new_sheet(rules, tmp_path, "dead.yaml", hp=(3, 3))
+    got = run(rules, path, "learn_ritual", "pay=hp", dice=[3, 1])         # the table says dead: no d20
+    assert got["outcome"] == "lost"
+    assert show(rules, path)["status"] == ["dead"]
+
+
+def test_R9_without_a_sheet_learn_ritual_is_unchanged(rules):
+    result = rules("run", "rollunder", "learn_ritual", "cunning=11", "--dice", "4,11", "--json")
+    assert result.exit_code == 0, result.stderr
+    got = json.loads(result.stdout)
+    assert (got["outcome"], got["values"]) == ("learned", {"cost": 4, "roll": 11})
+    assert one_line_error(rules("run", "rollunder", "learn_ritual")) == \
+        "give cunning=N, or --sheet FILE to roll against the sheet's CUN"
+
+
+def test_R9_on_a_sheet_refusals_write_nothing(rules, tmp_path):
+    path = new_sheet(rules, tmp_path)
+    assert refused(rules, path, "learn_ritual", "cunning=12", "--dice", "1,1") == \
+        "with --sheet the roll is against the sheet's CUN after paying; leave out cunning="
+    path = new_sheet(rules, tmp_path, "out.yaml", hp=(0, 6), unconscious=True, waking_hours=1)
+    assert refused(rules, path, "learn_ritual", "pay=CUN") == "the character is unconscious"

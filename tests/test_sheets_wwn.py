@@ -1,0 +1,324 @@
+"""Worlds Without Number (seed 004) character sheets: injury, Frail, System Strain and rest on sheet files.
+
+Each test runs `rules run wwn ... --sheet F` (with --dice where dice are rolled) and reads the written
+sheet back with `rules sheet show F --json`. Expectations come from the seed's text (W9-W15) and the
+rulings in docs/systems/wwn.md, not from rulesets/wwn.yaml.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from helpers import edited_copy
+
+ATTRIBUTES = ["STR", "DEX", "CON", "INT", "WIS", "CHA"]
+PUBLISHED_MODS = {3: -2, **{s: -1 for s in range(4, 8)}, **{s: 0 for s in range(8, 14)},
+                  **{s: 1 for s in range(14, 18)}, 18: 2}
+
+
+# ----------------------------------------------------------------------------- helpers
+def new_sheet(rules, tmp_path: Path, name: str = "pc.yaml", **values) -> Path:
+    """A new wwn sheet with some values edited: traits, state and resources by name, hp=(current, max)."""
+    path = tmp_path / name
+    result = rules("sheet", "new", "wwn", "-o", str(path))
+    assert result.exit_code == 0, result.stderr
+    text = path.read_text(encoding="utf-8")
+    for key, value in values.items():
+        if key == "hp":
+            new = f"hp: {{current: {value[0]}, max: {value[1]}}}"
+            text, n = re.subn(r"hp: \{current: -?\d+, max: -?\d+\}", new, text)
+        else:
+            word = str(value).lower() if isinstance(value, bool) else str(value)
+            text, n = re.subn(rf"^(  {key}: )[^ #\n]+", rf"\g<1>{word}", text, flags=re.M)
+        assert n == 1, key
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def run(rules, sheet: Path, procedure: str, *params: str, dice: list[int] | None = None, ref: str = "wwn") -> dict:
+    """`rules run wwn PROCEDURE ... --sheet F [--dice ...] --json`; it must succeed."""
+    args = ["run", ref, procedure, *params, "--sheet", str(sheet), "--json"]
+    if dice is not None:
+        args += ["--dice", ",".join(map(str, dice))]
+    result = rules(*args)
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def show(rules, sheet: Path) -> dict:
+    result = rules("sheet", "show", str(sheet), "--json")
+    assert result.exit_code == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def hp(shown: dict) -> tuple[int, int]:
+    track = shown["tracks"]["hp"]
+    assert track["kind"] == "current_max"
+    return track["current"], track["max"]
+
+
+def strain(shown: dict) -> tuple[int, int]:
+    res = shown["resources"]["system_strain"]
+    return res["value"], res["max"]
+
+
+def one_line_error(result) -> str:
+    assert result.exit_code == 1, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    return lines[0]
+
+
+def refused(rules, sheet: Path, *args: str) -> str:
+    """The run is refused: exit 1, one line, and the sheet and its backup byte-identical."""
+    backup = sheet.with_name(sheet.name + ".bak")
+    before = (sheet.read_bytes(), backup.read_bytes() if backup.exists() else None)
+    message = one_line_error(rules("run", "wwn", *args, "--sheet", str(sheet)))
+    assert (sheet.read_bytes(), backup.read_bytes() if backup.exists() else None) == before
+    return message
+
+
+# ----------------------------------------------------------------------------- creation
+def test_new_sheet_passes_check(rules, tmp_path):
+    path = new_sheet(rules, tmp_path)
+    result = rules("sheet", "check", str(path))
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.strip() == f"{path}: valid"
+    shown = show(rules, path)
+    assert shown["traits"] == {a: 10 for a in ATTRIBUTES}
+    assert hp(shown) == (4, 4)            # ruling hp_per_level 4, Con mod 0, level 1
+    assert strain(shown) == (0, 10)       # W14: the maximum is the Constitution score
+    assert shown["status"] == []
+
+
+@pytest.mark.parametrize("con,hp_max", [(3, 2), (7, 3), (10, 4), (16, 5), (18, 6)])
+def test_new_sheet_hp_follows_the_constitution_modifier(rules, tmp_path, con, hp_max):
+    """Ruling: a new sheet's max HP is level x (hp_per_level + Con modifier), at least 1 per level."""
+    path = tmp_path / "pc.yaml"
+    rules("sheet", "new", "wwn", "-o", str(path))
+    # max HP is written by `sheet new`; a sheet without hp takes it from the track's formula
+    text = re.sub(r"  hp: .*\n", "", path.read_text(encoding="utf-8")).replace("CON: 10", f"CON: {con}")
+    path.write_text(text, encoding="utf-8")
+    assert hp(show(rules, path)) == (hp_max, hp_max)
+    assert max(1, 4 + PUBLISHED_MODS[con]) == hp_max
+
+
+@pytest.mark.parametrize("attribute,value,message", [
+    ("CON", 19, "traits.CON: 19 is above the most, 18"),
+    ("STR", 2, "traits.STR: 2 is below the least, 3"),
+])
+def test_creation_attribute_outside_3d6_is_one_located_line(rules, tmp_path, attribute, value, message):
+    path = new_sheet(rules, tmp_path, **{attribute: value})
+    line = 6 + ATTRIBUTES.index(attribute)  # comment, ruleset, name, traits:, "# attributes", then in order
+    assert one_line_error(rules("sheet", "check", str(path))) == f"{path}:{line}:8: $.traits.{attribute}: {message}"
+
+
+# ----------------------------------------------------------------------------- W9 zero hit points
+def test_W9_damage_above_zero_only_lowers_hp(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(7, 9))
+    got = run(rules, path, "take_damage", "amount=3")
+    assert (got["outcome"], got["values"]["hp_current"]) == ("hurt", 4)
+    shown = show(rules, path)
+    assert (hp(shown), shown["status"]) == ((4, 9), [])
+
+
+def test_W9_at_zero_hp_a_pc_is_mortally_wounded(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(3, 9))
+    got = run(rules, path, "take_damage", "amount=8")
+    assert (got["outcome"], got["values"]["hp_current"]) == ("dying", 0)
+    shown = show(rules, path)
+    assert hp(shown) == (0, 9)
+    assert (shown["state"]["mortally_wounded"], shown["state"]["rounds_down"], shown["state"]["deceased"]) == (True, 0, False)
+    assert shown["status"] == ["mortally_wounded"]
+
+
+@pytest.mark.parametrize("state,params", [
+    ({"frail": True}, ()),
+    ({"minor_npc": True}, ()),
+    ({}, ("unsurvivable=true",)),
+])
+def test_W9_frail_pcs_minor_npcs_and_unsurvivable_injuries_die_at_once(rules, tmp_path, state, params):
+    path = new_sheet(rules, tmp_path, hp=(2, 9), **state)
+    assert run(rules, path, "take_damage", "amount=2", *params)["outcome"] == "dead"
+    shown = show(rules, path)
+    assert (shown["state"]["deceased"], shown["state"]["mortally_wounded"]) == (True, False)
+    assert shown["status"] == ["dead"]
+
+
+def test_W9_a_frail_pc_above_zero_is_only_hurt(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(5, 9), frail=True)
+    assert run(rules, path, "take_damage", "amount=4")["outcome"] == "hurt"
+    assert show(rules, path)["status"] == ["frail"]
+
+
+def test_W9_the_mortally_wounded_die_six_rounds_after_falling(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(1, 9))
+    run(rules, path, "take_damage", "amount=1")
+    for rounds in range(1, 6):
+        got = run(rules, path, "next_round")
+        assert (got["outcome"], got["values"]["rounds_down"]) == ("dying", rounds)
+    assert run(rules, path, "next_round")["outcome"] == "dead"
+    shown = show(rules, path)
+    assert (shown["status"], shown["state"]["rounds_down"]) == (["dead"], 6)
+    assert run(rules, path, "next_round")["outcome"] == "unaffected"
+
+
+def test_W9_ruling_more_damage_to_the_dying_is_one_yaml_value(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(0, 9), mortally_wounded=True, rounds_down=2)
+    got = run(rules, path, "take_damage", "amount=5")
+    assert (got["outcome"], got["written"]) == ("unharmed", False)
+    assert run(rules, path, "take_damage", "amount=5", "unsurvivable=true")["outcome"] == "dead"
+    house = edited_copy(tmp_path, "wwn", ("damage_kills_the_dying: 0 ", "damage_kills_the_dying: 1 "))
+    path = new_sheet(rules, tmp_path, "house.yaml", hp=(0, 9), mortally_wounded=True)
+    assert run(rules, path, "take_damage", "amount=1", ref=str(house))["outcome"] == "dead"
+
+
+def test_W9_the_dead_take_no_more_damage(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(0, 9), deceased=True)
+    assert refused(rules, path, "take_damage", "amount=1") == "the creature is already dead"
+
+
+# ----------------------------------------------------------------------------- W10, W11 stabilizing
+def test_W11_stabilized_stops_dying_with_1_hp_and_frail(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(0, 9), mortally_wounded=True, rounds_down=3)
+    got = run(rules, path, "stabilize", "skill=1", "attribute=14", "rounds=rounds_down", dice=[4, 5])
+    # W10: difficulty 8 + 3 rounds = 11; 4 + 5 + 1 (Heal) + 1 (14 -> +1) = 11
+    assert (got["outcome"], got["values"]) == ("success", {"difficulty": 11, "total": 11})
+    shown = show(rules, path)
+    assert hp(shown) == (1, 9)
+    assert {k: shown["state"][k] for k in ("mortally_wounded", "frail", "rounds_down")} == \
+        {"mortally_wounded": False, "frail": True, "rounds_down": 0}
+    assert shown["status"] == ["frail"]
+
+
+def test_W10_W11_a_failed_stabilize_changes_nothing(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(0, 9), mortally_wounded=True, rounds_down=3)
+    before = path.read_bytes()
+    got = run(rules, path, "stabilize", "skill=1", "attribute=14", "rounds=rounds_down", dice=[4, 4])
+    assert (got["outcome"], got["values"]["total"], got["changes"]) == ("failure", 10, [])
+    assert path.read_bytes() == before
+
+
+def test_W11_only_the_mortally_wounded_are_stabilized(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(3, 9))
+    message = refused(rules, path, "stabilize", "skill=1", "attribute=14", "rounds=0", "--dice", "6,6")
+    assert message == "the target is not Mortally Wounded"
+
+
+# ----------------------------------------------------------------------------- W12 Frail ends
+def test_W12_magical_healing_revives_the_mortally_wounded_without_frail(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(0, 9), mortally_wounded=True, rounds_down=4, frail=True)
+    got = run(rules, path, "magic_heal", "amount=5")
+    assert (got["outcome"], got["values"]["hp_current"]) == ("revived", 5)
+    shown = show(rules, path)
+    assert {k: shown["state"][k] for k in ("mortally_wounded", "frail", "rounds_down")} == \
+        {"mortally_wounded": False, "frail": False, "rounds_down": 0}
+    assert strain(shown) == (0, 10)
+    assert shown["status"] == []
+
+
+def test_W12_magical_healing_ends_frail(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(1, 9), frail=True, nights_in_bed=3)
+    assert run(rules, path, "magic_heal", "amount=20", "strain=1")["outcome"] == "healed"
+    shown = show(rules, path)
+    assert (hp(shown), shown["state"]["frail"], shown["state"]["nights_in_bed"], strain(shown)) == \
+        ((9, 9), False, 0, (1, 10))
+
+
+def test_W12_W15_a_week_of_bed_rest_ends_frail_and_heals_nothing(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(1, 9), frail=True, system_strain=4, level=3)
+    for night in range(1, 7):
+        got = run(rules, path, "rest")
+        assert got["outcome"] == "bed_rest"
+        shown = show(rules, path)
+        assert (hp(shown), strain(shown)[0], shown["state"]["nights_in_bed"]) == ((1, 9), 4, night)
+    assert run(rules, path, "rest")["outcome"] == "recovered"
+    shown = show(rules, path)
+    assert (shown["state"]["frail"], shown["state"]["nights_in_bed"], hp(shown)) == (False, 0, (1, 9))
+    assert run(rules, path, "rest")["outcome"] == "rested"   # no longer Frail: W15 applies
+    assert hp(show(rules, path)) == (4, 9)
+
+
+# ----------------------------------------------------------------------------- W13, W14 first aid and strain
+def test_W13_first_aid_heals_1d6_plus_heal_and_adds_one_strain(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(2, 12))
+    got = run(rules, path, "first_aid", "heal=2", dice=[5])
+    assert (got["outcome"], got["values"]["healed"]) == ("done", 7)
+    shown = show(rules, path)
+    assert (hp(shown), strain(shown)) == ((9, 12), (1, 10))
+    got = run(rules, path, "first_aid", "heal=untrained", dice=[6])   # 6 - 1, capped at max HP
+    shown = show(rules, path)
+    assert (got["values"]["healed"], hp(shown), strain(shown)) == (5, (12, 12), (2, 10))
+
+
+def test_W13_without_a_sheet_first_aid_only_rolls(rules):
+    result = rules("run", "wwn", "first_aid", "heal=1", "--dice", "3", "--json")
+    assert result.exit_code == 0, result.stderr
+    got = json.loads(result.stdout)
+    assert (got["outcome"], got["values"]) == ("done", {"healed": 4})
+
+
+@pytest.mark.parametrize("con", [3, 12])
+def test_W14_maximum_strain_is_the_constitution_score(rules, tmp_path, con):
+    path = new_sheet(rules, tmp_path, CON=con, system_strain=con - 1, hp=(1, 9))
+    assert strain(show(rules, path)) == (con - 1, con)
+    run(rules, path, "first_aid", "heal=0", dice=[1])
+    assert strain(show(rules, path)) == (con, con)
+    assert "strain_maxed" in show(rules, path)["status"]
+
+
+def test_W14_first_aid_at_maximum_strain_is_refused_and_writes_nothing(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, CON=11, system_strain=11, hp=(2, 9))
+    message = refused(rules, path, "first_aid", "heal=2", "--dice", "4")
+    assert message == "the target's System Strain is at its maximum (its Constitution): first aid cannot help"
+
+
+def test_W14_a_strain_adding_effect_is_refused_past_the_maximum(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, CON=11, system_strain=10, hp=(2, 9))
+    message = refused(rules, path, "magic_heal", "amount=3", "strain=2")
+    assert message == "the target's System Strain is at its maximum (its Constitution): the effect cannot help"
+    assert run(rules, path, "magic_heal", "amount=3", "strain=1")["outcome"] == "healed"
+    assert run(rules, path, "magic_heal", "amount=3")["outcome"] == "healed"   # no strain added: allowed
+
+
+def test_W13_first_aid_waits_for_stabilizing(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(0, 9), mortally_wounded=True)
+    assert refused(rules, path, "first_aid", "heal=1", "--dice", "3") == \
+        "the target is Mortally Wounded: stabilize it first"
+
+
+# ----------------------------------------------------------------------------- W15 rest
+@pytest.mark.parametrize("level,current,after", [(1, 3, 4), (4, 3, 7), (4, 8, 9), (10, 0, 9)])
+def test_W15_rest_recovers_level_hp_and_one_strain(rules, tmp_path, level, current, after):
+    path = new_sheet(rules, tmp_path, level=level, hp=(current, 9), system_strain=3)
+    got = run(rules, path, "rest")
+    assert (got["outcome"], got["values"]) == ("rested", {"hp_current": after, "system_strain": 2})
+    shown = show(rules, path)
+    assert (hp(shown), strain(shown)) == ((after, 9), (2, 10))
+
+
+def test_W15_rest_with_no_strain_stays_at_zero(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(9, 9))
+    got = run(rules, path, "rest")
+    assert (got["outcome"], got["changes"], got["written"]) == ("rested", [], False)
+
+
+def test_W15_the_mortally_wounded_and_the_dead_do_not_rest(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(0, 9), mortally_wounded=True)
+    assert refused(rules, path, "rest") == "the creature is Mortally Wounded: stabilize it first"
+    path = new_sheet(rules, tmp_path, "dead.yaml", hp=(0, 9), deceased=True)
+    assert refused(rules, path, "rest") == "the creature is dead"
+
+
+# ----------------------------------------------------------------------------- W7 ruling: PC saves
+@pytest.mark.parametrize("kind,target", [("physical", 12), ("evasion", 14), ("mental", 13), ("luck", 14)])
+def test_W7_pc_saves_are_16_minus_level_minus_the_better_modifier(rules, tmp_path, kind, target):
+    path = new_sheet(rules, tmp_path, STR=14, CON=18, DEX=6, INT=9, WIS=3, CHA=15, level=2)
+    got = run(rules, path, "pc_save", f"kind={kind}", dice=[target])
+    assert (got["outcome"], got["values"]) == ("success", {"target": target, "roll": target})
+    assert run(rules, path, "pc_save", f"kind={kind}", "mod=-1", dice=[target])["outcome"] == "failure"
