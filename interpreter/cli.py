@@ -184,7 +184,12 @@ def sheet_new(ruleset: str, output: str, name: str) -> None:
     from .creation import new_sheet_text
     from .sheetfile import new_sheet
 
-    new_sheet(output, new_sheet_text(compile_ref(ruleset), name))
+    ref = None
+    if ruleset not in bundled_ids():
+        import os
+
+        ref = os.path.relpath(os.path.abspath(ruleset), os.path.dirname(os.path.abspath(output)))
+    new_sheet(output, new_sheet_text(compile_ref(ruleset), name, ref))
     click.echo(f"wrote {output}")
 
 

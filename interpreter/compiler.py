@@ -277,7 +277,8 @@ class Compiler:
         ctx.sheet = self.sheet if uses_sheet else None
         steps = self.steps(spec.get("steps") or [], path + ("steps",), scope, ctx)
         for v in values:
-            if v not in ctx.bound and v not in {p.name for p in params} and v not in writable:
+            readable = self.sheet.names(self.traits, self.derived_values) if ctx.sheet is not None else set()
+            if v not in ctx.bound and v not in {p.name for p in params} and v not in writable | readable:
                 self.problem(SchemaViolation(f"value '{v}' is never set by the steps of '{name}'",
                                              self.where(path + ("values", v), key=True)))
         return Procedure(name, spec.get("summary", ""), params, outcomes, dict(spec.get("outcomes") or {}), values,

@@ -8,7 +8,7 @@ from .errors import BadParameter, Location, RulesError, SchemaViolation
 from .model import CreationRule, Ruleset
 from .runner import table_functions
 from .sheet_steps import fill
-from .sheets import bind
+from .sheets import bind, names_ruleset
 from .validate import suggest
 
 SHEET_KEYS = ("ruleset", "name", "traits", "choices", "state")
@@ -41,7 +41,7 @@ def check(ruleset: Ruleset, data: Any, doc: Any) -> list[RulesError]:
         if key not in SHEET_KEYS:
             problems.append(SheetProblem(f"unknown key '{key}'", _where(doc, (key,), True),
                                          suggest(str(key), list(SHEET_KEYS))))
-    if data.get("ruleset") != ruleset.id:
+    if not names_ruleset(data.get("ruleset"), ruleset, doc.file):
         problems.append(SheetProblem(f"the sheet names ruleset '{data.get('ruleset')}', not '{ruleset.id}'",
                                      _where(doc, ("ruleset",))))
         return problems
@@ -200,12 +200,12 @@ def _yaml_value(value: Any) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def new_sheet_text(ruleset: Ruleset, name: str) -> str:
-    """A commented starting sheet with every trait at its default and every choice at its default."""
+def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None) -> str:
+    """A commented starting sheet with every trait and choice at its default; `ref` names the ruleset."""
     if ruleset.sheet is None and not ruleset.traits:
         raise BadParameter(f"ruleset '{ruleset.id}' describes no character sheet")
     lines = [f"# A {ruleset.title} character. Check it with: rules sheet check FILE",
-             f"ruleset: {ruleset.id}", f"name: {_yaml_value(name)}", "traits:"]
+             f"ruleset: {_yaml_value(ref) if ref else ruleset.id}", f"name: {_yaml_value(name)}", "traits:"]
     group = None
     for trait in ruleset.traits.values():
         if trait.group != group:

@@ -160,7 +160,7 @@ def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Ma
 
     if proc.sheet == "required" and sheet is None:
         raise BadParameter(f"procedure '{proc.name}' works on a character sheet: give --sheet FILE")
-    if sheet is not None and sheet.get("ruleset") != ruleset.id:
+    if sheet is not None and not sheets.names_ruleset(sheet.get("ruleset"), ruleset, doc.file if doc is not None else None):
         raise BadParameter(f"the sheet is for ruleset '{sheet.get('ruleset')}', not '{ruleset.id}'",
                            doc.where(("ruleset",)) if doc is not None else None)
     sheet_env = sheets.bind(ruleset, sheet, doc) if sheet is not None else None

@@ -210,3 +210,17 @@ def draw(track: Track, marks: tuple[int, ...]) -> str:
 
 
 __all__ = ["bind", "refresh", "changed_paths", "statuses", "draw", "RulesError"]
+
+
+def names_ruleset(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:
+    """Whether a sheet's `ruleset:` names this ruleset: its id, or its file relative to the sheet."""
+    if value == ruleset.id:
+        return True
+    if not isinstance(value, str) or sheet_file is None:
+        return False
+    from pathlib import Path
+
+    try:
+        return (Path(sheet_file).parent / value).resolve() == Path(ruleset.file).resolve()
+    except OSError:
+        return False
