@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ruleset
+from helpers import edited_copy, ruleset
 from interpreter.loader import load_text
 
 RULES = str(Path(sys.executable).with_name("rules"))  # the console script installed beside this Python
@@ -293,6 +293,16 @@ def test_N16_seed_example_one_lethal_on_star_XX_slash_slash(rules, tmp_path):
     assert stored_health(path) == after["marks"]
     result = rules("sheet", "show", str(path))
     assert "health: [*XXX//]  penalty -3" in result.stdout
+
+
+def test_N16_N18_full_five_box_track_star_XX_slash_slash_plus_lethal_gives_star_XXX_slash(rules, tmp_path):
+    """The same example on a full five-box track: the new lethal promotes the leftmost bashing (*XXX/)."""
+    copy = edited_copy(tmp_path, "nwod", ("  health_base: 2 ", "  health_base: 1 "))
+    path = write(tmp_path, health("*XX//"), ("ruleset: nwod", f"ruleset: {copy.name}"))
+    assert json.loads(rules("sheet", "show", str(path), "--json").stdout)["tracks"]["health"]["drawn"] == "*XX//"
+    result = rules("run", str(copy), "take_damage", "amount=1", "type=lethal", "--sheet", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(rules("sheet", "show", str(path), "--json").stdout)["tracks"]["health"]["drawn"] == "*XXX/"
 
 
 @pytest.mark.parametrize("start, kind, amount, end", [
