@@ -41,6 +41,7 @@ class Compiler:
         self.data: dict[str, Any] = doc.data
         self.problems: list[RulesError] = []
         self.named_dice: dict[str, Any] = {}
+        self.assigned: set[str] = set()  # every name some step binds, in any procedure
         self.table_functions = {n for n, t in (self.data.get("tables") or {}).items() if "die" not in t}
 
     # -- helpers -------------------------------------------------------------------------
@@ -119,6 +120,8 @@ class Compiler:
         for name, spec in (data.get("procedures") or {}).items():
             procedures[name] = self.procedure(name, spec, base, named_dice)
         self.check_calls(procedures)
+        static = (set(constants) | set(named_dice) | {o for p in procedures.values() for o in p.outcomes}) - (
+            self.assigned | {prm.name for p in procedures.values() for prm in p.params} | RESERVED)
         notes = {name: Note(name, spec.get("title", name), spec.get("text", ""), spec.get("data") or {},
                             tuple(spec.get("refs") or ())) for name, spec in (data.get("notes") or {}).items()}
         examples = tuple(self.example(i, spec, procedures) for i, spec in enumerate(data.get("examples") or []))
@@ -129,7 +132,8 @@ class Compiler:
             file=self.doc.file, constants=MappingProxyType(constants), dice=MappingProxyType(named_dice),
             traits=MappingProxyType(traits), derived=MappingProxyType(derived), tables=MappingProxyType(tables),
             procedures=MappingProxyType(procedures), notes=MappingProxyType(notes), examples=examples,
-            extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}), sheet=self.sheet)
+            extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}), sheet=self.sheet,
+            static=frozenset(static))
 
     def table(self, name: str, spec: dict[str, Any], base: set[str]) -> Table:
         path: P = ("tables", name)
@@ -276,6 +280,7 @@ class Compiler:
         ctx.sheet_writable = sheet_writable
         ctx.sheet = self.sheet if uses_sheet else None
         steps = self.steps(spec.get("steps") or [], path + ("steps",), scope, ctx)
+        self.assigned |= ctx.bound | ctx.writable
         for v in values:
             readable = self.sheet.names(self.traits, self.derived_values) if ctx.sheet is not None else set()
             if v not in ctx.bound and v not in {p.name for p in params} and v not in writable | readable:

@@ -155,6 +155,7 @@ class Ruleset:
     examples: tuple[Example, ...]
     extra: Mapping[str, Any] = field(default_factory=dict)  # top-level keys kept as written
     sheet: Any = None  # SheetSpec, when the ruleset describes character sheets
+    static: frozenset[str] = frozenset()  # names no step ever binds: the same in every world of a run
 
 
 @dataclass(frozen=True, slots=True)

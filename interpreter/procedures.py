@@ -9,7 +9,7 @@ from .errors import LimitExceeded, Location, RulesError, TableMiss, UnknownStepK
 from .model import Procedure, Step
 from dataclasses import replace
 
-from .worlds import EvalContext, NoteRecord, RollRecord, World, Weight, Worlds, merge, total
+from .worlds import FIXED, EvalContext, NoteRecord, RollRecord, World, Weight, Worlds, merge, total
 
 Handler = Callable[[Step, Worlds, EvalContext], Worlds]
 
@@ -283,11 +283,21 @@ def run_call(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
     spec = step.spec
     callee: Procedure = ctx.ruleset.procedures[spec["procedure"]]
 
+    def ends(args: dict[str, Any]) -> Worlds:
+        if not ctx.exact:
+            return run_steps(callee.steps, [(World(initial_env(ctx.ruleset, callee, args, step.where)), 1)], ctx)
+        # For odds a callee's ends depend only on its arguments: work them out once per run.
+        key = (callee.name, tuple(args.items()))
+        cached = ctx.calls.get(key)
+        if cached is None:
+            start = World(initial_env(ctx.ruleset, callee, args, step.where))
+            cached = ctx.calls[key] = run_steps(callee.steps, [(start, 1)], ctx)
+        return cached
+
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
         args = {name: evaluate(f, world, ctx, step.where) for name, f, _ in spec["with"]}
-        start = World(initial_env(ctx.ruleset, callee, args, step.where))
         prefix = spec["as"]
-        for end, p in run_steps(callee.steps, [(start, 1)], ctx):
+        for end, p in ends(args):
             trace = end.trace
             if prefix and not ctx.exact:
                 trace = tuple(replace(r, name=f"{prefix}.{r.name}") if isinstance(r, RollRecord) else r for r in trace)
@@ -305,10 +315,12 @@ def run_call(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
 
 def initial_env(ruleset: Any, proc: Procedure, args: Mapping[str, Any], where: Location | None = None) -> dict[str, Any]:
     """The names a procedure starts with: constants, named dice, its outcomes, then its parameters."""
-    env: dict[str, Any] = dict(ruleset.constants)
-    env.update(ruleset.dice)
-    for rank, name in enumerate(proc.outcomes, start=1):
-        env[name] = rank
+    # Names no step binds come first, so a world's key can skip them (see World.key).
+    ranks = {name: rank for rank, name in enumerate(proc.outcomes, start=1)}
+    everything = {**ruleset.constants, **ruleset.dice, **ranks}
+    env: dict[str, Any] = {k: v for k, v in everything.items() if k in ruleset.static}
+    env[FIXED] = len(env) + 1
+    env.update((k, v) for k, v in everything.items() if k not in ruleset.static)
     env["outcome"] = 0
     env["has_sheet"] = False
     for param in proc.params:

@@ -18,6 +18,7 @@ from . import limits
 from .errors import LimitExceeded, Location, RulesError
 
 Weight = Fraction | float
+FIXED = "#fixed"  # env entry: how many leading entries never change during a run
 
 
 @dataclass(slots=True)
@@ -30,8 +31,12 @@ class World:
     trace: tuple[Any, ...] = ()
 
     def key(self) -> tuple[Any, ...]:
-        """What makes two worlds the same state (the trace is not part of it)."""
-        return (tuple(self.env.items()), self.outcome, self.stopped)
+        """What makes two worlds the same state (the trace is not part of it).
+
+        The env starts with the names no step ever binds, then the FIXED entry counting them
+        (itself included); those are equal in every world of a run, so they are skipped.
+        """
+        return (tuple(list(self.env.items())[self.env.get(FIXED, 0):]), self.outcome, self.stopped)
 
     def but(self, **changes: Any) -> "World":
         """A copy with a new env (copied), and the given fields changed."""
@@ -83,6 +88,7 @@ class EvalContext:
     functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     truncated: float = 0.0
     work: int = 0
+    calls: dict[Any, Any] = field(default_factory=dict)  # exact mode: a callee's ends by its arguments
 
     def tick(self, amount: int = 1, where: Location | None = None) -> None:
         """Count work, and stop with a clear error before it becomes a hang."""
