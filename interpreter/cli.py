@@ -11,7 +11,7 @@ import click
 
 from . import describe as describe_mod
 from . import dice, render, runner
-from .errors import BadParameter, Invalid, RulesError
+from .errors import BadParameter, RulesError
 from .library import compile_ref, problems, resolve
 from .resources import bundled_ids
 
@@ -247,4 +247,4 @@ def _register_dice() -> None:
 
 
 _register_dice()
-__all__ = ["main", "Invalid"]
+__all__ = ["main"]

@@ -5,7 +5,8 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any, Iterable
 
-from . import dice, sheet_steps  # sheet_steps registers the sheet step kinds
+from . import dice
+from . import sheet_steps  # noqa: F401  (importing it registers the sheet step kinds)
 from .errors import Invalid, Location, RulesError, SchemaViolation, UnknownName
 from .formula import compile_formula
 from .loader import Document
@@ -337,7 +338,7 @@ class Compiler:
         for proc in procedures.values():
             graph[proc.name] = set()
             for step, _ in _walk(proc.steps):
-                if step.kind in ("call", "best_of") and step.kind == "call":
+                if step.kind == "call":
                     callee = step.spec["procedure"]
                     target = procedures.get(callee)
                     if target is None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import difflib
-import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -64,4 +63,4 @@ def load_ruleset(ref: str) -> Ruleset:
     return compile_ref(ref)
 
 
-__all__ = ["resolve", "problems", "compile_ref", "load_ruleset", "os"]
+__all__ = ["resolve", "problems", "compile_ref", "load_ruleset"]

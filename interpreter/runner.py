@@ -230,4 +230,4 @@ def _order(item: tuple[Any, Any]) -> tuple[int, Any]:
     return (1, value)
 
 
-__all__ = ["Result", "Odds", "run", "odds", "bind", "find_procedure", "RulesError"]
+__all__ = ["Result", "Odds", "run", "odds", "bind", "find_procedure"]

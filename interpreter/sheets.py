@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Iterator, Mapping
 
-from .errors import BadParameter, Location, RulesError
+from .errors import BadParameter, Location
 from .model import Ruleset, SheetSpec, Track
 
 MARKS = "#marks:"  # private env prefix for a box track's marks (a tuple of type numbers, 0 for empty)
@@ -209,7 +209,7 @@ def draw(track: Track, marks: tuple[int, ...]) -> str:
     return "".join(track.marks[m - 1] if m else "_" for m in marks)
 
 
-__all__ = ["bind", "refresh", "changed_paths", "statuses", "draw", "RulesError"]
+__all__ = ["bind", "refresh", "changed_paths", "statuses", "draw", "names_ruleset"]
 
 
 def names_ruleset(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:
