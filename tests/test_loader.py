@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from interpreter import limits, loader
+from interpreter import limits, loader, yaml_quick
 from interpreter.errors import Location, RulesetLoadError
 from interpreter.loader import Document, json_path, load_file, load_text
 from interpreter.resources import rulesets_dir
@@ -893,7 +893,7 @@ def test_typical_ruleset_loads_in_a_few_milliseconds():
     doc = load_text(text)
     assert len(doc.data["checks"]) > 20
     assert doc.data["checks"]["check_3"]["params"]["stat"]["max"] == 20
-    loader._quick_events(text)  # read without the full YAML parser
+    yaml_quick._quick_events(text)  # read without the full YAML parser
     assert _best_of(5, lambda: load_text(text)) < 0.02
 
 
@@ -1002,7 +1002,7 @@ def test_quick_and_full_readers_agree(block):
     for _ in range(60):
         text = _random_document(rng)
         try:
-            loader._quick_events(loader._check_text(text, "f.yaml"))
+            yaml_quick._quick_events(loader._check_text(text, "f.yaml"))
         except loader._Unsupported:
             continue
         except RulesetLoadError:
