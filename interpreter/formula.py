@@ -175,6 +175,7 @@ def compile_formula(
     source = _Source(text, where)
     _prescan(source)
     tree = _parse(source)
+    _lowercase_flags(tree)
     from .formula_build import _Builder  # imported here: both build on this module's names
     from .formula_check import _Checker
 
@@ -183,6 +184,18 @@ def compile_formula(
     builder = _Builder(source, limits.INT_MIN, limits.INT_MAX, checker.folded)
     run = builder.build(tree.body)
     return Formula(text, frozenset(checker.names_used), frozenset(checker.calls), where, run)
+
+
+def _lowercase_flags(tree: ast.AST) -> None:
+    """`true` and `false` (as YAML writes them) mean True and False in a formula."""
+    for node in ast.walk(tree):
+        for field_name, value in ast.iter_fields(node):
+            if isinstance(value, ast.Name) and value.id in ("true", "false"):
+                setattr(node, field_name, ast.copy_location(ast.Constant(value.id == "true"), value))
+            elif isinstance(value, list):
+                for i, item in enumerate(value):
+                    if isinstance(item, ast.Name) and item.id in ("true", "false"):
+                        value[i] = ast.copy_location(ast.Constant(item.id == "true"), item)
 
 
 def compile_constant_or_formula(

@@ -17,7 +17,8 @@ MAX_FACES = 1000
 MAX_DICE_DEPTH = 16
 MAX_EXPLOSION_DEPTH = 100
 
-MAX_STEPS = 100_000
+MAX_STEPS = 100_000  # steps one sampled run may take
+MAX_ODDS_STEPS = 500_000  # world-steps and roll branches exact odds may take (seconds, not minutes)
 MAX_LOOP_ITERATIONS = 1000
 MAX_WORLDS = 200_000
 TRUNCATION_MASS = 1e-15  # per expression or loop; a whole procedure adds up a few of these

@@ -93,9 +93,10 @@ class EvalContext:
     def tick(self, amount: int = 1, where: Location | None = None) -> None:
         """Count work, and stop with a clear error before it becomes a hang."""
         self.work += amount
-        if self.work > limits.MAX_STEPS * (100 if self.exact else 1):
+        limit = limits.MAX_ODDS_STEPS if self.exact else limits.MAX_STEPS
+        if self.work > limit:
             what = "exact odds need" if self.exact else "the procedure needs"
-            raise LimitExceeded(f"{what} more than {limits.MAX_STEPS} steps", where)
+            raise LimitExceeded(f"{what} more than {limit} steps", where)
 
     def outcomes(self, name: str, expr: Any, env: Mapping[str, Any], weight: Weight,
                  where: Location) -> Iterator[tuple[Any, Weight, Any]]:
@@ -108,6 +109,7 @@ class EvalContext:
             dist = expr.distribution(env)
         except RulesError as err:
             raise err.located(where)
+        self.tick(len(dist.probs), where)  # every result becomes a world to build and merge
         if dist.truncated:
             self.truncated += float(weight) * dist.truncated
         for value, prob in dist.probs:

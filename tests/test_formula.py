@@ -445,10 +445,10 @@ def test_unknown_name_without_a_close_match_has_no_hint():
     assert info.value.hint is None
 
 
-def test_lowercase_true_suggests_true():
-    with pytest.raises(UnknownName) as info:
-        compile_formula("a and true", names={"a"})
-    assert info.value.hint == "did you mean 'True'?"
+def test_lowercase_true_and_false_are_flags_as_yaml_writes_them():
+    assert compile_formula("a and true", names={"a"}).evaluate({"a": 1}) is True
+    assert compile_formula("false or a > 2", names={"a"}).evaluate({"a": 1}) is False
+    assert compile_formula("x if true else 0", names={"x"}).evaluate({"x": 7}) == 7
 
 
 def test_location_without_where():
