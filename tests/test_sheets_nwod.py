@@ -215,11 +215,13 @@ VIOLATIONS = [
         id="N11 seven merit points"),
     pytest.param(
         [("  morality: 7 ", "  morality: 4 ")],
-        ["2:1: $: morality: Morality starts at 7 and can only be sold down to 5 at creation"],
+        ["48:13: $.state.morality: morality: 4 is outside 5 to 7: Morality starts at 7 and can only be sold "
+         "down to 5 at creation"],
         id="N35 Morality sold to 5 at most"),
     pytest.param(
         [("  morality: 7 ", "  morality: 8 ")],
-        ["2:1: $: morality: Morality starts at 7 and can only be sold down to 5 at creation"],
+        ["48:13: $.state.morality: morality: 8 is outside 5 to 7: Morality starts at 7 and can only be sold "
+         "down to 5 at creation"],
         id="N35 Morality starts at 7"),
     pytest.param(
         [("vice: Wrath", "vice: Hubris"), ("virtue: Patience", "virtue: Wrath")],
