@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import random
 import sys
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 import click
 
@@ -111,7 +111,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
     if sheet is None:
         result = runner.run(rs, procedure, args, source)
         if values is not None:
-            source.check_exhausted()
+            cast(dice.GivenSource, source).check_exhausted()  # given values make a GivenSource
         click.echo(json.dumps(render.result_json(result)) if as_json else render.result_text(result))
         return
     from .sheetfile import transaction
@@ -119,7 +119,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
     with transaction(sheet) as handle:
         result = runner.run(rs, procedure, args, source, handle.data, handle.doc)
         if values is not None:
-            source.check_exhausted()
+            cast(dice.GivenSource, source).check_exhausted()  # given values make a GivenSource
         for path, _old, new in result.changes:
             handle.set(path, new)
         if result.changes and not dry_run:

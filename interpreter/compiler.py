@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from types import MappingProxyType
-from typing import Any, Iterable
+from typing import Any, Collection, Iterable, cast
 
 from . import dice
 from . import sheet_steps  # noqa: F401  (importing it registers the sheet step kinds)
 from .errors import Invalid, Location, RulesError, SchemaViolation, UnknownName
 from .formula import compile_formula
 from .loader import Document
-from .model import Derived, Example, Note, Param, Procedure, Row, Ruleset, Step, Table, Trait
+from .model import Derived, Example, Note, Param, Procedure, Row, Ruleset, SheetSpec, Step, Table, Trait
 from .validate import suggest
 
 P = tuple[Any, ...]
@@ -41,9 +41,9 @@ class Compiler:
         self.doc = doc
         self.data: dict[str, Any] = doc.data
         self.problems: list[RulesError] = []
-        self.named_dice: dict[str, Any] = {}
+        self.named_dice: dict[str, dice.DiceExpr] = {}
         self.assigned: set[str] = set()  # every name some step binds, in any procedure
-        self.table_functions = {n for n, t in (self.data.get("tables") or {}).items() if "die" not in t}
+        self.table_functions: set[str] = {n for n, t in (self.data.get("tables") or {}).items() if "die" not in t}
 
     # -- helpers -------------------------------------------------------------------------
     def where(self, path: P, key: bool = False) -> Location:
@@ -52,7 +52,7 @@ class Compiler:
     def problem(self, error: RulesError) -> None:
         self.problems.append(error)
 
-    def formula(self, value: Any, path: P, names: Iterable[str], functions: Iterable[str] | None = None) -> Any:
+    def formula(self, value: Any, path: P, names: Iterable[str], functions: Collection[str] | None = None) -> Any:
         """A compiled formula, or None after recording the problem."""
         text = str(value).lower() if isinstance(value, bool) else str(value)
         if isinstance(value, bool):
@@ -71,6 +71,7 @@ class Compiler:
         try:
             expr = dice.parse(str(value))
         except RulesError as err:
+            inner: int | dice.DiceExpr | None  # a column here, a named dice expression below
             inner = err.where.col if err.where and err.where.line else 1
             err.where = where.shifted(inner - 1)
             self.problem(err)
@@ -93,7 +94,7 @@ class Compiler:
     # -- sections ------------------------------------------------------------------------
     def compile(self) -> Ruleset:
         data = self.data
-        constants = {}
+        constants: dict[str, Any] = {}
         for name, value in (data.get("constants") or {}).items():
             f = self.formula(value, ("constants", name), constants.keys(), functions=())
             if f is not None:
@@ -112,7 +113,7 @@ class Compiler:
         traits = {name: Trait(name, spec.get("label", name), spec.get("group", ""), spec.get("min"), spec.get("max"),
                               spec.get("default")) for name, spec in (data.get("traits") or {}).items()}
         derived = self.derived(base | set(traits))
-        self.sheet = None
+        self.sheet: SheetSpec | None = None
         if "sheet" in data:
             from .sheet_compile import compile_sheet
             self.sheet = compile_sheet(self, data["sheet"], base, traits, derived)
@@ -283,7 +284,9 @@ class Compiler:
         steps = self.steps(spec.get("steps") or [], path + ("steps",), scope, ctx)
         self.assigned |= ctx.bound | ctx.writable
         for v in values:
-            readable = self.sheet.names(self.traits, self.derived_values) if ctx.sheet is not None else set()
+            # ctx.sheet is self.sheet here, so it is not None either.
+            readable = (cast(SheetSpec, self.sheet).names(self.traits, self.derived_values)
+                        if ctx.sheet is not None else set())
             if v not in ctx.bound and v not in {p.name for p in params} and v not in writable | readable:
                 self.problem(SchemaViolation(f"value '{v}' is never set by the steps of '{name}'",
                                              self.where(path + ("values", v), key=True)))

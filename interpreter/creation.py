@@ -167,6 +167,7 @@ def _rule(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any], funct
     if rule.kind == "priorities":
         groups = rule.spec["groups"]
         order = (data.get("choices") or {}).get(rule.spec["order"])
+        at: Location | tuple[Any, ...]  # a location here, a path below
         at = _where(doc, ("choices", rule.spec["order"]))
         if not isinstance(order, list) or sorted(map(str, order)) != sorted(groups):
             return [SheetProblem(f"{rule.name}: {rule.spec['order']} must list {', '.join(groups)} once each, "

@@ -14,9 +14,9 @@ from interpreter import limits
 from interpreter.dice_distribution import Distribution
 from interpreter.dice_odds import node_distribution, term_distribution
 from interpreter.dice_report import distribution_json, render_distribution, render_roll, roll_json
-from interpreter.dice_roller import (DiceSource, Die, GivenSource, RandomSource, Roll, TermTrace,
-                                     compile_node, static_dice)
-from interpreter.dice_syntax import Name, parse_tree
+from interpreter.dice_roller import (DiceSource, Die, GivenSource, RandomSource, Roll, Runner,
+                                     TermTrace, compile_node, static_dice)
+from interpreter.dice_syntax import Name, Node, parse_tree
 from interpreter.dice_term import free_names, make_spec
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
@@ -34,6 +34,12 @@ class DiceExpr:
     """A parsed dice expression; immutable, hashable, and equal to another with the same text."""
 
     __slots__ = ("text", "names", "tree", "_run", "_static")
+
+    text: str
+    names: frozenset[str]
+    tree: Node
+    _run: Runner | int
+    _static: int
 
     def __init__(self, text: str):
         tree = parse_tree(text)
@@ -115,7 +121,7 @@ def _env_key(expr: DiceExpr, env: Mapping[str, Any], depth: int) -> tuple:
     """The values an expression's result depends on, for caching its distribution."""
     if depth > limits.MAX_DICE_DEPTH:
         raise LimitExceeded(f"dice expressions refer to each other more than {limits.MAX_DICE_DEPTH} deep")
-    items = []
+    items: list[tuple[Any, ...]] = []
     for name in sorted(expr.names):
         value = _lookup(name, env)
         if isinstance(value, DiceExpr):

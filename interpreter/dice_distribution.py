@@ -160,6 +160,7 @@ class Distribution:
     def probs(self) -> tuple[tuple[int, Fraction | float], ...]:
         """(value, probability) pairs sorted by value."""
         if self._probs is None:
+            items: list[tuple[int, Fraction | float]]
             if self._w is None:
                 assert self._fl is not None
                 items = sorted(self._fl.items())

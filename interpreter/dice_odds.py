@@ -304,7 +304,7 @@ def _dice_distribution(node: Dice, resolve: Resolver) -> Distribution:
         raise LimitExceeded(f"computing exact odds for '{node.text}' would take too much work")
     mixed = []
     for combo in product(*choices):
-        p = 1
+        p: Fraction | float = 1
         for _, q in combo:
             p *= q
         if p:

@@ -308,7 +308,7 @@ def compile_node(node: Node) -> Runner | int:
         inner = compile_node(node.operand)
         if isinstance(inner, int):
             return -inner
-        return lambda env, draw, ctx, tr: -inner(env, draw, ctx, tr)  # type: ignore[operator]
+        return lambda env, draw, ctx, tr: -inner(env, draw, ctx, tr)
     if isinstance(node, Compare):
         return _compile_pair(_COMPARE[node.op], compile_node(node.left), compile_node(node.right), node.col)
     assert isinstance(node, Chain)
@@ -359,7 +359,7 @@ def _compile_dice(node: Dice) -> Runner:
 
     def run(env: Mapping[str, Any], draw: Callable[[int], int], ctx: list, traces: list) -> int:
         args = [p if p is None or isinstance(p, int) else p(env, draw, ctx, traces) for p in params]
-        spec = spec_for(node, args)  # type: ignore[arg-type]
+        spec = spec_for(node, args)
         return roll_spec(spec, draw, ctx, traces, isinstance(params[0], int))
     return run
 

@@ -122,12 +122,12 @@ def spec_for(node: Dice, args: list[int | None]) -> TermSpec:
     m = node.mods
     count, sides, rr, ex, kp, cs, df = args
     return make_spec(
-        node.text, node.col, count, sides,  # type: ignore[arg-type]
-        (m.reroll.op, rr) if m.reroll else None, m.reroll_again,  # type: ignore[arg-type]
+        node.text, node.col, count, sides,
+        (m.reroll.op, rr) if m.reroll else None, m.reroll_again,
         (m.explode.op, ex) if m.explode else None, m.explode_once,
-        (m.keep[0], kp) if m.keep else None,  # type: ignore[arg-type]
-        (m.success.op, cs) if m.success else None,  # type: ignore[arg-type]
-        (m.deduct.op, df) if m.deduct else None)  # type: ignore[arg-type]
+        (m.keep[0], kp) if m.keep else None,
+        (m.success.op, cs) if m.success else None,
+        (m.deduct.op, df) if m.deduct else None)
 
 
 def parameter_nodes(node: Dice) -> list:

@@ -254,7 +254,7 @@ class _Builder:
 
         def table_call(env, tables):
             try:
-                function = tables[name]  # type: ignore[index]
+                function = tables[name]
             except (KeyError, TypeError):
                 raise UnknownName(f"unknown function '{name}'", where) from None
             values = [a(env, tables) for a in args]

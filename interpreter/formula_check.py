@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import difflib
-from typing import Collection
+from typing import Collection, cast
 
 from . import limits
 from .errors import FormulaSyntaxError, LimitExceeded, RulesError, UnknownName
@@ -184,7 +184,7 @@ class _Checker:
         if kind is bool:
             return
         if kind is int:
-            if limits.INT_MIN <= value <= limits.INT_MAX or id(node) in self.folded:
+            if limits.INT_MIN <= cast(int, value) <= limits.INT_MAX or id(node) in self.folded:
                 return
             error = LimitExceeded(
                 "integer literal out of range (it must fit in 64 bits)", self.source.node_at(node)

@@ -442,6 +442,7 @@ def _build(events: Iterable[tuple], file: str, text: str = "") -> Document:
 
             # --------------------------------------------------- a value
             if in_map:
+                assert key is not None  # a key was read just before its value
                 path = cpath + (key,)
             elif depth:
                 path = cpath + (index,)

@@ -210,7 +210,8 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[st
     for world, weight in worlds:
         _finish(proc, world)
         mass += weight
-        outcomes[world.outcome] = outcomes.get(world.outcome, 0) + weight  # type: ignore[index]
+        assert world.outcome is not None  # _finish refuses a world without an outcome
+        outcomes[world.outcome] = outcomes.get(world.outcome, 0) + weight
         for v in proc.values:
             value = world.env.get(v)
             values[v][value] = values[v].get(value, 0) + weight

@@ -8,8 +8,8 @@ import re
 from functools import lru_cache
 from typing import Any, Iterator, NamedTuple
 
-import jsonschema
-from jsonschema.exceptions import ValidationError
+import jsonschema  # type: ignore[import-untyped]  # no stubs for jsonschema in the venv
+from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]  # as above
 
 from .errors import Location, SchemaViolation
 from .resources import schema_path

@@ -69,7 +69,7 @@ def _quoted(s: str, i: int) -> tuple[str, int]:
         raise _Unsupported
     if "\\" not in s[j:k]:
         return s[j:k], k + 1
-    out = []
+    out: list[str] = []
     while j < n:
         ch = s[j]
         if ch == '"':
