@@ -9,7 +9,7 @@ from .model import CreationRule, Ruleset
 from .runner import table_functions
 from .sheet_steps import fill
 from .sheets import bind, names_ruleset
-from .validate import suggest
+from .validate import sorted_unique, suggest
 
 SHEET_KEYS = ("ruleset", "name", "traits", "choices", "state")
 
@@ -78,7 +78,7 @@ def check(ruleset: Ruleset, data: Any, doc: Any) -> list[RulesError]:
         problems.extend(_field(field, choices.get(field.name), doc, env, functions))
     for rule in spec.creation:
         problems.extend(_rule(rule, data, doc, env, functions))
-    return problems
+    return sorted_unique(problems)
 
 
 def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[str, Any]) -> list[RulesError]:

@@ -185,8 +185,8 @@ VIOLATIONS = [
         id="N8 the fifth attribute dot costs two"),
     pytest.param(  # N8: the groups ranked the other way round
         [("attribute_priority: [mental, physical, social]", "attribute_priority: [social, physical, mental]")],
-        ["12:3: $.traits.Presence: attributes: 3 dots spent on social; priority 1 gives 5",
-         "6:3: $.traits.Intelligence: attributes: 5 dots spent on mental; priority 3 gives 3"],
+        ["6:3: $.traits.Intelligence: attributes: 5 dots spent on mental; priority 3 gives 3",
+         "12:3: $.traits.Presence: attributes: 3 dots spent on social; priority 1 gives 5"],
         id="N8 priorities follow attribute_priority"),
     pytest.param(
         [("attribute_priority: [mental, physical, social]", "attribute_priority: [mental, mental, social]")],
