@@ -193,7 +193,7 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
                 final[trait] = final[key[len("#trait:"):]]
         if ruleset.sheet is not None:
             sheets.refresh(ruleset, final)
-        changes = tuple(sheets.changed_paths(ruleset, sheet_env, final))
+        changes = tuple(sheets.changed_paths(ruleset, sheet_env, final, sheet))
     return Result(ruleset.id, proc.name, world.outcome or "", values, world.trace, changes)
 
 

@@ -178,20 +178,33 @@ def sheet_paths(ruleset: Ruleset) -> Iterator[tuple[str, tuple[Any, ...]]]:
         yield name, ("state", name)
 
 
-def stored(ruleset: Ruleset, name: str, value: Any) -> Any:
-    """An env value as it is written on the sheet (box marks become words)."""
+def stored(ruleset: Ruleset, name: str, value: Any, drawn: bool = False) -> Any:
+    """An env value as it is written on the sheet: box marks as type words, or as drawn marks."""
     if name.startswith(MARKS):
         track = ruleset.sheet.tracks[name[len(MARKS):]]
-        return [track.types[m - 1] if m else None for m in value]
+        labels = track.marks if drawn else track.types
+        return [labels[m - 1] if m else None for m in value]
     return value
 
 
-def changed_paths(ruleset: Ruleset, before: Mapping[str, Any], after: Mapping[str, Any]) -> list[tuple[tuple[Any, ...], Any, Any]]:
-    """(path, old, new) for every stored value a procedure changed."""
+def _drawn(ruleset: Ruleset, name: str, data: Mapping[str, Any] | None) -> bool:
+    """Whether the sheet writes this box track with marks (`*`, `X`) rather than type words."""
+    if data is None or not name.startswith(MARKS):
+        return False
+    track = ruleset.sheet.tracks[name[len(MARKS):]]
+    written = ((data.get("state") or {}).get(track.name)) or []
+    words = [w for w in written if w is not None]
+    return bool(words) and all(w in track.marks and w not in track.types for w in words)
+
+
+def changed_paths(ruleset: Ruleset, before: Mapping[str, Any], after: Mapping[str, Any],
+                  data: Mapping[str, Any] | None = None) -> list[tuple[tuple[Any, ...], Any, Any]]:
+    """(path, old, new) for every stored value a procedure changed, written as the sheet writes it."""
     out = []
     for name, path in sheet_paths(ruleset):
         if name in after and before.get(name) != after[name]:
-            out.append((path, stored(ruleset, name, before.get(name)), stored(ruleset, name, after[name])))
+            drawn = _drawn(ruleset, name, data)
+            out.append((path, stored(ruleset, name, before.get(name), drawn), stored(ruleset, name, after[name], drawn)))
     return out
 
 

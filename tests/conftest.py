@@ -4,6 +4,13 @@ from __future__ import annotations
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import settings
+
+# Generated cases are the same on every run, so a test passes or fails for a reason, not by chance;
+# HYPOTHESIS_PROFILE=explore searches afresh.
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 from cli import main
 

@@ -11,6 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from interpreter.dice import RandomSource, parse
+from interpreter.errors import LimitExceeded
 from test_dice_oracle import combine, term_odds
 
 OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
@@ -108,7 +109,12 @@ def expressions(draw):
 def test_generated_expressions_match_enumeration(case):
     text, ref, endless = case
     ref = {v: p for v, p in ref.items() if p}
-    dist = parse(text).distribution({})
+    try:
+        dist = parse(text).distribution({})
+    except LimitExceeded:
+        # allowed only where explosions meet keep/drop: a pool of unbounded size (never a wrong answer)
+        assert endless and any(k in text for k in ("kh", "kl", "dh", "dl")), text
+        return
     ours = dist.as_dict()
     if not endless:
         assert dist.exact

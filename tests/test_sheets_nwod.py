@@ -289,9 +289,9 @@ def test_N16_seed_example_one_lethal_on_star_XX_slash_slash(rules, tmp_path):
     after = show(rules, path)["tracks"]["health"]
     assert after["marks"] == ["aggravated", "lethal", "lethal", "lethal", "bashing", "bashing"]
     assert after["drawn"] == "*XXX//"
-    assert data["changes"] == [{"path": "state.health",
-                                "old": ["aggravated", "lethal", "lethal", "bashing", "bashing", None],
-                                "new": ["aggravated", "lethal", "lethal", "lethal", "bashing", "bashing"]}]
+    assert data["changes"] == [{"path": "state.health",   # written as the sheet draws it
+                                "old": ["*", "X", "X", "/", "/", None],
+                                "new": ["*", "X", "X", "X", "/", "/"]}]
     assert stored_health(path) == after["marks"]
     result = rules("sheet", "show", str(path))
     assert "health: [*XXX//]  penalty -3" in result.stdout
@@ -627,3 +627,11 @@ def test_dry_run_shows_the_change_and_writes_nothing(rules, tmp_path):
     assert "state.health: [null, null, null, null, null, null] -> [aggravated, null, null, null, null, null]" \
         in result.stdout
     assert path.read_bytes() == before
+
+
+def test_N16_a_track_written_with_marks_is_written_back_with_marks(rules, tmp_path):
+    path = write(tmp_path, health("*XX//_"))   # drawn with the track's marks, not type words
+    run(rules, path, "take_damage", "amount=1", "type=lethal")
+    written = load_text(path.read_text(), "vera.yaml").data["state"]["health"]
+    assert written == ["*", "X", "X", "X", "/", "/"]
+    assert drawn(rules, path) == "*XXX//"
