@@ -11,7 +11,7 @@ from .errors import Invalid, Location, RulesError, SchemaViolation, UnknownName
 from .formula import compile_formula
 from .loader import Document
 from .model import Derived, Example, Note, Param, Procedure, Row, Ruleset, SheetSpec, Step, Table, Trait
-from .validate import suggest
+from .hints import suggest
 
 P = tuple[Any, ...]
 RESERVED = {"outcome", "has_sheet", "true", "false", "True", "False"}

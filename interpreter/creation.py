@@ -9,7 +9,7 @@ from .model import CreationRule, Ruleset
 from .runner import table_functions
 from .sheet_steps import fill
 from .sheets import bind, names_ruleset
-from .validate import sorted_unique, suggest
+from .hints import sorted_unique, suggest
 
 SHEET_KEYS = ("ruleset", "name", "traits", "choices", "state")
 

@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import difflib
+import hashlib
+import os
 from functools import lru_cache
 from pathlib import Path
 
 from .errors import Invalid, RulesError, RulesetLoadError
-from .loader import load_file
+from .hints import sorted_unique
+from .loader import Document, load_file
 from .model import Ruleset
-from .resources import bundled_ids, rulesets_dir
-from .validate import iter_errors, sorted_unique
+from .resources import bundled_ids, rulesets_dir, schema_path
 
 
 def resolve(ref: str) -> tuple[Path, str]:
@@ -48,14 +50,47 @@ def _compile_cached(path: str, shown: str, mtime: int, size: int) -> Ruleset:
     from .compiler import Compiler
 
     doc = load_file(path, shown)
-    found = list(iter_errors(doc))
-    if found:
-        raise Invalid(sorted_unique(found))
+    check_schema(Path(path), doc)
     compiler = Compiler(doc)
     try:
         return compiler.compile()
     except Invalid as err:
         raise Invalid(sorted_unique(err.problems)) from None
+
+
+def _cache_dir() -> Path | None:
+    """Where files that passed the schema are remembered, or None when remembering is off."""
+    if os.environ.get("RULESMITH_CACHE", "").lower() in ("0", "off", "no", "false"):
+        return None
+    base = os.environ.get("RULESMITH_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rulesmith")
+    return Path(base) / "schema-valid"
+
+
+def check_schema(path: Path, doc: Document) -> None:
+    """Raise Invalid with every schema problem of a loaded file.
+
+    A file whose exact bytes already passed this exact schema is not checked again: the
+    answer cannot differ, and it spares every command the JSON Schema work.
+    """
+    folder = _cache_dir()
+    marker = None
+    if folder is not None:
+        digest = hashlib.sha256(schema_path().read_bytes() + b"\0" + path.read_bytes()).hexdigest()
+        marker = folder / digest
+        if marker.exists():
+            return
+    from .validate import iter_errors  # imported only when a file has to be checked
+
+    found = list(iter_errors(doc))
+    if found:
+        raise Invalid(sorted_unique(found))
+    if marker is not None:
+        try:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            marker.touch()
+        except OSError:
+            pass  # remembering is only a saving
 
 
 def load_ruleset(ref: str) -> Ruleset:

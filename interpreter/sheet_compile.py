@@ -7,7 +7,7 @@ from typing import Any
 
 from .errors import SchemaViolation, UnknownName
 from .model import CreationRule, Resource, SheetField, SheetSpec, StateValue, Track, track_names
-from .validate import suggest
+from .hints import suggest
 
 P = tuple[Any, ...]
 

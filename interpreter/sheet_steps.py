@@ -14,7 +14,7 @@ from .model import Step
 from .procedures import STEP_HANDLERS, evaluate, run_steps
 from .sheets import MARKS, box_numbers, refresh, sorted_marks
 from .steps_compile import STEP_COMPILERS
-from .validate import suggest
+from .hints import suggest
 from .worlds import EvalContext, World, Weight, Worlds
 
 P = tuple[Any, ...]

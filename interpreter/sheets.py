@@ -115,7 +115,7 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
         env[name] = _number(value, f"trait '{name}'", _at(doc, ("traits", name)))
     unknown = [k for k in traits if k not in ruleset.traits]
     if unknown:
-        from .validate import suggest
+        from .hints import suggest
         raise BadParameter(f"unknown trait '{unknown[0]}'", _at(doc, ("traits", unknown[0])),
                            suggest(unknown[0], list(ruleset.traits)))
     evaluate_derived(ruleset, env)

@@ -6,7 +6,7 @@ from typing import Any, Callable
 
 from .errors import SchemaViolation, UnknownName, UnknownStepKind
 from .model import Step
-from .validate import suggest
+from .hints import suggest
 
 P = tuple[Any, ...]
 

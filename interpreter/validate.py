@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import json
 import re
 from functools import lru_cache
@@ -11,7 +10,9 @@ from typing import Any, Iterator, NamedTuple
 import jsonschema  # type: ignore[import-untyped]  # no stubs for jsonschema in the venv
 from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]  # as above
 
-from .errors import Location, SchemaViolation
+from .errors import SchemaViolation
+from .hints import closest as _closest
+from .hints import suggest
 from .resources import schema_path
 
 _TYPE_WORDS = {
@@ -36,20 +37,6 @@ def schema(name: str = "ruleset.schema.json") -> dict[str, Any]:
 @lru_cache(maxsize=None)
 def _validator(name: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema(name))
-
-
-def suggest(word: str, choices: list[str]) -> str | None:
-    """A 'did you mean' hint for a misspelt word, or None."""
-    close = _closest(word, choices)
-    return f"did you mean '{close}'?" if close else None
-
-
-def _closest(word: str, choices: list[str]) -> str | None:
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    if close:
-        return close[0]
-    lowered = {c.lower(): c for c in choices}
-    return lowered.get(word.lower())
 
 
 def _describe(value: Any) -> str:
@@ -266,15 +253,3 @@ def iter_errors(doc: Any, schema_name: str = "ruleset.schema.json") -> Iterator[
         yield SchemaViolation(m.text, doc.where(m.path, key=m.at_key), m.hint)
 
 
-def sorted_unique(problems: list[Any]) -> list[Any]:
-    """Problems sorted by position, each once."""
-    seen = set()
-    out = []
-    for problem in problems:
-        where = problem.where or Location()
-        key = (where.file, where.line, where.col, problem.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(problem)
-    out.sort(key=lambda p: ((p.where or Location()).line, (p.where or Location()).col))
-    return out

@@ -12,6 +12,14 @@ settings.register_profile("repeatable", derandomize=True)
 settings.register_profile("explore", derandomize=False)
 settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
+
+def pytest_configure(config):
+    """Keep the record of schema-valid files inside the test run, not in the user's cache."""
+    import os
+    import tempfile
+
+    os.environ.setdefault("RULESMITH_CACHE_DIR", tempfile.mkdtemp(prefix="rulesmith-cache-"))
+
 from cli import main
 
 
