@@ -92,5 +92,23 @@ def enumerate_dice(*sides: int) -> list[tuple[int, ...]]:
     return combos
 
 
-__all__ = ["ruleset", "run_given", "odds", "assert_sampling_matches_odds", "edited_copy", "enumerate_dice",
+def one_line_error(result: Any) -> str:
+    """A user error: exit code 1, exactly one line on stderr, no traceback anywhere."""
+    assert result.exit_code == 1, (result.exit_code, result.stdout, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert "Traceback" not in result.stderr + result.stdout
+    return lines[0]
+
+
+def refused_on_sheet(rules: Any, ruleset_id: str, sheet: Path, *args: str) -> str:
+    """A run on a sheet is refused: exit 1, one line, and the sheet and its backup byte-identical."""
+    backup = sheet.with_name(sheet.name + ".bak")
+    before = (sheet.read_bytes(), backup.read_bytes() if backup.exists() else None)
+    message = one_line_error(rules("run", ruleset_id, *args, "--sheet", str(sheet)))
+    assert (sheet.read_bytes(), backup.read_bytes() if backup.exists() else None) == before
+    return message
+
+
+__all__ = ["one_line_error", "refused_on_sheet", "ruleset", "run_given", "odds", "assert_sampling_matches_odds", "edited_copy", "enumerate_dice",
            "shutil", "re"]

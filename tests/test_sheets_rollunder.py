@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import ruleset
+from helpers import one_line_error, refused_on_sheet, ruleset
 
 STATS = ["STR", "DEX", "CUN"]  # the ruling's stat list (docs/systems/rollunder.md)
 
@@ -58,21 +58,8 @@ def hp(shown: dict) -> tuple[int, int]:
     return track["current"], track["max"]
 
 
-def one_line_error(result) -> str:
-    assert result.exit_code == 1, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr + result.stdout
-    return lines[0]
-
-
 def refused(rules, sheet: Path, *args: str) -> str:
-    """The run is refused: exit 1, one line, and the sheet and its backup byte-identical."""
-    backup = sheet.with_name(sheet.name + ".bak")
-    before = (sheet.read_bytes(), backup.read_bytes() if backup.exists() else None)
-    message = one_line_error(rules("run", "rollunder", *args, "--sheet", str(sheet)))
-    assert (sheet.read_bytes(), backup.read_bytes() if backup.exists() else None) == before
-    return message
+    return refused_on_sheet(rules, "rollunder", sheet, *args)
 
 
 # ----------------------------------------------------------------------------- creation

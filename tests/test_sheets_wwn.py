@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from helpers import edited_copy
+from helpers import edited_copy, one_line_error, refused_on_sheet
 
 ATTRIBUTES = ["STR", "DEX", "CON", "INT", "WIS", "CHA"]
 PUBLISHED_MODS = {3: -2, **{s: -1 for s in range(4, 8)}, **{s: 0 for s in range(8, 14)},
@@ -66,21 +66,8 @@ def strain(shown: dict) -> tuple[int, int]:
     return res["value"], res["max"]
 
 
-def one_line_error(result) -> str:
-    assert result.exit_code == 1, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr + result.stdout
-    return lines[0]
-
-
 def refused(rules, sheet: Path, *args: str) -> str:
-    """The run is refused: exit 1, one line, and the sheet and its backup byte-identical."""
-    backup = sheet.with_name(sheet.name + ".bak")
-    before = (sheet.read_bytes(), backup.read_bytes() if backup.exists() else None)
-    message = one_line_error(rules("run", "wwn", *args, "--sheet", str(sheet)))
-    assert (sheet.read_bytes(), backup.read_bytes() if backup.exists() else None) == before
-    return message
+    return refused_on_sheet(rules, "wwn", sheet, *args)
 
 
 # ----------------------------------------------------------------------------- creation

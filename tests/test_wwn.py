@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from helpers import assert_sampling_matches_odds, edited_copy, enumerate_dice, ruleset, run_given
+from helpers import assert_sampling_matches_odds, edited_copy, enumerate_dice, one_line_error, ruleset, run_given
 from interpreter.runner import table_functions
 
 # The published game's attribute modifiers (the seed uses modifiers without a table): W6.
@@ -50,15 +50,6 @@ def tally(outcomes: list[str]) -> tuple[dict[str, Fraction], dict[str, dict[str,
 
 def plain(values: dict) -> dict:
     return {name: dict(dist) for name, dist in values.items()}
-
-
-def one_line_error(result) -> str:
-    """A user error: exit code 1, exactly one line on stderr, no traceback anywhere."""
-    assert result.exit_code == 1, (result.exit_code, result.stdout, result.stderr)
-    lines = result.stderr.strip().splitlines()
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.stderr + result.stdout
-    return lines[0]
 
 
 def skill_bonus(skill: int | str) -> int:
