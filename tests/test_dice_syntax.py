@@ -145,10 +145,10 @@ def test_limit_nesting_depth():
 
 
 def test_limit_huge_pool_fails_fast():
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(LimitExceeded, match="at most 1000 dice"):
         parse("1000000d1000000")
-    assert time.perf_counter() - start < 0.2
+    assert time.process_time() - start < 1  # the dice issue: an error in under 1 s
 
 
 def test_limit_faces():
