@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, Callable, Iterator, Mapping
 
 from . import limits
-from .errors import LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
+from .errors import BadParameter, LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
 from .model import Procedure, Step
 from dataclasses import replace
 
@@ -283,21 +283,34 @@ def run_call(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
     spec = step.spec
     callee: Procedure = ctx.ruleset.procedures[spec["procedure"]]
 
-    def ends(args: dict[str, Any]) -> Worlds:
+    def start(args: dict[str, Any], sheet: dict[str, Any]) -> World:
+        env = initial_env(ctx.ruleset, callee, args, step.where)
+        if sheet:
+            env.update(sheet)
+            env["has_sheet"] = True
+        return World(env)
+
+    def ends(args: dict[str, Any], sheet: dict[str, Any]) -> Worlds:
         if not ctx.exact:
-            return run_steps(callee.steps, [(World(initial_env(ctx.ruleset, callee, args, step.where)), 1)], ctx)
-        # For odds a callee's ends depend only on its arguments: work them out once per run.
-        key = (callee.name, tuple(args.items()))
+            return run_steps(callee.steps, [(start(args, sheet), 1)], ctx)
+        # For odds a callee's ends depend only on its arguments (and the sheet): work them out once per run.
+        key = (callee.name, tuple(args.items()), tuple(sheet.items()))
         cached = ctx.calls.get(key)
         if cached is None:
-            start = World(initial_env(ctx.ruleset, callee, args, step.where))
-            cached = ctx.calls[key] = run_steps(callee.steps, [(start, 1)], ctx)
+            cached = ctx.calls[key] = run_steps(callee.steps, [(start(args, sheet), 1)], ctx)
         return cached
 
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
         args = {name: evaluate(f, world, ctx, step.where) for name, f, _ in spec["with"]}
         prefix = spec["as"]
-        for end, p in ends(args):
+        # A procedure that works on a sheet gets the caller's sheet, and its changes come back.
+        sheet: dict[str, Any] = {}
+        if callee.sheet != "none" and world.env.get("has_sheet"):
+            sheet = {k: world.env[k] for k in ctx.sheet_names if k in world.env}
+        elif callee.sheet == "required":
+            raise BadParameter(f"procedure '{callee.name}' works on a character sheet, and this call has none to give",
+                               step.where)
+        for end, p in ends(args, sheet):
             trace = end.trace
             if prefix and not ctx.exact:
                 trace = tuple(replace(r, name=f"{prefix}.{r.name}") if isinstance(r, RollRecord) else r for r in trace)
@@ -307,6 +320,8 @@ def run_call(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
                     new.env[f"{prefix}_{name}"] = end.env.get(name)
                 for name in callee.outcomes:
                     new.env[f"{prefix}_{name}"] = end.outcome == name
+            for name in sheet:
+                new.env[name] = end.env[name]
             if spec["inherit"]:
                 new = new.with_outcome(end.outcome)
             yield new, weight * p
@@ -329,7 +344,6 @@ def initial_env(ruleset: Any, proc: Procedure, args: Mapping[str, Any], where: L
         elif not param.required:
             env[param.name] = param.default
         else:
-            from .errors import BadParameter
             raise BadParameter(f"procedure '{proc.name}' needs parameter '{param.name}'", where)
     return env
 

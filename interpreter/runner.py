@@ -174,6 +174,11 @@ def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Ma
     return env, sheet_env or {}
 
 
+def _sheet_names(ruleset: Ruleset, sheet_env: Mapping[str, Any]) -> tuple[str, ...]:
+    """The names a bound sheet adds to the constants."""
+    return tuple(k for k in sheet_env if k not in ruleset.constants)
+
+
 def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
         sheet: Mapping[str, Any] | None = None, doc: Any = None) -> Result:
     """Run a procedure once, drawing dice from the source; with a sheet, report what it changed."""
@@ -181,7 +186,8 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
 
     proc = find_procedure(ruleset, name)
     env, sheet_env = _start(ruleset, proc, args, sheet, doc)
-    ctx = EvalContext(ruleset, exact=False, source=source, functions=table_functions(ruleset))
+    ctx = EvalContext(ruleset, exact=False, source=source, functions=table_functions(ruleset),
+                      sheet_names=_sheet_names(ruleset, sheet_env))
     [(world, _)] = run_steps(proc.steps, [(World(env), 1)], ctx)
     _finish(proc, world)
     values = {v: world.env.get(v) for v in proc.values}
@@ -201,8 +207,9 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[st
          doc: Any = None) -> Odds:
     """The exact distribution of a procedure's outcomes and values."""
     proc = find_procedure(ruleset, name)
-    env, _ = _start(ruleset, proc, args, sheet, doc)
-    ctx = EvalContext(ruleset, exact=True, functions=table_functions(ruleset))
+    env, sheet_env = _start(ruleset, proc, args, sheet, doc)
+    ctx = EvalContext(ruleset, exact=True, functions=table_functions(ruleset),
+                      sheet_names=_sheet_names(ruleset, sheet_env))
     worlds = run_steps(proc.steps, [(World(env), Fraction(1))], ctx)
     outcomes: dict[str, Any] = {o: Fraction(0) for o in proc.outcomes}
     values: dict[str, dict[Any, Any]] = {v: {} for v in proc.values}

@@ -89,6 +89,7 @@ class EvalContext:
     truncated: float = 0.0
     work: int = 0
     calls: dict[Any, Any] = field(default_factory=dict)  # exact mode: a callee's ends by its arguments
+    sheet_names: tuple[str, ...] = ()  # the names a bound sheet gives, passed on to called sheet procedures
 
     def tick(self, amount: int = 1, where: Location | None = None) -> None:
         """Count work, and stop with a clear error before it becomes a hang."""

@@ -70,6 +70,29 @@ procedures:
       - decide:
           - {when: stress_full, outcome: taken_out}
           - {outcome: absorbed}
+  scuffle:
+    sheet: required
+    params:
+      hits: {type: int, min: 0}
+    outcomes:
+      absorbed: the stress boxes took it
+      taken_out: no boxes left
+    values:
+      stress_filled: boxes filled
+    steps:
+      - call: take_stress
+        with: {amount: hits}
+        inherit_outcome: true
+  sheetless_scuffle:
+    params:
+      hits: {type: int, min: 0}
+    outcomes:
+      absorbed: the stress boxes took it
+      taken_out: no boxes left
+    steps:
+      - call: take_stress
+        with: {amount: hits}
+        inherit_outcome: true
   spend_fate:
     sheet: required
     outcomes:
@@ -204,3 +227,21 @@ def test_a_sheet_value_cannot_be_rebound_or_shadowed(tmp_path, edit, message):
     path.write_text(LADDER.replace(edit, message), encoding="utf-8")
     found = [p.message for p in problems(str(path))]
     assert any("sheet value" in m for m in found), found
+
+
+def test_a_called_sheet_procedure_works_on_the_callers_sheet(ladder, rules, tmp_path):
+    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {ladder}"))
+    result = rules("run", ladder, "scuffle", "hits=1", "--sheet", str(sheet), "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["outcome"], data["values"]["stress_filled"]) == ("absorbed", 1)
+    assert "stress: [hit, null]" in sheet.read_text()
+    odds_result = json.loads(rules("odds", ladder, "scuffle", "hits=2", "--sheet", str(sheet), "--json").stdout)
+    assert odds_result["exact"]["taken_out"] == "1/1"
+
+
+def test_a_sheet_procedure_called_without_a_sheet_is_refused(ladder, rules):
+    result = rules("run", ladder, "sheetless_scuffle", "hits=1")
+    assert result.exit_code == 1
+    assert result.stderr.strip().endswith(
+        "procedure 'take_stress' works on a character sheet, and this call has none to give")
