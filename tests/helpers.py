@@ -92,6 +92,22 @@ def enumerate_dice(*sides: int) -> list[tuple[int, ...]]:
     return combos
 
 
+def show_sheet(rules: Any, path: Path) -> dict[str, Any]:
+    """`rules sheet show PATH --json`, which must succeed."""
+    import json
+
+    result = rules("sheet", "show", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    return dict(json.loads(result.stdout))
+
+
+def hp_of(shown: Mapping[str, Any]) -> tuple[int, int]:
+    """(current, max) of a shown sheet's current/max track `hp`."""
+    track = shown["tracks"]["hp"]
+    assert track["kind"] == "current_max"
+    return track["current"], track["max"]
+
+
 def one_line_error(result: Any) -> str:
     """A user error: exit code 1, exactly one line on stderr, no traceback anywhere."""
     assert result.exit_code == 1, (result.exit_code, result.stdout, result.stderr)
@@ -110,5 +126,5 @@ def refused_on_sheet(rules: Any, ruleset_id: str, sheet: Path, *args: str) -> st
     return message
 
 
-__all__ = ["one_line_error", "refused_on_sheet", "ruleset", "run_given", "odds", "assert_sampling_matches_odds", "edited_copy", "enumerate_dice",
+__all__ = ["show_sheet", "hp_of", "one_line_error", "refused_on_sheet", "ruleset", "run_given", "odds", "assert_sampling_matches_odds", "edited_copy", "enumerate_dice",
            "shutil", "re"]

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from helpers import ruleset
+from helpers import show_sheet as show
 
 SHEET = """\
 # Alice, a courier
@@ -43,12 +44,6 @@ def write(tmp_path: Path, name: str = "alice.yaml", *, STR: int = 11, current: i
     path = tmp_path / name
     path.write_text(text if text is not None else SHEET.format(STR=STR, current=current, max=max), encoding="utf-8")
     return path
-
-
-def show(rules, path: Path) -> dict:
-    result = rules("sheet", "show", str(path), "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
 
 
 def hp(rules, path: Path) -> tuple[int, int]:

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from helpers import edited_copy, ruleset
+from helpers import show_sheet as show
 from interpreter.loader import load_text
 
 RULES = str(Path(sys.executable).with_name("rules"))  # the console script installed beside this Python
@@ -97,12 +98,6 @@ def health(drawn: str) -> tuple[str, str]:
     """An edit setting the health track to a drawing such as '*XX//_' ('_' empty)."""
     words = {"*": '"*"', "X": "X", "/": "/", "_": "null"}
     return EMPTY6, "health: [" + ", ".join(words[c] for c in drawn) + "]"
-
-
-def show(rules, path: Path) -> dict:
-    result = rules("sheet", "show", str(path), "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
 
 
 def run(rules, path: Path, procedure: str, *params: str, dice: str | None = None) -> dict:

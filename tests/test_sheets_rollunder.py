@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from helpers import one_line_error, refused_on_sheet, ruleset
+from helpers import show_sheet as show, hp_of as hp
 
 STATS = ["STR", "DEX", "CUN"]  # the ruling's stat list (docs/systems/rollunder.md)
 
@@ -44,18 +45,6 @@ def run(rules, sheet: Path, procedure: str, *params: str, dice: list[int] | None
     result = rules(*args)
     assert result.exit_code == 0, result.stderr
     return json.loads(result.stdout)
-
-
-def show(rules, sheet: Path) -> dict:
-    result = rules("sheet", "show", str(sheet), "--json")
-    assert result.exit_code == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def hp(shown: dict) -> tuple[int, int]:
-    track = shown["tracks"]["hp"]
-    assert track["kind"] == "current_max"
-    return track["current"], track["max"]
 
 
 def refused(rules, sheet: Path, *args: str) -> str:

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from helpers import edited_copy, one_line_error, refused_on_sheet
+from helpers import show_sheet as show, hp_of as hp
 
 ATTRIBUTES = ["STR", "DEX", "CON", "INT", "WIS", "CHA"]
 PUBLISHED_MODS = {3: -2, **{s: -1 for s in range(4, 8)}, **{s: 0 for s in range(8, 14)},
@@ -47,18 +48,6 @@ def run(rules, sheet: Path, procedure: str, *params: str, dice: list[int] | None
     result = rules(*args)
     assert result.exit_code == 0, result.stderr
     return json.loads(result.stdout)
-
-
-def show(rules, sheet: Path) -> dict:
-    result = rules("sheet", "show", str(sheet), "--json")
-    assert result.exit_code == 0, result.stderr
-    return json.loads(result.stdout)
-
-
-def hp(shown: dict) -> tuple[int, int]:
-    track = shown["tracks"]["hp"]
-    assert track["kind"] == "current_max"
-    return track["current"], track["max"]
 
 
 def strain(shown: dict) -> tuple[int, int]:
