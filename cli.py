@@ -1,5 +1,6 @@
-"""The `rules` command; the code lives in interpreter.cli."""
+"""Run the `rules` command from a source checkout: `python cli.py ...`; the code lives in interpreter.cli."""
 
 from interpreter.cli import main
 
-__all__ = ["main"]
+if __name__ == "__main__":
+    main()

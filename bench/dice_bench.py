@@ -13,7 +13,7 @@ from fractions import Fraction
 import d20
 import icepool
 
-from interpreter.dice import RandomSource, clear_caches, parse
+from interpreter.dice.expr import RandomSource, clear_caches, parse
 
 ROLL_CASES = [("1d20+5", "1d20+5"), ("4d6kh3", "4d6kh3"), ("10d10x10cs>=8", "10d10e10")]
 REPEATS = 7

@@ -12,7 +12,7 @@ import time
 
 from simpleeval import SimpleEval
 
-from interpreter.formula import ALLOWED_FUNCTIONS, compile_formula
+from interpreter.formula.compile import ALLOWED_FUNCTIONS, compile_formula
 
 CASES = [
     ("natural + stat + mod", {"natural": 14, "stat": 3, "mod": 2}),

@@ -5,7 +5,7 @@ from __future__ import annotations
 import difflib
 from typing import Any
 
-from .errors import Location
+from interpreter.errors import Location
 
 
 def closest(word: str, choices: list[str]) -> str | None:

@@ -10,9 +10,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any, Mapping
 
-from interpreter import dice, runner
-from interpreter.library import compile_ref
-from interpreter.resources import rulesets_dir
+from interpreter.dice import expr as dice
+
+from interpreter.procedure import runner
+from interpreter.pipeline import compile_ref
+from interpreter.load.bundled import rulesets_dir
 
 
 def ruleset(ref: str) -> Any:

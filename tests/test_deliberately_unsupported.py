@@ -12,7 +12,7 @@ from __future__ import annotations
 import pytest
 
 from interpreter.errors import FormulaSyntaxError, LimitExceeded, Location
-from interpreter.formula import compile_formula
+from interpreter.formula.compile import compile_formula
 
 NAMES = {"STR", "AGI", "level", "bonus", "stats"}
 WHERE = Location("game.yaml", 42, 14, "derived.defense")

@@ -10,8 +10,8 @@ from fractions import Fraction
 import icepool
 import pytest
 
-from interpreter import cli_dice
-from interpreter.dice import (Distribution, clear_caches, distribution_json, parse,
+from interpreter.cli import dice as cli_dice
+from interpreter.dice.expr import (Distribution, clear_caches, distribution_json, parse,
                               render_distribution)
 from interpreter.errors import EvaluationError, LimitExceeded, UnknownName
 from test_dice_oracle import combine, term_odds

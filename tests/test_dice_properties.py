@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from interpreter.dice import RandomSource, parse
+from interpreter.dice.expr import RandomSource, parse
 from interpreter.errors import LimitExceeded
 from test_dice_oracle import combine, term_odds
 

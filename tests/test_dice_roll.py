@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from cli import main
-from interpreter.dice import Die, GivenSource, RandomSource, parse, render_roll, roll_json
+from interpreter.dice.expr import Die, GivenSource, RandomSource, parse, render_roll, roll_json
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, UnknownName
 
 EXAMPLE_JSON = {

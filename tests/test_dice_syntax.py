@@ -7,7 +7,7 @@ import time
 import pytest
 
 from interpreter import limits
-from interpreter.dice import GivenSource, parse
+from interpreter.dice.expr import GivenSource, parse
 from interpreter.errors import DiceSyntaxError, LimitExceeded, Location
 
 

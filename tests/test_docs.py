@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from helpers import odds
-from interpreter.library import problems
-from interpreter.resources import bundled_ids, rulesets_dir
+from interpreter.pipeline import problems
+from interpreter.load.bundled import bundled_ids, rulesets_dir
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 

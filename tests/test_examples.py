@@ -7,7 +7,7 @@ import json
 import pytest
 
 from helpers import ruleset, run_given
-from interpreter.resources import bundled_ids
+from interpreter.load.bundled import bundled_ids
 
 
 def all_examples():

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from helpers import enumerate_dice, odds, run_given
-from interpreter.library import problems
+from interpreter.pipeline import problems
 
 LADDER = """\
 ruleset: ladder

@@ -20,7 +20,7 @@ from interpreter.errors import (
     TableMiss,
     UnknownName,
 )
-from interpreter.formula import (
+from interpreter.formula.compile import (
     ALLOWED_FUNCTIONS,
     Formula,
     compile_constant_or_formula,

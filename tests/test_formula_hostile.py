@@ -7,10 +7,10 @@ import time
 
 import pytest
 
-from interpreter import formula as formula_module
+from interpreter.formula import compile as formula_module
 from interpreter import limits
 from interpreter.errors import EvaluationError, FormulaSyntaxError, LimitExceeded, Location, UnknownName
-from interpreter.formula import compile_formula
+from interpreter.formula.compile import compile_formula
 
 NAMES = {"a", "b", "x", "y"}
 FSE, LIM, UNK = FormulaSyntaxError, LimitExceeded, UnknownName

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from interpreter import library, validate
-from interpreter.resources import rulesets_dir
+from interpreter import pipeline as library
+
+from interpreter.load import schema as validate
+from interpreter.load.bundled import rulesets_dir
 
 
 def copy(tmp_path, text=None, name="house.yaml"):

@@ -12,7 +12,7 @@ from typing import Any, Iterator
 import pytest
 from jsonschema import Draft202012Validator
 
-from interpreter.resources import bundled_ids, schema_path
+from interpreter.load.bundled import bundled_ids, schema_path
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMAT_DOC = ROOT / "docs" / "format.md"

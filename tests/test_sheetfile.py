@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.errors import RulesError, RulesetLoadError
-from interpreter.sheetfile import SLOW_WRITE_ENV, SheetFile, new_sheet, transaction
+from interpreter.sheet.file import SLOW_WRITE_ENV, SheetFile, new_sheet, transaction
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -303,7 +303,7 @@ def test_writing_twice_from_one_read(tmp_path):
 
 INCREMENT = """\
 import sys
-from interpreter.sheetfile import transaction
+from interpreter.sheet.file import transaction
 with transaction(sys.argv[1]) as s:
     s.set(("hp",), s.get(("hp",)) + 1)
     s.write()

@@ -26,7 +26,7 @@ import pytest
 
 from interpreter import limits
 from interpreter.errors import RulesError
-from interpreter.library import problems
+from interpreter.pipeline import problems
 
 BROKEN = Path(__file__).parent / "broken" / "rulesets"
 CASES = sorted(BROKEN.glob("*.yaml"))

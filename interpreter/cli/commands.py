@@ -1,0 +1,252 @@
+"""The `rules` command: a thin click group over the library."""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+from typing import Any, Sequence, cast
+
+import click
+
+from interpreter.cli import describe as describe_mod
+from interpreter.dice import expr as dice
+from interpreter.cli import render
+from interpreter.procedure import runner
+from interpreter.errors import BadParameter, RulesError
+from interpreter.pipeline import compile_ref, problems, resolve
+from interpreter.load.bundled import bundled_ids
+
+
+class RulesCommandError(click.ClickException):
+    """A user's mistake, shown as one line per problem, with exit code 1."""
+
+    exit_code = 1
+
+    def show(self, file: Any = None) -> None:
+        click.echo(self.message, err=True)
+
+
+class Group(click.Group):
+    """A group that turns every RulesError into a one-line message and exit code 1."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except RulesError as err:
+            raise RulesCommandError(str(err)) from None
+        except RecursionError:
+            raise RulesCommandError("input nested too deeply") from None
+
+
+@click.group(cls=Group)
+@click.version_option(package_name="rulesmith")
+def main() -> None:
+    """Rules as data: validate rulesets, roll dice, run procedures and get exact odds."""
+
+
+@main.command("list")
+def list_cmd() -> None:
+    """List the bundled rulesets."""
+    for ruleset_id in bundled_ids():
+        try:
+            rs = compile_ref(ruleset_id)
+            click.echo(f"{rs.id:<12} {rs.title} — {rs.description}")
+        except RulesError:
+            click.echo(f"{ruleset_id:<12} (invalid: run `rules validate {ruleset_id}`)")
+
+
+@main.command()
+@click.argument("rulesets", nargs=-1)
+def validate(rulesets: Sequence[str]) -> None:
+    """Check rulesets (all bundled ones when none is named); print every problem."""
+    bad = 0
+    for ref in rulesets or bundled_ids():
+        found = problems(ref)
+        if found:
+            bad += 1
+            for problem in found:
+                click.echo(str(problem), err=True)
+        else:
+            click.echo(f"{resolve(ref)[1]}: valid")
+    if bad:
+        sys.exit(1)
+
+
+def parse_assignments(items: Sequence[str]) -> dict[str, str]:
+    """NAME=VALUE arguments as a mapping."""
+    args = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            raise BadParameter(f"expected NAME=VALUE, got '{item}'")
+        args[name.strip()] = value
+    return args
+
+
+def parse_dice_list(text: str | None) -> list[int] | None:
+    """The values of --dice as integers."""
+    if text is None:
+        return None
+    try:
+        return [int(part) for part in text.replace(" ", "").split(",") if part]
+    except ValueError:
+        raise BadParameter(f"--dice takes whole numbers separated by commas, not '{text}'") from None
+
+
+@main.command()
+@click.argument("ruleset")
+@click.argument("procedure")
+@click.argument("params", nargs=-1)
+@click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
+@click.option("--seed", type=int, help="Seed the dice for a repeatable run.")
+@click.option("--dice", "given", help="Use exactly these dice, in roll order: 1,3,5,7,10,8")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--dry-run", is_flag=True, help="Show what would change on the sheet and write nothing.")
+def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, seed: int | None,
+        given: str | None, as_json: bool, dry_run: bool) -> None:
+    """Run one procedure of a ruleset; with --sheet, read traits from a sheet and write changes back."""
+    rs = compile_ref(ruleset)
+    values = parse_dice_list(given)
+    source = dice.GivenSource(values) if values is not None else dice.RandomSource(random.Random(seed))
+    args = parse_assignments(params)
+    if sheet is None:
+        result = runner.run(rs, procedure, args, source)
+        if values is not None:
+            cast(dice.GivenSource, source).check_exhausted()  # given values make a GivenSource
+        click.echo(json.dumps(render.result_json(result)) if as_json else render.result_text(result))
+        return
+    from interpreter.sheet.file import transaction
+
+    with transaction(sheet) as handle:
+        result = runner.run(rs, procedure, args, source, handle.data, handle.doc)
+        if values is not None:
+            cast(dice.GivenSource, source).check_exhausted()  # given values make a GivenSource
+        for path, _old, new in result.changes:
+            handle.set(path, new)
+        if result.changes and not dry_run:
+            handle.write()
+    if as_json:
+        data = render.result_json(result)
+        data["changes"] = [{"path": render.sheet_path(p), "old": old, "new": new} for p, old, new in result.changes]
+        data["written"] = bool(result.changes) and not dry_run
+        click.echo(json.dumps(data))
+        return
+    click.echo(render.result_text(result))
+    if result.changes:
+        verb = "would change" if dry_run else "changed"
+        click.echo(f"{sheet} {verb}:")
+        for path, old, new in result.changes:
+            click.echo(f"  {render.sheet_path(path)}: {render.plain(old)} -> {render.plain(new)}")
+        if dry_run:
+            click.echo(handle.diff(), nl=False)
+
+
+@main.command()
+@click.argument("target")
+@click.argument("procedure", required=False)
+@click.argument("params", nargs=-1)
+@click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str | None, as_json: bool) -> None:
+    """Exact odds of a procedure (RULESET PROCEDURE [NAME=VALUE...]) or of a dice expression."""
+    if procedure is None:
+        from interpreter.cli.dice import odds_of_expression
+        click.echo(odds_of_expression(target, as_json))
+        return
+    rs = compile_ref(target)
+    data = doc = None
+    if sheet is not None:
+        from interpreter.sheet.file import SheetFile
+
+        handle = SheetFile.read(sheet)
+        data, doc = handle.data, handle.doc
+    result = runner.odds(rs, procedure, parse_assignments(params), data, doc)
+    click.echo(json.dumps(render.odds_json(result)) if as_json else render.odds_text(result))
+
+
+@main.command()
+@click.argument("ruleset")
+def describe(ruleset: str) -> None:
+    """Print a Markdown reference of a ruleset."""
+    click.echo(describe_mod.describe(compile_ref(ruleset)), nl=False)
+
+
+@main.group()
+def sheet() -> None:
+    """Character sheets: create, check and show them."""
+
+
+@sheet.command("new")
+@click.argument("ruleset")
+@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The sheet file to write.")
+@click.option("--name", default="New character", help="The character's name.")
+def sheet_new(ruleset: str, output: str, name: str) -> None:
+    """Write a commented starting sheet that passes `rules sheet check`."""
+    from interpreter.sheet.creation import new_sheet_text
+    from interpreter.sheet.file import new_sheet
+
+    ref = None
+    if ruleset not in bundled_ids():
+        import os
+
+        ref = os.path.relpath(os.path.abspath(ruleset), os.path.dirname(os.path.abspath(output)))
+    new_sheet(output, new_sheet_text(compile_ref(ruleset), name, ref))
+    click.echo(f"wrote {output}")
+
+
+def _open_sheet(path: str) -> tuple[Any, Any]:
+    from interpreter.sheet.file import SheetFile
+
+    handle = SheetFile.read(path)
+    ref = handle.data.get("ruleset") if isinstance(handle.data, dict) else None
+    if not isinstance(ref, str):
+        raise BadParameter("the sheet does not name its ruleset", handle.doc.where(("ruleset",)),
+                           "add 'ruleset: ID' at the top")
+    return handle, compile_ref(_sheet_ruleset(ref, path))
+
+
+def _sheet_ruleset(ref: str, sheet_path: str) -> str:
+    from pathlib import Path
+
+    if ref in bundled_ids():
+        return ref
+    beside = Path(sheet_path).parent / ref
+    return str(beside) if beside.exists() else ref
+
+
+@sheet.command("check")
+@click.argument("file", type=click.Path(dir_okay=False))
+def sheet_check(file: str) -> None:
+    """Check a sheet against its ruleset's creation rules."""
+    from interpreter.sheet.creation import check
+
+    handle, rs = _open_sheet(file)
+    found = check(rs, handle.data, handle.doc)
+    for problem in found:
+        click.echo(str(problem), err=True)
+    if found:
+        sys.exit(1)
+    click.echo(f"{file}: valid")
+
+
+@sheet.command("show")
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def sheet_show(file: str, as_json: bool) -> None:
+    """Show a sheet: traits, derived values, tracks, resources and status."""
+    from interpreter.sheet import view as sheet_view
+
+    handle, rs = _open_sheet(file)
+    view = sheet_view.view(rs, handle.data, handle.doc)
+    click.echo(json.dumps(view) if as_json else sheet_view.text(rs, view))
+
+
+def _register_dice() -> None:
+    from interpreter.cli.dice import roll
+
+    main.add_command(roll)
+
+
+_register_dice()
+__all__ = ["main"]

@@ -1,0 +1,171 @@
+"""A Markdown reference of a ruleset, generated from its compiled form."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from interpreter.ruleset.model import Procedure, Ruleset, Step
+
+_STEP_WORDS = {
+    "let": "compute", "roll": "roll", "decide": "decide the outcome", "stop": "stop when",
+    "if": "if", "repeat": "repeat", "while": "while", "best_of": "best of", "contest": "contest",
+    "table": "table", "call": "call",
+}
+
+
+def _refs(refs: tuple[str, ...]) -> str:
+    return f" ({', '.join(refs)})" if refs else ""
+
+
+def _step_lines(steps: tuple[Step, ...], depth: int = 0) -> list[str]:
+    pad = "  " * depth
+    lines = []
+    for step in steps:
+        s = step.spec
+        if step.kind == "let":
+            text = "; ".join(f"`{n} = {f.text}`" for n, f, _ in s["assign"] if f is not None)
+        elif step.kind == "roll":
+            text = "; ".join(f"`{n}` = `{e.text}`" for n, e, _ in s["rolls"] if e is not None)
+        elif step.kind == "decide":
+            text = "; ".join(f"{o} when `{c.text}`" if c is not None else f"otherwise {o}"
+                             for c, o, _ in s["branches"])
+        elif step.kind == "stop":
+            text = f"`{s['when'].text}`" + (f" → {s['outcome']}" if s["outcome"] else "")
+        elif step.kind == "if":
+            text = f"`{s['cond'].text}`"
+        elif step.kind in ("repeat", "while"):
+            bound = s["times"] or s["while"]
+            text = f"`{bound.text}`" if bound is not None else ""
+        elif step.kind == "best_of":
+            text = f"`{s['count'].text}`" + (f", worst when `{s['worst_when'].text}`" if s["worst_when"] else "")
+        elif step.kind == "contest":
+            text = f"`{s['actor'].text}` against `{s['defender'].text}`, {s['ties']} wins ties"
+        elif step.kind == "table":
+            text = f"`{s['table']}`" + (f" at `{s['key'].text}`" if s["key"] is not None else "")
+        elif step.kind == "call":
+            args = ", ".join(f"{n}={f.text}" for n, f, _ in s["with"] if f is not None)
+            text = f"`{s['procedure']}`" + (f" with `{args}`" if args else "")
+        else:
+            text = ""
+        lines.append(f"{pad}- {_STEP_WORDS.get(step.kind, step.kind)} {text}".rstrip())
+        for key, label in (("then", "then"), ("else", "else"), ("steps", None)):
+            inner = s.get(key)
+            if inner:
+                if label:
+                    lines.append(f"{pad}  - {label}:")
+                lines.extend(_step_lines(inner, depth + (2 if label else 1)))
+    return lines
+
+
+def _procedure(proc: Procedure) -> list[str]:
+    lines = [f"### `{proc.name}`{_refs(proc.refs)}", ""]
+    if proc.summary:
+        lines += [proc.summary, ""]
+    if proc.params:
+        lines.append("Parameters:")
+        for p in proc.params:
+            default = ""
+            if not p.required:
+                shown = (p.default.text if p.type == "dice" and p.default is not None
+                         else str(p.default).lower() if isinstance(p.default, bool) else p.default)
+                default = f" (default {shown})"
+            words = f"; words: {', '.join(f'{k}={v}' for k, v in p.options.items())}" if p.options else ""
+            lines.append(f"- `{p.name}`: {p.type}{default}{words}{' — ' + p.help if p.help else ''}")
+        lines.append("")
+    lines.append("Outcomes, best first: " + ", ".join(
+        f"`{o}`" + (f" ({proc.outcome_help[o]})" if proc.outcome_help.get(o) else "") for o in proc.outcomes))
+    if proc.values:
+        lines.append("")
+        lines.append("Values: " + ", ".join(
+            f"`{v}`" + (f" ({proc.value_help[v]})" if proc.value_help.get(v) else "") for v in proc.values))
+    lines += ["", "Steps:", ""] + _step_lines(proc.steps) + [""]
+    return lines
+
+
+def describe(ruleset: Ruleset) -> str:
+    """The whole ruleset as Markdown."""
+    lines = [f"# {ruleset.title} (`{ruleset.id}`)", ""]
+    if ruleset.description:
+        lines += [ruleset.description, ""]
+    if ruleset.constants:
+        lines += ["## Constants", ""] + [f"- `{k}` = {v}" for k, v in ruleset.constants.items()] + [""]
+    if ruleset.dice:
+        lines += ["## Named dice", ""] + [f"- `{k}` = `{v.text}`" for k, v in ruleset.dice.items()] + [""]
+    if ruleset.traits:
+        lines += ["## Traits", "", "| trait | name | group | range |", "|---|---|---|---|"]
+        for t in ruleset.traits.values():
+            span = f"{t.minimum if t.minimum is not None else ''}–{t.maximum if t.maximum is not None else ''}"
+            lines.append(f"| `{t.name}` | {t.label} | {t.group} | {span} |")
+        lines.append("")
+    if ruleset.derived:
+        lines += ["## Derived values", ""]
+        for d in ruleset.derived.values():
+            lines.append(f"- `{d.name}` ({d.label}) = `{d.formula.text if d.formula else ''}`{_refs(d.refs)}")
+        lines.append("")
+    if ruleset.procedures:
+        lines += ["## Procedures", ""]
+        for proc in ruleset.procedures.values():
+            lines += _procedure(proc)
+    if ruleset.tables:
+        lines += ["## Tables", ""]
+        for table in ruleset.tables.values():
+            key = f"roll `{table.die.text}`" if table.die is not None else "keyed by number"
+            lines += [f"### `{table.name}` ({key}){_refs(table.refs)}", ""]
+            if table.summary:
+                lines += [table.summary, ""]
+            lines += ["| key | result |", "|---|---|"]
+            for row in table.rows:
+                span = str(row.low) if row.low == row.high else f"{row.low}–{row.high}"
+                extra = "".join(f", {n} = `{e.text}`" for n, e in row.values)
+                lines.append(f"| {span} | {row.text}{extra} |")
+            lines.append("")
+    if ruleset.sheet is not None:
+        lines += _sheet(ruleset.sheet)
+    if ruleset.notes:
+        lines += ["## Other rules", ""]
+        for note in ruleset.notes.values():
+            lines += [f"### {note.title}{_refs(note.refs)}", "", note.text, ""]
+            for k, v in note.data.items():
+                lines.append(f"- {k}: {_plain(v)}")
+            if note.data:
+                lines.append("")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def _sheet(spec: Any) -> list[str]:
+    lines = ["## Character sheets", ""]
+    if spec.fields:
+        lines.append("Choices: " + "; ".join(
+            f"`{f.name}` ({f.kind}{f', {f.count} needed' if f.count else ''}{', no repeats' if f.unique else ''})"
+            + (f" — {f.help}" if f.help else "") for f in spec.fields.values()))
+        lines.append("")
+    for track in spec.tracks.values():
+        if track.kind == "boxes":
+            lines.append(f"- track `{track.name}`: `{track.size.text}` boxes of {', '.join(track.types)} (worst first)"
+                         + (f", penalties {list(track.penalties)}" if track.penalties else ""))
+        else:
+            lines.append(f"- track `{track.name}`: current under a maximum starting at `{track.max.text}`")
+    for res in spec.resources.values():
+        lines.append(f"- resource `{res.name}`: at most `{res.max.text}`" + (f" — {res.help}" if res.help else ""))
+    for value in spec.state.values():
+        lines.append(f"- state `{value.name}` ({value.type}, starts at `{value.default.text}`)"
+                     + (f" — {value.help}" if value.help else ""))
+    for rule in spec.creation:
+        if rule.kind == "budget":
+            lines.append(f"- creation `{rule.name}`: {', '.join(rule.spec['traits'])} cost `{rule.spec['total'].text}` points")
+        elif rule.kind == "priorities":
+            budgets = "/".join(b.text for b in rule.spec["budgets"])
+            lines.append(f"- creation `{rule.name}`: groups {', '.join(rule.spec['groups'])} get {budgets} by priority")
+        else:
+            lines.append(f"- creation `{rule.name}`: `{rule.spec['check'].text}` ({rule.spec['message']})")
+    for name, f in spec.status.items():
+        lines.append(f"- status `{name}` when `{f.text}`")
+    return lines + [""]
+
+
+def _plain(value: Any) -> str:
+    if isinstance(value, list):
+        return ", ".join(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return "; ".join(f"{k}: {_plain(v)}" for k, v in value.items())
+    return str(value)

@@ -1,0 +1,72 @@
+"""The `roll` command and the expression form of the `odds` command."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import click
+
+from interpreter.dice import expr as dice
+
+
+def _parse_given(text: str) -> list[int]:
+    """Comma-separated die results, e.g. '1,3,5,7,10,8'."""
+    values = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part:
+            continue
+        try:
+            values.append(int(part))
+        except ValueError:
+            raise click.BadParameter(f"'{part}' is not a whole number", param_hint="--dice") from None
+    return values
+
+
+def _parse_setting(item: str) -> tuple[str, object]:
+    """NAME=VALUE where VALUE is a whole number or a dice expression."""
+    name, sep, value = item.partition("=")
+    if not sep or not name.strip():
+        raise click.BadParameter(f"'{item}' is not NAME=VALUE", param_hint="--set")
+    value = value.strip()
+    try:
+        return name.strip(), int(value)
+    except ValueError:
+        return name.strip(), dice.parse(value)
+
+
+@click.command("roll")
+@click.argument("expr")
+@click.option("--seed", type=int, default=None, help="Seed for the random dice, to repeat a roll.")
+@click.option("--dice", "given", default=None, metavar="LIST",
+              help="Use these die results in order instead of random ones, e.g. 1,3,5,7,10,8.")
+@click.option("--set", "settings", multiple=True, metavar="NAME=VALUE",
+              help="Give a name used in the expression a number or a dice expression.")
+@click.option("--json", "as_json", is_flag=True, help="Print the roll as JSON.")
+def roll(expr: str, seed: int | None, given: str | None, settings: tuple[str, ...], as_json: bool) -> None:
+    """Roll the dice expression EXPR and show every die."""
+    if seed is not None and given is not None:
+        raise click.UsageError("use either --seed or --dice, not both")
+    # a RulesError here reaches the main group, which prints it as one line with exit code 1
+    env = dict(_parse_setting(item) for item in settings)
+    parsed = dice.parse(expr)
+    if given is not None:
+        source: dice.GivenSource | dice.RandomSource = dice.GivenSource(_parse_given(given))
+    else:
+        source = dice.RandomSource(random.Random(seed))
+    result = parsed.roll(env, source)
+    if isinstance(source, dice.GivenSource):
+        source.check_exhausted()
+    if as_json:
+        click.echo(json.dumps(dice.roll_json(parsed, result)))
+    else:
+        click.echo(dice.render_roll(parsed, result))
+
+
+def odds_of_expression(expr_text: str, as_json: bool) -> str:
+    """The odds of a dice expression as text or JSON, for the `odds` command."""
+    dist = dice.parse(expr_text).distribution({})
+    if as_json:
+        return json.dumps(dice.distribution_json(expr_text, dist))
+    return dice.render_distribution(expr_text, dist)

@@ -1,0 +1,154 @@
+"""Dice expressions: parsing, rolling with a full trace, and exact odds.
+
+The notation is described in docs/dice.md.  Everything other modules need is importable
+from here: parse, DiceExpr, DiceSource, RandomSource, GivenSource, Roll, TermTrace, Die,
+Distribution, render_roll, roll_json, render_distribution, distribution_json.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Mapping
+
+from interpreter import limits
+from interpreter.dice.distribution import Distribution
+from interpreter.dice.odds import node_distribution, term_distribution
+from interpreter.dice.report import distribution_json, render_distribution, render_roll, roll_json
+from interpreter.dice.roller import (DiceSource, Die, GivenSource, RandomSource, Roll, Runner,
+                                     TermTrace, compile_node, static_dice)
+from interpreter.dice.syntax import Name, Node, parse_tree
+from interpreter.dice.term import free_names, make_spec
+from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
+
+__all__ = [
+    "parse", "DiceExpr", "DiceSource", "RandomSource", "GivenSource", "Roll", "TermTrace", "Die",
+    "Distribution", "render_roll", "roll_json", "render_distribution", "distribution_json",
+    "clear_caches",
+]
+
+_DIST_CACHE: dict[tuple, Distribution] = {}
+_DIST_CACHE_SIZE = 4096
+
+
+class DiceExpr:
+    """A parsed dice expression; immutable, hashable, and equal to another with the same text."""
+
+    __slots__ = ("text", "names", "tree", "_run", "_static")
+
+    text: str
+    names: frozenset[str]
+    tree: Node
+    _run: Runner | int
+    _static: int
+
+    def __init__(self, text: str):
+        tree = parse_tree(text)
+        static = static_dice(tree)
+        if static > limits.MAX_DICE_ROLLED:
+            raise LimitExceeded(
+                f"'{text}' would roll {static} dice; at most {limits.MAX_DICE_ROLLED} dice may be rolled",
+                Location("<expr>", 1, 1))
+        set_ = object.__setattr__
+        set_(self, "text", text)
+        set_(self, "names", free_names(tree))
+        set_(self, "tree", tree)
+        set_(self, "_static", static)
+        set_(self, "_run", compile_node(tree))
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError("a dice expression cannot be changed")
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, DiceExpr):
+            return NotImplemented
+        return self.text == other.text
+
+    def __repr__(self) -> str:
+        return f"DiceExpr({self.text!r})"
+
+    def roll(self, env: Mapping[str, Any], source: DiceSource) -> Roll:
+        """Roll the expression, drawing every die from `source`."""
+        run = self._run
+        traces: list = []
+        if isinstance(run, int):
+            value = run
+        else:
+            value = run(env, source.draw, [self._static, 0], traces)
+        if not limits.INT_MIN <= value <= limits.INT_MAX:
+            raise EvaluationError(f"the result of '{self.text}' is too large")
+        return Roll(value, traces, env)
+
+    def run_in(self, env: Mapping[str, Any], draw: Any, ctx: list, traces: list) -> int:
+        """Roll as part of a larger roll (for a dice-typed parameter), sharing its dice count."""
+        ctx[0] += self._static
+        if ctx[0] > limits.MAX_DICE_ROLLED:
+            raise LimitExceeded(f"the roll needs more than {limits.MAX_DICE_ROLLED} dice")
+        run = self._run
+        return run if isinstance(run, int) else run(env, draw, ctx, traces)
+
+    def distribution(self, env: Mapping[str, Any]) -> Distribution:
+        """The exact distribution of the expression's value (truncated only for endless explosions)."""
+        key = (self, _env_key(self, env, 0))
+        found = _DIST_CACHE.get(key)
+        if found is not None:
+            return found
+        dist = node_distribution(self.tree, lambda node: _resolve(node, env))
+        values = dist.values
+        if values and not (limits.INT_MIN <= values[0] and values[-1] <= limits.INT_MAX):
+            raise EvaluationError(f"the result of '{self.text}' can be too large")
+        if len(_DIST_CACHE) >= _DIST_CACHE_SIZE:
+            _DIST_CACHE.clear()
+        _DIST_CACHE[key] = dist
+        return dist
+
+
+def _lookup(name: str, env: Mapping[str, Any], col: int = 0) -> Any:
+    """An environment value, checked to be an int, a bool or a dice expression."""
+    where = Location("<expr>", 1, col) if col else None
+    try:
+        value = env[name]
+    except KeyError:
+        raise UnknownName(f"unknown name '{name}' in dice expression", where) from None
+    if isinstance(value, (int, DiceExpr)):
+        return value
+    raise BadParameter(f"'{name}' must be a whole number or a dice expression, not {type(value).__name__}", where)
+
+
+def _env_key(expr: DiceExpr, env: Mapping[str, Any], depth: int) -> tuple:
+    """The values an expression's result depends on, for caching its distribution."""
+    if depth > limits.MAX_DICE_DEPTH:
+        raise LimitExceeded(f"dice expressions refer to each other more than {limits.MAX_DICE_DEPTH} deep")
+    items: list[tuple[Any, ...]] = []
+    for name in sorted(expr.names):
+        value = _lookup(name, env)
+        if isinstance(value, DiceExpr):
+            items.append((name, value, _env_key(value, env, depth + 1)))
+        else:
+            items.append((name, int(value)))
+    return tuple(items)
+
+
+def _resolve(node: Name, env: Mapping[str, Any]) -> Distribution:
+    """The distribution a name stands for."""
+    value = _lookup(node.name, env, node.col)
+    if isinstance(value, DiceExpr):
+        return value.distribution(env)
+    return Distribution.point(int(value))
+
+
+@lru_cache(maxsize=4096)
+def parse(text: str) -> DiceExpr:
+    """Parse dice notation; the same text gives the same object."""
+    if not isinstance(text, str):
+        raise BadParameter(f"a dice expression must be text, not {type(text).__name__}")
+    return DiceExpr(text)
+
+
+def clear_caches() -> None:
+    """Forget every cached distribution and term (for timing cold computations)."""
+    _DIST_CACHE.clear()
+    term_distribution.cache_clear()
+    make_spec.cache_clear()

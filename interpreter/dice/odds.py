@@ -1,0 +1,321 @@
+"""Exact odds of dice terms: per-die weights, explosion mixtures, keep/drop order statistics."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+from typing import Callable
+
+from interpreter import limits
+from interpreter.dice.distribution import Distribution, Poly, poly_add, poly_mul, poly_pow, poly_scale
+from interpreter.dice.syntax import Chain, Compare, Dice, Name, Neg, Node, Num
+from interpreter.dice.term import TermSpec, parameter_nodes, spec_for
+from interpreter.errors import LimitExceeded
+
+MAX_PARAMETER_COMBINATIONS = 2000
+
+
+def _poly(weights: list[int], gain: tuple[int, ...], faces: range | list[int]) -> Poly:
+    """The weight polynomial of a die's contribution: Σ weight(face) · x^gain(face)."""
+    used = [v for v in faces if weights[v]]
+    if not used:
+        return 0, [0]
+    lo = min(gain[v] for v in used)
+    hi = max(gain[v] for v in used)
+    out = [0] * (hi - lo + 1)
+    for v in used:
+        out[gain[v] - lo] += weights[v]
+    return lo, out
+
+
+def explosion_cutoff(count: int, exploding: int, total: int) -> int:
+    """The fewest total explosions t with P(more than t explosions among `count` dice) below the truncation mass."""
+    q = exploding / total
+    logq = math.log(q)
+    logp = count * math.log1p(-q)
+    cdf = 0.0
+    t = 0
+    mean = count * q / (1 - q)
+    limit = limits.MAX_DICE_ROLLED * 4
+    while True:
+        cdf += math.exp(logp)
+        if t >= mean and 1.0 - cdf < limits.TRUNCATION_MASS:
+            return t
+        logp += logq + math.log((count + t) / (t + 1))
+        t += 1
+        if t > limit:
+            raise LimitExceeded(
+                "these dice explode so often that their odds cannot be computed to the required precision")
+
+
+class _Work:
+    """A step counter that stops computations which would take unreasonably long."""
+
+    __slots__ = ("steps", "guess")
+
+    def __init__(self) -> None:
+        self.steps = 0
+        self.guess = 0
+
+    def estimate(self, n: int) -> None:
+        """Refuse at once work whose rough upper bound, summed so far, is far beyond the limit."""
+        self.guess += n
+        if self.guess > 5 * limits.MAX_ODDS_WORK:
+            raise LimitExceeded("computing these exact odds would take too much work")
+
+    def add(self, n: int) -> None:
+        """Count n more steps."""
+        self.steps += n
+        if self.steps > limits.MAX_ODDS_WORK:
+            raise LimitExceeded("computing these exact odds would take too much work")
+
+
+def _keep_dp(faces: list[int], pools: list[tuple[int, list[int]]], keep: int,
+             gain: tuple[int, ...], work: _Work) -> dict[int, int]:
+    """Weights of the sum of gains of the first `keep` dice, faces taken in the given order.
+
+    The pool is the union of independent sub-pools (count, face weights); the result's
+    denominator is the product of each sub-pool's total weight to the power of its count.
+    States are (dice placed per sub-pool, gain so far) while fewer than `keep` dice are
+    placed; once `keep` is reached the rest of the dice are summed out in closed form.
+    """
+    npools = len(pools)
+    counts = [c for c, _ in pools]
+    if keep <= 0:
+        total = 1
+        for c, pw in pools:
+            total *= sum(pw[v] for v in faces) ** c
+        return {0: total}
+    span = max(gain[v] for v in faces) - min(gain[v] for v in faces) + 1
+    work.estimate(len(faces) * keep * (keep * span + 1) * min(keep, sum(counts) + 1) // 2)
+    rest = []  # rest[i][idx]: total weight of pool i over the faces after position idx
+    for _, pw in pools:
+        acc, suffix = 0, [0] * len(faces)
+        for idx in range(len(faces) - 1, -1, -1):
+            suffix[idx] = acc
+            acc += pw[faces[idx]]
+        rest.append(suffix)
+    result: dict[int, int] = {}
+    states: dict[tuple[tuple[int, ...], int], int] = {((0,) * npools, 0): 1}
+    comb = math.comb
+    for idx, v in enumerate(faces):
+        gv = gain[v]
+        active = [i for i in range(npools) if pools[i][1][v]]
+        new: dict[tuple[tuple[int, ...], int], int] = {}
+        tails: dict[tuple[int, int], int] = {}
+        for (ms, s), wt in states.items():
+            room = keep - sum(ms)
+            if len(active) == 1:
+                i = active[0]
+                x, mi, c = pools[i][1][v], ms[i], counts[i]
+                big = c - mi
+                r_i = rest[i][idx]
+                fac = wt
+                xp = 1
+                for j in range(min(room - 1, big) + 1):
+                    if j:
+                        xp *= x
+                        fac = fac * (mi + j) // j
+                    key = (ms[:i] + (mi + j,) + ms[i + 1:], s + j * gv)
+                    new[key] = new.get(key, 0) + fac * xp
+                if room <= big:
+                    tail = tails.get((big, room))
+                    if tail is None:
+                        tail = (x + r_i) ** big - sum(comb(big, j) * x ** j * r_i ** (big - j) for j in range(room))
+                        tails[(big, room)] = tail
+                        work.add(room)
+                    f = wt * comb(c, mi) * tail
+                    for o in range(npools):
+                        r = counts[o] - ms[o]
+                        if o != i and r:
+                            f *= comb(counts[o], ms[o]) * rest[o][idx] ** r
+                    if f:
+                        s2 = s + room * gv
+                        result[s2] = result.get(s2, 0) + f
+                work.add(min(room, big + 1))
+                continue
+            partial = [(ms, 0, wt)]
+            for i in active:
+                x = pools[i][1][v]
+                nxt = []
+                for ms2, js, w2 in partial:
+                    mi = ms2[i]
+                    fac, xp = w2, 1
+                    for j in range(counts[i] - mi + 1):
+                        if j:
+                            xp *= x
+                            fac = fac * (mi + j) // j
+                        nxt.append((ms2[:i] + (mi + j,) + ms2[i + 1:], js + j, fac * xp))
+                partial = nxt
+            work.add(len(partial))
+            for ms2, js, w2 in partial:
+                s2 = s + (js if js < room else room) * gv
+                if js >= room:
+                    f = w2
+                    for o in range(npools):
+                        r = counts[o] - ms2[o]
+                        if r:
+                            f *= comb(counts[o], ms2[o]) * rest[o][idx] ** r
+                    if f:
+                        result[s2] = result.get(s2, 0) + f
+                else:
+                    key = (ms2, s2)
+                    new[key] = new.get(key, 0) + w2
+        states = new
+    for (ms, s), wt in states.items():
+        if list(ms) == counts:
+            result[s] = result.get(s, 0) + wt
+    return result
+
+
+def _keep_plan(kind: str, k: int, total: int) -> tuple[bool, int]:
+    """(highest first?, how many of the first dice are kept) for a keep/drop modifier."""
+    if kind == "kh":
+        return True, k
+    if kind == "kl":
+        return False, k
+    if kind == "dh":
+        return False, total - k
+    return True, total - k
+
+
+@lru_cache(maxsize=1024)
+def term_distribution(spec: TermSpec) -> Distribution:
+    """The exact (or finely truncated) distribution of one resolved dice term."""
+    n = spec.count
+    if n == 0:
+        return Distribution.point(0)
+    s, gain = spec.sides, spec.gain
+    w = spec.draw_weights()
+    g = 0
+    for x in w:
+        g = math.gcd(g, x)
+    w = [x // g for x in w]
+    total = sum(w)
+    faces = range(1, s + 1)
+    etable = spec.explode
+    wE = [x if etable and etable[v] else 0 for v, x in enumerate(w)]
+    wN = [x - e for x, e in zip(w, wE)]
+    if etable is not None and not any(wE):
+        return term_distribution(replace(spec, explode=None))
+    work = _Work()
+    if spec.keep is not None:
+        return _keep_term(spec, w, wE, wN, total, work)
+    if etable is None:
+        return Distribution.from_poly(poly_pow(_poly(w, gain, faces), n), total ** n)
+    a, b = _poly(wN, gain, faces), _poly(wE, gain, faces)
+    if spec.explode_once:
+        per_die = poly_add(poly_scale(a, total), poly_mul(b, _poly(w, gain, faces)))
+        return Distribution.from_poly(poly_pow(per_die, n), total ** (2 * n))
+    wsum = sum(wE)
+    tmax = explosion_cutoff(n, wsum, total)
+    work.add(tmax * (tmax * len(b[1]) + 1))
+    series: Poly = (0, [0])
+    bt: Poly = (0, [1])
+    for t in range(tmax + 1):
+        series = poly_add(series, poly_scale(bt, math.comb(n + t - 1, t) * total ** (tmax - t)))
+        work.add(len(bt[1]) + len(series[1]))
+        bt = poly_mul(bt, b)
+    return Distribution.from_poly(poly_mul(poly_pow(a, n), series), total ** (n + tmax))
+
+
+def _keep_term(spec: TermSpec, w: list[int], wE: list[int], wN: list[int], total: int,
+               work: _Work) -> Distribution:
+    """A term with keep/drop, exploding or not, by order statistics over sub-pools."""
+    assert spec.keep is not None
+    kind, k = spec.keep
+    n, gain = spec.count, spec.gain
+    if kind in ("dh", "dl") and k == 0:
+        return term_distribution(replace(spec, keep=None))
+    desc_faces = [v for v in range(spec.sides, 0, -1) if w[v]]
+    asc_faces = desc_faces[::-1]
+    if spec.explode is None:
+        high, keep = _keep_plan(kind, k, n)
+        if keep >= n:
+            return term_distribution(replace(spec, keep=None))
+        if keep <= 0:
+            return Distribution.point(0)
+        out = _keep_dp(desc_faces if high else asc_faces, [(n, w)], keep, gain, work)
+        return Distribution(out, total ** n)
+    merged: dict[int, int] = {}
+    if spec.explode_once:
+        for a in range(n + 1):
+            high, keep = _keep_plan(kind, k, n + a)
+            part = _keep_dp(desc_faces if high else asc_faces,
+                            [(a, wE), (n - a, wN), (a, w)], keep, gain, work)
+            factor = math.comb(n, a) * total ** (n - a)
+            for v, x in part.items():
+                merged[v] = merged.get(v, 0) + x * factor
+        return Distribution(merged, total ** (2 * n))
+    tmax = explosion_cutoff(n, sum(wE), total)
+    for t in range(tmax + 1):
+        high, keep = _keep_plan(kind, k, n + t)
+        part = _keep_dp(desc_faces if high else asc_faces, [(t, wE), (n, wN)], keep, gain, work)
+        factor = math.comb(n + t - 1, t) * total ** (tmax - t)
+        for v, x in part.items():
+            merged[v] = merged.get(v, 0) + x * factor
+    return Distribution(merged, total ** (n + tmax))
+
+
+Resolver = Callable[[Name], Distribution]
+
+
+def node_distribution(node: Node, resolve: Resolver) -> Distribution:
+    """The distribution of a syntax tree, every dice term independent of the others."""
+    if isinstance(node, Num):
+        return Distribution.point(node.value)
+    if isinstance(node, Dice):
+        return _dice_distribution(node, resolve)
+    if isinstance(node, Chain):
+        acc = node_distribution(node.first, resolve)
+        for op, operand in node.rest:
+            acc = Distribution.combine(acc, node_distribution(operand, resolve), op)
+        return acc
+    if isinstance(node, Name):
+        return resolve(node)
+    if isinstance(node, Neg):
+        return node_distribution(node.operand, resolve).map(lambda v: -v)
+    assert isinstance(node, Compare)
+    return Distribution.combine(node_distribution(node.left, resolve),
+                                node_distribution(node.right, resolve), node.op)
+
+
+def _dice_distribution(node: Dice, resolve: Resolver) -> Distribution:
+    """A dice term's distribution, mixing over the values of any random parameters."""
+    parts = parameter_nodes(node)
+    dists = [None if p is None else node_distribution(p, resolve) for p in parts]
+    choices = [[(None, 1)] if d is None else _choices(d) for d in dists]
+    combos = 1
+    for c in choices:
+        combos *= len(c)
+    if combos > MAX_PARAMETER_COMBINATIONS:
+        raise LimitExceeded(f"the parameters of '{node.text}' take too many different values to compute exact odds")
+    if combos == 1:
+        return term_distribution(spec_for(node, [c[0][0] for c in choices]))
+    cost = 0
+    for combo in product(*choices):
+        count, sides = combo[0][0], combo[1][0]
+        if isinstance(count, int) and isinstance(sides, int) and count > 0 and sides > 0:
+            cost += (count * sides + 1) * count * sides.bit_length()
+    if cost > 2 * limits.MAX_ODDS_BITS:
+        raise LimitExceeded(f"computing exact odds for '{node.text}' would take too much work")
+    mixed = []
+    for combo in product(*choices):
+        p: Fraction | float = 1
+        for _, q in combo:
+            p *= q
+        if p:
+            mixed.append((p, term_distribution(spec_for(node, [v for v, _ in combo]))))
+    return Distribution.mixture(mixed)
+
+
+def _choices(dist: Distribution) -> list[tuple[int, Fraction | float]]:
+    """(value, probability) pairs, as exact fractions whenever the weights are integers."""
+    wd = dist.weights()
+    if wd is None:
+        return list(dist.probs)
+    weights, den = wd
+    return [(v, Fraction(x, den)) for v, x in sorted(weights.items())]

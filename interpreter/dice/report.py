@@ -1,0 +1,170 @@
+"""Text and JSON reports of rolls and distributions."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, Iterator
+
+from interpreter.dice.distribution import Distribution
+from interpreter.dice.roller import Roll, TermTrace
+from interpreter.dice.syntax import Chain, Compare, Dice, Name, Neg, Node, Num
+from interpreter.dice.term import parameter_nodes
+
+if TYPE_CHECKING:
+    from interpreter.dice.expr import DiceExpr
+
+BAR_WIDTH = 40
+_BLOCKS = " ▏▎▍▌▋▊▉█"
+
+
+def _die_text(term: TermTrace, i: int) -> str:
+    """One die: struck through when dropped, with any reroll history."""
+    d = term.dice[i]
+    text = str(d.value)
+    if d.rerolled:
+        text = f"{text} (rerolled {', '.join(map(str, d.rerolled))})"
+    if d.deducted:
+        text = f"{text} (−1)"
+    if not d.kept:
+        text = f"~~{text}~~"
+    return text
+
+
+def dice_text(term: TermTrace) -> str:
+    """A term's dice in brackets, each explosion chain written `10 → 8`."""
+    child: dict[int, int] = {}
+    for i, d in enumerate(term.dice):
+        if d.from_ is not None:
+            child[d.from_] = i
+    parts = []
+    for i, d in enumerate(term.dice):
+        if d.from_ is not None:
+            continue
+        chain = [_die_text(term, i)]
+        while i in child:
+            i = child[i]
+            chain.append(_die_text(term, i))
+        parts.append(" → ".join(chain))
+    return "[" + ", ".join(parts) + "]"
+
+
+def _successes(n: int) -> str:
+    """'1 success' / 'n successes'."""
+    return f"{n} success" if n in (1, -1) else f"{n} successes"
+
+
+class _Renderer:
+    """Walks a tree in roll order, pairing each dice term with its trace."""
+
+    def __init__(self, roll: Roll):
+        self.terms: Iterator[TermTrace] = iter(roll.terms)
+        self.env = roll.env
+
+    def node(self, node: Node, wrap: bool = False) -> str:
+        """The rendering of one node; `wrap` puts sums in parentheses."""
+        if isinstance(node, Num):
+            return str(node.value)
+        if isinstance(node, Dice):
+            return self.dice(node)
+        if isinstance(node, Name):
+            return self.name(node)
+        if isinstance(node, Neg):
+            return "-" + self.node(node.operand, True)
+        if isinstance(node, Compare):
+            return f"{self.node(node.left)} {node.op} {self.node(node.right)}"
+        assert isinstance(node, Chain)
+        inner_wrap = node.rest[0][0] in ("*", "//")
+        text = self.node(node.first, inner_wrap)
+        for op, operand in node.rest:
+            text += f" {op} {self.node(operand, inner_wrap)}"
+        return f"({text})" if wrap and not inner_wrap else text
+
+    def dice(self, node: Dice) -> str:
+        """A dice term's dice, after any dice rolled for its parameters."""
+        params = [self.node(p) for p in parameter_nodes(node)
+                  if p is not None and not isinstance(p, Num)]
+        term = next(self.terms)
+        text = dice_text(term)
+        if term.counting:
+            text += f" ({_successes(term.result)})"
+        if params:
+            text = f"{node.text} with {', '.join(params)}: {text}"
+        return text
+
+    def name(self, node: Name) -> str:
+        """A name and the value it stood for."""
+        value = self.env.get(node.name) if hasattr(self.env, "get") else None
+        tree = getattr(value, "tree", None)
+        if tree is not None:
+            return f"{node.name}({self.node(tree)})"
+        return f"{node.name}({int(value) if value is not None else '?'})"
+
+
+def render_roll(expr: "DiceExpr", roll: Roll) -> str:
+    """One readable line: the expression, its dice and the result."""
+    tree = expr.tree
+    if isinstance(tree, Dice) and not roll.terms:
+        return f"{expr.text}: [] = {roll.value}"
+    if isinstance(tree, Dice) and len(roll.terms) == 1:
+        term = roll.terms[0]
+        result = _successes(roll.value) if term.counting else str(roll.value)
+        return f"{expr.text}: {dice_text(term)} = {result}"
+    body = _Renderer(roll).node(tree)
+    result = str(roll.value)
+    if isinstance(tree, Compare):
+        result += " (true)" if roll.value else " (false)"
+    return f"{expr.text}: {body} = {result}"
+
+
+def roll_json(expr: "DiceExpr", roll: Roll) -> dict[str, Any]:
+    """The roll as a JSON-ready object: expression, result, every die, and a summary per term."""
+    terms = []
+    first = 0
+    for t in roll.terms:
+        terms.append({"term": t.text, "sides": t.sides, "result": t.result,
+                      "first": first, "count": len(t.dice)})
+        first += len(t.dice)
+    return {"expr": expr.text, "result": roll.value, "dice": roll.to_json(), "terms": terms}
+
+
+def _bar(p: float, top: float) -> str:
+    """A horizontal bar of length proportional to p / top."""
+    if top <= 0:
+        return ""
+    eighths = round(p / top * BAR_WIDTH * 8)
+    full, part = divmod(eighths, 8)
+    return "█" * full + (_BLOCKS[part] if part else "")
+
+
+def render_distribution(expr_text: str, dist: Distribution) -> str:
+    """Every value with its probability and a bar, then the mean and any cut-off mass."""
+    probs = dist.probs
+    lines = [f"{expr_text}:"]
+    if not probs:
+        lines.append("  (no possible values)")
+    top = max(float(p) for _, p in probs) if probs else 0.0
+    width = max((len(str(v)) for v, _ in probs), default=1)
+    exact = dist.exact
+    for v, p in probs:
+        pf = float(p)
+        frac = f"  {p.numerator}/{p.denominator}" if exact and isinstance(p, Fraction) else ""
+        lines.append(f"  {v:>{width}}  {pf * 100:9.5f}%  {_bar(pf, top)}{frac}")
+    lines.append(f"mean {dist.mean:.6g}")
+    if dist.truncated:
+        lines.append(f"cut off (endless explosions): {dist.truncated:.3g}")
+    return "\n".join(lines)
+
+
+def distribution_json(expr_text: str, dist: Distribution) -> dict[str, Any]:
+    """The distribution as a JSON-ready object (values as string keys)."""
+    out: dict[str, Any] = {
+        "expr": expr_text,
+        "mean": dist.mean,
+        "distribution": {str(v): float(p) for v, p in dist.probs},
+    }
+    if dist.exact:
+        out["exact"] = {str(v): f"{p.numerator}/{p.denominator}" for v, p in dist.probs
+                        if isinstance(p, Fraction)}
+    if dist.truncated:
+        out["truncated"] = dist.truncated
+    return out

@@ -1,0 +1,163 @@
+"""A dice term with every parameter resolved to a number: the unit both rolling and odds work on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from interpreter import limits
+from interpreter.dice.syntax import Chain, Compare, Dice, Name, Neg, Node
+from interpreter.errors import EvaluationError, LimitExceeded, Location
+
+Table = tuple[bool, ...]  # indexed by face value; index 0 is unused
+
+_TESTS = {
+    ">=": lambda v, n: v >= n,
+    ">": lambda v, n: v > n,
+    "==": lambda v, n: v == n,
+    "<=": lambda v, n: v <= n,
+    "<": lambda v, n: v < n,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class TermSpec:
+    """One dice term ready to roll: count, sides, and a face table per modifier."""
+
+    text: str
+    count: int
+    sides: int
+    reroll: Table | None
+    reroll_again: bool
+    explode: Table | None
+    explode_once: bool
+    keep: tuple[str, int] | None
+    success: Table | None
+    deduct: Table | None
+    gain: tuple[int, ...]  # what each face adds to the result when kept
+
+    @property
+    def counting(self) -> bool:
+        """Whether the result is a number of successes rather than a sum."""
+        return self.success is not None
+
+    @property
+    def plain(self) -> bool:
+        """Whether the term has no modifiers at all."""
+        return (self.reroll is None and self.explode is None and self.keep is None
+                and self.success is None)
+
+    def draw_weights(self) -> list[int]:
+        """Relative chance of each face (index = face) for one die after its reroll rule."""
+        s = self.sides
+        table = self.reroll
+        if table is None:
+            return [0] + [1] * s
+        matching = sum(table[1:])
+        if self.reroll_again:
+            return [0] + [0 if table[v] else 1 for v in range(1, s + 1)]
+        return [0] + [(0 if table[v] else s) + matching for v in range(1, s + 1)]
+
+
+def _table(sides: int, cond: tuple[str, int | None]) -> Table:
+    """The faces of a die meeting a condition."""
+    op, arg = cond
+    if op == "max":
+        return tuple(v == sides for v in range(sides + 1))
+    test = _TESTS[op]
+    return (False,) + tuple(bool(test(v, arg)) for v in range(1, sides + 1))
+
+
+def _describe(op: str, arg: int | None) -> str:
+    """A condition in words for messages."""
+    return "the highest face" if op == "max" else f"{op}{arg}"
+
+
+@lru_cache(maxsize=4096)
+def make_spec(text: str, col: int, count: int, sides: int,
+              reroll: tuple[str, int] | None, reroll_again: bool,
+              explode: tuple[str, int | None] | None, explode_once: bool,
+              keep: tuple[str, int] | None,
+              success: tuple[str, int] | None, deduct: tuple[str, int] | None) -> TermSpec:
+    """Check resolved parameters against the rules and limits and build the term."""
+    where = Location(file="<expr>", line=1, col=col)
+    if count < 0:
+        raise EvaluationError(f"'{text}' would roll a negative number of dice ({count})", where)
+    if count > limits.MAX_DICE_ROLLED:
+        raise LimitExceeded(
+            f"'{text}' would roll {count} dice; at most {limits.MAX_DICE_ROLLED} dice may be rolled", where)
+    if sides < 1:
+        raise EvaluationError(f"'{text}' asks for dice with {sides} sides; a die needs at least 1", where)
+    if sides > limits.MAX_FACES:
+        raise LimitExceeded(
+            f"'{text}' asks for dice with {sides} faces; at most {limits.MAX_FACES} are allowed", where)
+    rtable = _table(sides, reroll) if reroll is not None else None
+    if rtable is not None and reroll_again and all(rtable[1:]):
+        raise LimitExceeded(
+            f"'{text}' rerolls forever: every face of a d{sides} matches {_describe(*reroll)}", where)  # type: ignore[misc]
+    etable = _table(sides, explode) if explode is not None else None
+    if etable is not None and not any(etable):
+        etable = None
+    if etable is not None and not explode_once:
+        reachable = [v for v in range(1, sides + 1)
+                     if not (rtable is not None and reroll_again and rtable[v])]
+        if all(etable[v] for v in reachable):
+            raise LimitExceeded(
+                f"'{text}' explodes forever: every face it can show meets "
+                f"{_describe(*explode)}", where)  # type: ignore[misc]
+    if keep is not None and keep[1] < 0:
+        raise EvaluationError(f"'{text}' keeps or drops a negative number of dice ({keep[1]})", where)
+    stable = _table(sides, success) if success is not None else None
+    dtable = _table(sides, deduct) if deduct is not None else None
+    if stable is None:
+        gain = tuple(range(sides + 1))
+    else:
+        gain = tuple(int(stable[v]) - int(dtable[v] if dtable else 0) for v in range(sides + 1))
+    return TermSpec(text, count, sides, rtable, reroll_again, etable, explode_once,
+                    keep, stable, dtable, gain)
+
+
+def spec_for(node: Dice, args: list[int | None]) -> TermSpec:
+    """The resolved term for given parameter values (count, sides, then modifier arguments)."""
+    m = node.mods
+    count, sides, rr, ex, kp, cs, df = args
+    return make_spec(
+        node.text, node.col, count, sides,
+        (m.reroll.op, rr) if m.reroll else None, m.reroll_again,
+        (m.explode.op, ex) if m.explode else None, m.explode_once,
+        (m.keep[0], kp) if m.keep else None,
+        (m.success.op, cs) if m.success else None,
+        (m.deduct.op, df) if m.deduct else None)
+
+
+def parameter_nodes(node: Dice) -> list:
+    """The parameter sub-trees of a dice term in a fixed order (None where absent)."""
+    m = node.mods
+    return [
+        node.count, node.sides,
+        m.reroll.arg if m.reroll else None,
+        m.explode.arg if m.explode else None,
+        m.keep[1] if m.keep else None,
+        m.success.arg if m.success else None,
+        m.deduct.arg if m.deduct else None,
+    ]
+
+
+def free_names(node: Node) -> frozenset[str]:
+    """Every variable name used anywhere in a tree."""
+    out: set[str] = set()
+    stack: list[object] = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, Name):
+            out.add(item.name)
+        elif isinstance(item, Neg):
+            stack.append(item.operand)
+        elif isinstance(item, Chain):
+            stack.append(item.first)
+            stack.extend(n for _, n in item.rest)
+        elif isinstance(item, Compare):
+            stack += [item.left, item.right]
+        elif isinstance(item, Dice):
+            stack.extend(p for p in parameter_nodes(item) if p is not None)
+    return frozenset(out)

@@ -1,0 +1,31 @@
+"""Where the bundled rulesets and schemas live, in an installed wheel or a source tree."""
+
+from __future__ import annotations
+
+from importlib import resources
+from pathlib import Path
+
+_SOURCE_TREE = Path(__file__).resolve().parents[2]
+
+
+def _folder(package: str, source_folder: str) -> Path:
+    """The folder of a data package; in a source tree (tests run from a checkout), its folder there."""
+    try:
+        return Path(str(resources.files(package)))
+    except ModuleNotFoundError:
+        return _SOURCE_TREE / source_folder
+
+
+def rulesets_dir() -> Path:
+    """The folder of the bundled rulesets."""
+    return _folder("interpreter.rulesets", "rulesets")
+
+
+def schema_path(name: str = "ruleset.schema.json") -> Path:
+    """The path of a bundled JSON schema."""
+    return _folder("interpreter.schema", "schema") / name
+
+
+def bundled_ids() -> list[str]:
+    """The ids of the bundled rulesets, sorted."""
+    return sorted(p.stem for p in rulesets_dir().glob("*.yaml"))

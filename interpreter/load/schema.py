@@ -1,0 +1,255 @@
+"""Checking a loaded document against the JSON Schema, with every error placed and worded plainly."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any, Iterator, NamedTuple
+
+import jsonschema  # type: ignore[import-untyped]  # no stubs for jsonschema in the venv
+from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]  # as above
+
+from interpreter.errors import SchemaViolation
+from interpreter.hints import closest as _closest
+from interpreter.hints import suggest
+from interpreter.load.bundled import schema_path
+
+_TYPE_WORDS = {
+    "string": "text", "integer": "a whole number", "boolean": "true or false", "object": "a mapping",
+    "array": "a list", "null": "nothing", "number": "a number",
+}
+
+# How each name pattern of the schema is explained: (what the thing is, the rule in words).
+_PATTERN_WORDS = {
+    "^[A-Za-z_][A-Za-z0-9_]*$": ("name", "use letters, digits and _, not starting with a digit"),
+    "^[a-z][a-z0-9_-]*$": ("ruleset id", "use lowercase letters, digits, _ and -, starting with a letter"),
+}
+
+
+@lru_cache(maxsize=None)
+def schema(name: str = "ruleset.schema.json") -> dict[str, Any]:
+    """The bundled JSON schema, read once."""
+    with open(schema_path(name), encoding="utf-8") as handle:
+        return json.load(handle)  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=None)
+def _validator(name: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema(name))
+
+
+def _describe(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return f"the number {value}"
+    if isinstance(value, str):
+        if not value:
+            return "empty text"
+        return f"the text '{value}'" if len(value) < 40 and "\n" not in value else "text"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if value is None:
+        return "nothing"
+    return type(value).__name__
+
+
+# Type lists of the schema that stand for one thing a game master writes.
+_TYPE_SETS = {("string", "integer", "boolean"): "a formula", ("string", "integer"): "a dice expression"}
+
+
+def _words(types: list[str]) -> str:
+    if tuple(types) in _TYPE_SETS:
+        return _TYPE_SETS[tuple(types)]
+    words = [_TYPE_WORDS.get(t, t) for t in types]
+    if len(words) <= 2:
+        return " or ".join(words)
+    return ", ".join(words[:-1]) + " or " + words[-1]
+
+
+class _Message(NamedTuple):
+    """One problem found by the schema, before it is placed in the file."""
+
+    path: tuple[Any, ...]
+    at_key: bool
+    text: str
+    hint: str | None = None
+    missing: str | None = None    # the key a "missing required key" message is about
+    typo_of: str | None = None    # the known key an unknown key is probably a misspelling of
+
+
+def _types_of(branch: dict[str, Any]) -> list[str]:
+    kind = branch.get("type")
+    if kind is None:
+        return []
+    return list(kind) if isinstance(kind, list) else [kind]
+
+
+def _fits(branch: dict[str, Any], instance: Any, schema_name: str) -> bool:
+    """Whether the instance has one of the types a oneOf branch allows (any, when it names none)."""
+    types = _types_of(branch)
+    checker = _validator(schema_name)
+    return not types or any(checker.is_type(instance, t) for t in types)
+
+
+def _noun(error: ValidationError) -> str:
+    """What the schema holding a oneOf calls one of its values: "One step of ..." gives "step"."""
+    found = re.match(r"One ([a-z][a-z ]*?)(?: of\b|[.:,;])", str(error.schema.get("description", "")))
+    return found.group(1) if found else "entry"
+
+
+def _a(noun: str) -> str:
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def _one_of(error: ValidationError, schema_name: str) -> Iterator[_Message]:
+    """The messages for a value that fits none of several forms, taken from the form it was meant as."""
+    path = tuple(error.absolute_path)
+    instance = error.instance
+    branches: list[dict[str, Any]] = error.validator_value
+    by_branch: dict[int, list[ValidationError]] = {}
+    for sub in error.context or ():
+        by_branch.setdefault(sub.schema_path[0], []).append(sub)
+
+    def from_branch(index: int) -> Iterator[_Message]:
+        subs = by_branch.get(index, [])
+        if not subs:  # it fits this branch: the trouble is that it fits another one too
+            yield _Message(path, False, f"{_describe(instance)} fits more than one form here")
+        for sub in subs:
+            yield from _messages(sub, schema_name)
+
+    fitting = [i for i, branch in enumerate(branches) if _fits(branch, instance, schema_name)]
+    if not fitting:
+        wanted: list[str] = []
+        for branch in branches:
+            wanted += [t for t in _types_of(branch) if t not in wanted]
+        if wanted:
+            yield _Message(path, False, f"expected {_words(wanted)}, got {_describe(instance)}")
+        else:
+            yield _Message(path, False, f"{_describe(instance)} does not fit here")
+        return
+    if len(fitting) == 1:
+        yield from from_branch(fitting[0])
+        return
+    # Several forms of the same type: mappings told apart by a key only one of them has
+    # (a step's kind).  The form whose key is present is the one meant.
+    kinds = [branches[i]["required"][0] for i in fitting if branches[i].get("required")]
+    if isinstance(instance, dict) and len(kinds) == len(fitting):
+        what = _noun(error)
+        present = [k for k in kinds if k in instance]
+        if len(present) == 1:
+            yield from from_branch(fitting[kinds.index(present[0])])
+            return
+        if len(present) > 1:
+            listed = ", ".join(f"'{k}'" for k in present[:-1]) + f" and '{present[-1]}'"
+            yield _Message(path, False, f"{_a(what)} has exactly one {what} key; this one has {listed}",
+                           f"split it into {len(present)} {what}s")
+            return
+        known = {key for i in fitting for key in branches[i].get("properties", {})}
+        unknown = [k for k in instance if k not in known]
+        for key in unknown:
+            close = _closest(str(key), kinds)
+            hint = f"did you mean '{close}'?" if close else f"{_a(what)} is one of: " + ", ".join(kinds)
+            yield _Message(path + (key,), True, f"unknown {what} kind '{key}'", hint)
+        if not unknown:
+            yield _Message(path, False, f"{_a(what)} needs one of the keys: " + ", ".join(kinds))
+        return
+    # Otherwise: the branch with the fewest complaints.
+    best = min(fitting, key=lambda i: len(by_branch.get(i, [])))
+    yield from from_branch(best)
+
+
+def _pattern(error: ValidationError) -> _Message:
+    """A name that breaks the naming rule: a value, or a mapping key (checked by propertyNames)."""
+    path = tuple(error.absolute_path)
+    value = error.instance
+    is_key = len(error.schema_path) >= 2 and error.schema_path[-2] == "propertyNames"
+    what, rule = _PATTERN_WORDS.get(error.validator_value, ("name", f"it must match {error.validator_value}"))
+    hint = None
+    candidate = re.sub(r"[\s-]+" if what == "name" else r"\s+", "_", str(value).strip())
+    if what != "name":
+        candidate = candidate.lower()
+    if candidate != value and re.fullmatch(error.validator_value, candidate):
+        hint = f"did you mean '{candidate}'?"
+    if is_key:
+        return _Message(path + (value,), True, f"'{value}' is not a valid {what}: {rule}", hint)
+    return _Message(path, False, f"'{value}' is not a valid {what}: {rule}", hint)
+
+
+def _messages(error: ValidationError, schema_name: str) -> Iterator[_Message]:
+    """The messages for one jsonschema error, worded for a game master."""
+    path = tuple(error.absolute_path)
+    kind = error.validator
+    instance = error.instance
+    if kind == "required":
+        for key in error.validator_value:
+            if isinstance(instance, dict) and key not in instance:
+                yield _Message(path, bool(path), f"missing required key '{key}'", missing=key)
+    elif kind == "additionalProperties":
+        allowed = list(error.schema.get("properties", {}))
+        for key in instance:
+            if key not in allowed:
+                close = _closest(str(key), allowed)
+                if close:
+                    hint = f"did you mean '{close}'?"
+                elif allowed:
+                    hint = "allowed keys: " + ", ".join(allowed)
+                else:
+                    hint = None
+                yield _Message(path + (key,), True, f"unknown key '{key}'", hint, typo_of=close)
+    elif kind == "type":
+        wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
+        if isinstance(instance, float) and "integer" in wanted:
+            yield _Message(path, False, f"only whole numbers are allowed, not {instance}")
+        else:
+            yield _Message(path, False, f"expected {_words(wanted)}, got {_describe(instance)}")
+    elif kind == "enum":
+        choices = [str(c) for c in error.validator_value]
+        if isinstance(instance, str):
+            yield _Message(path, False, f"'{instance}' is not one of: {', '.join(choices)}",
+                           suggest(instance, choices))
+        else:
+            yield _Message(path, False, f"expected one of: {', '.join(choices)}; got {_describe(instance)}")
+    elif kind == "pattern":
+        yield _pattern(error)
+    elif kind in ("minItems", "maxItems"):
+        bound = error.validator_value
+        word = "at least" if kind == "minItems" else "at most"
+        count = len(instance) if isinstance(instance, list) else 0
+        yield _Message(path, False, f"needs {word} {bound} item{'s' if bound != 1 else ''}, has {count}")
+    elif kind == "oneOf":
+        yield from _one_of(error, schema_name)
+    elif kind in ("minimum", "maximum"):
+        word = "at least" if kind == "minimum" else "at most"
+        yield _Message(path, False, f"must be {word} {error.validator_value}, not {instance}")
+    elif kind == "uniqueItems":
+        yield _Message(path, False, "lists the same item more than once")
+    elif kind in ("minProperties", "maxProperties"):
+        word = "at least" if kind == "minProperties" else "at most"
+        yield _Message(path, False, f"needs {word} {error.validator_value} "
+                                    f"entr{'ies' if error.validator_value != 1 else 'y'}")
+    else:
+        yield _Message(path, False, error.message)
+
+
+def iter_errors(doc: Any, schema_name: str = "ruleset.schema.json") -> Iterator[SchemaViolation]:
+    """Every schema violation of a loaded document, placed at its line and column.
+
+    A missing required key is not reported when the same mapping has an unknown key that
+    is probably that key misspelt: ``stpes:`` is one mistake, reported once.
+    """
+    found = [m for error in _validator(schema_name).iter_errors(doc.data) for m in _messages(error, schema_name)]
+    misspelt = {(m.path[:-1], m.typo_of) for m in found if m.typo_of is not None}
+    seen = set()
+    for m in found:
+        if m.missing is not None and (m.path, m.missing) in misspelt:
+            continue
+        if (m.path, m.at_key, m.text) in seen:
+            continue
+        seen.add((m.path, m.at_key, m.text))
+        yield SchemaViolation(m.text, doc.where(m.path, key=m.at_key), m.hint)
+
+

@@ -1,0 +1,241 @@
+"""Running a compiled procedure: once with dice from a source, or over every world for exact odds."""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any, Mapping
+
+from interpreter.dice import expr as dice
+from interpreter.errors import BadParameter, EvaluationError, RulesError
+from interpreter.ruleset.model import Param, Procedure, Ruleset
+from interpreter.procedure.steps import initial_env, run_steps
+from interpreter.procedure.worlds import EvalContext, World
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """What one run of a procedure gave: the outcome, the values, the trace of every roll, sheet changes."""
+
+    ruleset: str
+    procedure: str
+    outcome: str
+    values: Mapping[str, Any]
+    trace: tuple[Any, ...]
+    changes: tuple[tuple[tuple[Any, ...], Any, Any], ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Odds:
+    """The exact probability of every outcome and the distribution of every value."""
+
+    ruleset: str
+    procedure: str
+    outcomes: Mapping[str, Fraction | float]
+    values: Mapping[str, Mapping[Any, Fraction | float]]
+    truncated: float
+
+    @property
+    def exact(self) -> bool:
+        """True when every probability is an exact fraction and nothing was cut off."""
+        return not self.truncated and all(isinstance(p, Fraction) for p in self.outcomes.values())
+
+
+def find_procedure(ruleset: Ruleset, name: str) -> Procedure:
+    """The named procedure, or an error suggesting the closest names."""
+    try:
+        return ruleset.procedures[name]
+    except KeyError:
+        close = difflib.get_close_matches(name, list(ruleset.procedures), n=1)
+        hint = f"did you mean '{close[0]}'?" if close else "procedures: " + ", ".join(ruleset.procedures)
+        raise BadParameter(f"ruleset '{ruleset.id}' has no procedure '{name}'", hint=hint) from None
+
+
+def table_functions(ruleset: Ruleset) -> dict[str, Any]:
+    """Number-keyed tables as one-argument functions for formulas."""
+    functions = {}
+    for table in ruleset.tables.values():
+        if table.die is None:
+            functions[table.name] = _lookup(ruleset, table)
+    return functions
+
+
+def _lookup(ruleset: Ruleset, table: Any) -> Any:
+    def lookup(key: Any) -> Any:
+        row = table.row_for(int(key))
+        if row is None:
+            raise EvaluationError(f"table '{table.name}' has no row for {key}", table.where)
+        if row.value is None:
+            raise EvaluationError(f"table '{table.name}' row for {key} has no value", row.where)
+        return row.value.evaluate(ruleset.constants, {})
+    return lookup
+
+
+def convert(param: Param, raw: Any) -> Any:
+    """A parameter value from the command line or a caller, checked against its declaration."""
+    value: Any = raw
+    if isinstance(raw, str):
+        text = raw.strip()
+        if text in param.options:
+            value = param.options[text]
+        elif param.type == "dice":
+            try:
+                value = dice.parse(text)
+            except RulesError as err:
+                raise BadParameter(f"parameter '{param.name}' ('{text}'): {err.message}") from None
+        elif param.type == "flag":
+            lowered = text.lower()
+            if lowered not in ("true", "false", "1", "0", "yes", "no"):
+                raise BadParameter(f"parameter '{param.name}' is a flag: give true or false, not '{raw}'")
+            value = lowered in ("true", "1", "yes")
+        elif param.type == "choice":
+            options = ", ".join(param.options)
+            raise BadParameter(f"parameter '{param.name}' must be one of {options}, not '{raw}'")
+        else:
+            try:
+                value = int(text)
+            except ValueError:
+                words = f" or one of {', '.join(param.options)}" if param.options else ""
+                raise BadParameter(f"parameter '{param.name}' must be a whole number{words}, not '{raw}'") from None
+    if param.type == "flag":
+        value = bool(value)
+    if param.type in ("int", "choice") and not isinstance(value, bool) and isinstance(value, int):
+        if param.minimum is not None and value < param.minimum:
+            raise BadParameter(f"parameter '{param.name}' is {value}; the least allowed is {param.minimum}")
+        if param.maximum is not None and value > param.maximum:
+            raise BadParameter(f"parameter '{param.name}' is {value}; the most allowed is {param.maximum}")
+    return value
+
+
+def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] | None = None,
+         ruleset: Ruleset | None = None) -> dict[str, Any]:
+    """Check and convert the given arguments against the procedure's parameters.
+
+    With a sheet, a value may name a sheet value (`stat=STR`), and a trait parameter
+    binds the trait's value plus `NAME_in_GROUP` flags.
+    """
+    params = {p.name: p for p in proc.params}
+    bound: dict[str, Any] = {}
+    for name, raw in args.items():
+        if name not in params:
+            close = difflib.get_close_matches(name, list(params), n=1)
+            hint = f"did you mean '{close[0]}'?" if close else (
+                "it takes " + ", ".join(params) if params else "it takes no parameters")
+            raise BadParameter(f"procedure '{proc.name}' has no parameter '{name}'", hint=hint)
+        param = params[name]
+        text = raw.strip() if isinstance(raw, str) else raw
+        if param.type == "trait":
+            bound.update(_trait_param(param, text, sheet_env, ruleset))
+        elif (sheet_env is not None and isinstance(text, str) and text in sheet_env
+              and text not in param.options and param.type in ("int", "flag")):
+            bound[name] = convert(param, sheet_env[text])
+        else:
+            bound[name] = convert(param, raw)
+    return bound
+
+
+def _trait_param(param: Param, text: Any, sheet_env: Mapping[str, Any] | None, ruleset: Ruleset | None) -> dict[str, Any]:
+    if ruleset is None or sheet_env is None:
+        raise BadParameter(f"parameter '{param.name}' names a trait of a character sheet: give --sheet FILE")
+    if text not in ruleset.traits:
+        close = difflib.get_close_matches(str(text), list(ruleset.traits), n=1)
+        raise BadParameter(f"parameter '{param.name}': '{text}' is not a trait of {ruleset.id}",
+                           hint=f"did you mean '{close[0]}'?" if close else None)
+    out: dict[str, Any] = {param.name: sheet_env[text], f"#trait:{param.name}": text}
+    for group in {t.group for t in ruleset.traits.values() if t.group}:
+        out[f"{param.name}_in_{group}"] = ruleset.traits[text].group == group
+    return out
+
+
+def _finish(proc: Procedure, world: World) -> None:
+    if world.outcome is None:
+        raise EvaluationError(f"procedure '{proc.name}' ended without an outcome", proc.where)
+
+
+def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Mapping[str, Any] | None,
+           doc: Any) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The starting env of a run, and the sheet's names alone (empty without a sheet)."""
+    from interpreter.sheet import bind as sheets
+
+    if proc.sheet == "required" and sheet is None:
+        raise BadParameter(f"procedure '{proc.name}' works on a character sheet: give --sheet FILE")
+    if sheet is not None and not sheets.names_ruleset(sheet.get("ruleset"), ruleset, doc.file if doc is not None else None):
+        raise BadParameter(f"the sheet is for ruleset '{sheet.get('ruleset')}', not '{ruleset.id}'",
+                           doc.where(("ruleset",)) if doc is not None else None)
+    sheet_env = sheets.bind(ruleset, sheet, doc) if sheet is not None else None
+    params = bind(proc, args, sheet_env, ruleset)
+    env = initial_env(ruleset, proc, params)
+    env.update({k: v for k, v in params.items() if k not in env})  # a trait parameter's name and group flags
+    env["has_sheet"] = sheet_env is not None
+    if proc.sheet != "none" and sheet_env is not None:
+        for key, value in sheet_env.items():
+            env.setdefault(key, value)
+    return env, sheet_env or {}
+
+
+def _sheet_names(ruleset: Ruleset, sheet_env: Mapping[str, Any]) -> tuple[str, ...]:
+    """The names a bound sheet adds to the constants."""
+    return tuple(k for k in sheet_env if k not in ruleset.constants)
+
+
+def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
+        sheet: Mapping[str, Any] | None = None, doc: Any = None) -> Result:
+    """Run a procedure once, drawing dice from the source; with a sheet, report what it changed."""
+    from interpreter.sheet import bind as sheets
+
+    proc = find_procedure(ruleset, name)
+    env, sheet_env = _start(ruleset, proc, args, sheet, doc)
+    ctx = EvalContext(ruleset, exact=False, source=source, functions=table_functions(ruleset),
+                      sheet_names=_sheet_names(ruleset, sheet_env))
+    [(world, _)] = run_steps(proc.steps, [(World(env), 1)], ctx)
+    _finish(proc, world)
+    values = {v: world.env.get(v) for v in proc.values}
+    changes: tuple[Any, ...] = ()
+    if proc.sheet != "none" and sheet is not None:
+        final = dict(world.env)
+        for key, trait in env.items():
+            if key.startswith("#trait:"):
+                final[trait] = final[key[len("#trait:"):]]
+        if ruleset.sheet is not None:
+            sheets.refresh(ruleset, final)
+        changes = tuple(sheets.changed_paths(ruleset, sheet_env, final, sheet))
+    return Result(ruleset.id, proc.name, world.outcome or "", values, world.trace, changes)
+
+
+def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[str, Any] | None = None,
+         doc: Any = None) -> Odds:
+    """The exact distribution of a procedure's outcomes and values."""
+    proc = find_procedure(ruleset, name)
+    env, sheet_env = _start(ruleset, proc, args, sheet, doc)
+    ctx = EvalContext(ruleset, exact=True, functions=table_functions(ruleset),
+                      sheet_names=_sheet_names(ruleset, sheet_env))
+    worlds = run_steps(proc.steps, [(World(env), Fraction(1))], ctx)
+    outcomes: dict[str, Any] = {o: Fraction(0) for o in proc.outcomes}
+    values: dict[str, dict[Any, Any]] = {v: {} for v in proc.values}
+    mass: Any = Fraction(0)
+    for world, weight in worlds:
+        _finish(proc, world)
+        mass += weight
+        assert world.outcome is not None  # _finish refuses a world without an outcome
+        outcomes[world.outcome] = outcomes.get(world.outcome, 0) + weight
+        for v in proc.values:
+            value = world.env.get(v)
+            values[v][value] = values[v].get(value, 0) + weight
+    truncated = ctx.truncated
+    if truncated:
+        # What was cut off is reported, and the rest is renormalised so probabilities sum to 1.
+        outcomes = {k: float(p) / float(mass) for k, p in outcomes.items()}
+        values = {k: {x: float(p) / float(mass) for x, p in d.items()} for k, d in values.items()}
+    return Odds(ruleset.id, proc.name, outcomes, {k: dict(sorted(d.items(), key=_order)) for k, d in values.items()},
+                truncated)
+
+
+def _order(item: tuple[Any, Any]) -> tuple[int, Any]:
+    value = item[0]
+    if value is None:
+        return (0, 0)
+    return (1, value)
+
+
+__all__ = ["Result", "Odds", "run", "odds", "bind", "find_procedure"]

@@ -1,0 +1,250 @@
+"""The compiled, immutable form of a ruleset: every formula parsed, every reference resolved."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Mapping, TypeAlias
+
+from interpreter.errors import Location
+
+Value: TypeAlias = "int | bool | float"
+
+
+@dataclass(frozen=True, slots=True)
+class Param:
+    """One parameter of a procedure."""
+
+    name: str
+    type: str  # int | flag | dice | choice
+    default: Any = None
+    required: bool = True
+    minimum: int | None = None
+    maximum: int | None = None
+    options: Mapping[str, int] = field(default_factory=dict)  # words accepted for this parameter
+    help: str = ""
+    where: Location | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One compiled step; ``kind`` names its handler and ``spec`` holds its compiled parts."""
+
+    kind: str
+    spec: Mapping[str, Any]
+    where: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Procedure:
+    """A named procedure: parameters, ordered outcomes (best first), values and steps."""
+
+    name: str
+    summary: str
+    params: tuple[Param, ...]
+    outcomes: tuple[str, ...]
+    outcome_help: Mapping[str, str]
+    values: tuple[str, ...]
+    value_help: Mapping[str, str]
+    steps: tuple[Step, ...]
+    refs: tuple[str, ...]
+    where: Location
+    sheet: str = "none"
+
+    def rank(self, outcome: str | None) -> int:
+        """How good an outcome is: 0 for the best, larger for worse, and worst of all when unset."""
+        if outcome is None:
+            return len(self.outcomes)
+        return self.outcomes.index(outcome)
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One table row: the keys it covers and what it gives."""
+
+    low: int
+    high: int
+    value: Any  # compiled formula or None
+    outcome: str | None
+    values: tuple[tuple[str, Any], ...]  # (name, dice expression)
+    text: str
+    where: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Table:
+    """A lookup table keyed by a die or by a number."""
+
+    name: str
+    die: Any  # compiled dice expression, or None for number-keyed tables
+    rows: tuple[Row, ...]
+    default: Row | None
+    summary: str
+    refs: tuple[str, ...]
+    where: Location
+
+    def row_for(self, key: int) -> Row | None:
+        """The row covering a key, or the default row, or None."""
+        for row in self.rows:
+            if row.low <= key <= row.high:
+                return row
+        return self.default
+
+
+@dataclass(frozen=True, slots=True)
+class Trait:
+    """A character trait with its range."""
+
+    name: str
+    label: str
+    group: str
+    minimum: int | None
+    maximum: int | None
+    default: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class Derived:
+    """A value derived from traits by a formula."""
+
+    name: str
+    label: str
+    formula: Any
+    refs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """Descriptive rule data with no dice (turn order, action economy)."""
+
+    name: str
+    title: str
+    text: str
+    data: Mapping[str, Any]
+    refs: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Example:
+    """A worked example from the source text: a procedure, its inputs, given dice and what must come out."""
+
+    name: str
+    procedure: str
+    params: Mapping[str, Any]
+    dice: tuple[int, ...]
+    outcome: str | None
+    values: Mapping[str, Any]
+    refs: tuple[str, ...]
+    where: Location
+
+
+@dataclass(frozen=True, slots=True)
+class Ruleset:
+    """A whole compiled ruleset."""
+
+    id: str
+    title: str
+    description: str
+    file: str
+    constants: Mapping[str, Any]
+    dice: Mapping[str, Any]
+    traits: Mapping[str, Trait]
+    derived: Mapping[str, Derived]
+    tables: Mapping[str, Table]
+    procedures: Mapping[str, Procedure]
+    notes: Mapping[str, Note]
+    examples: tuple[Example, ...]
+    extra: Mapping[str, Any] = field(default_factory=dict)  # top-level keys kept as written
+    sheet: Any = None  # SheetSpec, when the ruleset describes character sheets
+    static: frozenset[str] = frozenset()  # names no step ever binds: the same in every world of a run
+
+
+@dataclass(frozen=True, slots=True)
+class SheetField:
+    """A choice a sheet records besides traits."""
+
+    name: str
+    kind: str  # text | list | points
+    count: int | None
+    unique: bool
+    total: Any  # formula, for points
+    options: tuple[str, ...]
+    default: Any
+    help: str
+
+
+@dataclass(frozen=True, slots=True)
+class StateValue:
+    """A plain value kept on a sheet (level, experience, a condition)."""
+
+    name: str
+    type: str  # int | flag
+    default: Any  # formula
+    minimum: int | None
+    maximum: int | None
+    help: str
+
+
+@dataclass(frozen=True, slots=True)
+class Track:
+    """A damage track: a current value under a maximum, or typed boxes sorted worst first."""
+
+    name: str
+    kind: str  # current_max | boxes
+    max: Any  # formula, for current_max
+    size: Any  # formula, for boxes
+    types: tuple[str, ...]
+    marks: tuple[str, ...]
+    penalties: tuple[int, ...]
+    temporary: str | None
+    temporary_ignored_by: tuple[str, ...]
+    help: str
+
+
+@dataclass(frozen=True, slots=True)
+class Resource:
+    """A resource with a maximum (willpower, luck points, system strain)."""
+
+    name: str
+    max: Any
+    start: Any
+    help: str
+
+
+@dataclass(frozen=True, slots=True)
+class CreationRule:
+    """One creation rule: a budget, priorities, or a checked condition."""
+
+    kind: str  # budget | priorities | rule
+    name: str
+    spec: Mapping[str, Any]
+    where: Location
+
+
+@dataclass(frozen=True, slots=True)
+class SheetSpec:
+    """What a sheet of a ruleset holds and how it is checked."""
+
+    fields: Mapping[str, SheetField]
+    state: Mapping[str, StateValue]
+    tracks: Mapping[str, Track]
+    resources: Mapping[str, Resource]
+    creation: tuple[CreationRule, ...]
+    status: Mapping[str, Any]
+
+    def names(self, traits: Any, derived: Any) -> set[str]:
+        """Every name a formula may use when a sheet is bound."""
+        names = set(traits) | set(derived) | set(self.state)
+        for track in self.tracks.values():
+            names |= set(track_names(track))
+        for resource in self.resources:
+            names |= {resource, f"{resource}_max"}
+        return names
+
+
+def track_names(track: Track) -> tuple[str, ...]:
+    """The formula names a track binds."""
+    t = track.name
+    if track.kind == "current_max":
+        return (f"{t}_current", f"{t}_max")
+    return (f"{t}_size", f"{t}_filled", f"{t}_rightmost", f"{t}_penalty", f"{t}_full") + tuple(
+        f"{t}_{kind}" for kind in track.types)

@@ -1,0 +1,239 @@
+"""Character sheets as formula names: binding a sheet, keeping derived names fresh, and writing changes back.
+
+A sheet file holds `ruleset`, `name`, `traits`, `choices` and `state`. Bound for a
+procedure, it becomes names: traits, derived values, state values, `T_current` and
+`T_max` of a current/max track, `T_size`, `T_filled`, `T_rightmost`, `T_penalty`,
+`T_full` and one count per damage type of a box track, and `R` and `R_max` of a
+resource. Procedures change those names; `changed_paths` turns the difference back
+into sheet paths.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator, Mapping
+
+from interpreter.errors import BadParameter, Location
+from interpreter.ruleset.model import Ruleset, SheetSpec, Track
+
+MARKS = "#marks:"  # private env prefix for a box track's marks (a tuple of type numbers, 0 for empty)
+
+
+def _number(value: Any, what: str, where: Location | None) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise BadParameter(f"{what} must be a whole number, not {value!r}", where)
+    return value
+
+
+def _at(doc: Any, path: tuple[Any, ...]) -> Location | None:
+    return doc.where(path) if doc is not None else None
+
+
+def evaluate_derived(ruleset: Ruleset, env: dict[str, Any]) -> None:
+    """Compute every derived value from the traits in env, in dependency order."""
+    pending = dict(ruleset.derived)
+    for _ in range(len(pending) + 1):
+        if not pending:
+            return
+        for name, derived in list(pending.items()):
+            if derived.formula is not None and derived.formula.names & set(pending) - {name}:
+                continue
+            env[name] = derived.formula.evaluate(env, _functions(ruleset)) if derived.formula is not None else 0
+            del pending[name]
+
+
+def _functions(ruleset: Ruleset) -> Mapping[str, Any]:
+    from interpreter.procedure.runner import table_functions
+    return table_functions(ruleset)
+
+
+def box_numbers(track: Track, marks: tuple[int, ...]) -> dict[str, Any]:
+    """The formula names of a box track with these marks."""
+    size = len(marks)
+    filled = [m for m in marks if m]
+    numbers: dict[str, Any] = {
+        f"{track.name}_size": size,
+        f"{track.name}_filled": len(filled),
+        f"{track.name}_rightmost": marks[-1] if marks else 0,
+        f"{track.name}_full": size > 0 and len(filled) == size,
+        f"{track.name}_penalty": penalty(track, marks),
+    }
+    for index, kind in enumerate(track.types, start=1):
+        numbers[f"{track.name}_{kind}"] = sum(1 for m in marks if m == index)
+    return numbers
+
+
+def penalty(track: Track, marks: tuple[int, ...]) -> int:
+    """The wound penalty: the entry for the rightmost filled box among the last ones."""
+    result = 0
+    count = len(track.penalties)
+    for i, value in enumerate(track.penalties):
+        position = len(marks) - count + i
+        if 0 <= position < len(marks) and marks[position]:
+            result = value
+    return result
+
+
+def sorted_marks(marks: list[int], size: int) -> tuple[int, ...]:
+    """Marks worst first, empty boxes last, cut or padded to the size."""
+    filled = sorted(m for m in marks if m)[:size]
+    return tuple(filled + [0] * (size - len(filled)))
+
+
+def refresh(ruleset: Ruleset, env: dict[str, Any]) -> None:
+    """Recompute what follows from the sheet's values: derived values, box tracks, resource maxima."""
+    spec: SheetSpec = ruleset.sheet
+    evaluate_derived(ruleset, env)
+    functions = _functions(ruleset)
+    for track in spec.tracks.values():
+        if track.kind == "boxes":
+            size = max(0, int(track.size.evaluate(env, functions)))
+            marks = sorted_marks(list(env.get(MARKS + track.name, ())), size)
+            env[MARKS + track.name] = marks
+            env.update(box_numbers(track, marks))
+        else:
+            env[f"{track.name}_max"] = max(0, env[f"{track.name}_max"])
+            env[f"{track.name}_current"] = max(0, min(env[f"{track.name}_current"], env[f"{track.name}_max"]))
+    for resource in spec.resources.values():
+        top = resource.max.evaluate(env, functions)
+        env[f"{resource.name}_max"] = top
+        env[resource.name] = max(0, min(env[resource.name], top))
+    for name, value in spec.state.items():
+        if value.minimum is not None and env[name] < value.minimum:
+            env[name] = value.minimum
+        if value.maximum is not None and env[name] > value.maximum:
+            env[name] = value.maximum
+
+
+def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str, Any]:
+    """The names of a sheet's data for a procedure run; missing values take their defaults."""
+    spec: SheetSpec | None = ruleset.sheet
+    env: dict[str, Any] = dict(ruleset.constants)
+    traits = data.get("traits") or {}
+    state = data.get("state") or {}
+    for name, trait in ruleset.traits.items():
+        value = traits.get(name, trait.default if trait.default is not None else 0)
+        env[name] = _number(value, f"trait '{name}'", _at(doc, ("traits", name)))
+    unknown = [k for k in traits if k not in ruleset.traits]
+    if unknown:
+        from interpreter.hints import suggest
+        raise BadParameter(f"unknown trait '{unknown[0]}'", _at(doc, ("traits", unknown[0])),
+                           suggest(unknown[0], list(ruleset.traits)))
+    evaluate_derived(ruleset, env)
+    if spec is None:
+        return env
+    functions = _functions(ruleset)
+    for name, value in spec.state.items():
+        raw = state.get(name)
+        if raw is None:
+            raw = value.default.evaluate(env, functions)
+        env[name] = bool(raw) if value.type == "flag" else _number(raw, f"state '{name}'", _at(doc, ("state", name)))
+    for track in spec.tracks.values():
+        raw = state.get(track.name)
+        if track.kind == "current_max":
+            top = track.max.evaluate(env, functions)
+            raw = raw if isinstance(raw, Mapping) else {}
+            env[f"{track.name}_max"] = _number(raw.get("max", top), f"{track.name} max",
+                                               _at(doc, ("state", track.name, "max")))
+            env[f"{track.name}_current"] = _number(raw.get("current", env[f"{track.name}_max"]),
+                                                   f"{track.name} current", _at(doc, ("state", track.name, "current")))
+        else:
+            words = list(raw or [])
+            marks = []
+            for i, word in enumerate(words):
+                if word is None:
+                    marks.append(0)
+                elif word in track.types:
+                    marks.append(track.types.index(word) + 1)
+                elif word in track.marks:
+                    marks.append(track.marks.index(word) + 1)
+                else:
+                    raise BadParameter(f"'{word}' is not a damage type of {track.name} ({', '.join(track.types)})",
+                                       _at(doc, ("state", track.name, i)))
+            env[MARKS + track.name] = tuple(marks)
+    for resource in spec.resources.values():
+        raw = state.get(resource.name)
+        if raw is None:
+            raw = (resource.start or resource.max).evaluate(env, functions)
+        env[resource.name] = _number(raw, f"resource '{resource.name}'", _at(doc, ("state", resource.name)))
+    refresh(ruleset, env)
+    return env
+
+
+def sheet_paths(ruleset: Ruleset) -> Iterator[tuple[str, tuple[Any, ...]]]:
+    """Each env name that is stored on a sheet, with its path in the sheet file."""
+    for name in ruleset.traits:
+        yield name, ("traits", name)
+    spec = ruleset.sheet
+    if spec is None:
+        return
+    for name in spec.state:
+        yield name, ("state", name)
+    for track in spec.tracks.values():
+        if track.kind == "current_max":
+            yield f"{track.name}_current", ("state", track.name, "current")
+            yield f"{track.name}_max", ("state", track.name, "max")
+        else:
+            yield MARKS + track.name, ("state", track.name)
+    for name in spec.resources:
+        yield name, ("state", name)
+
+
+def stored(ruleset: Ruleset, name: str, value: Any, drawn: bool = False) -> Any:
+    """An env value as it is written on the sheet: box marks as type words, or as drawn marks."""
+    if name.startswith(MARKS):
+        track = ruleset.sheet.tracks[name[len(MARKS):]]
+        labels = track.marks if drawn else track.types
+        return [labels[m - 1] if m else None for m in value]
+    return value
+
+
+def _drawn(ruleset: Ruleset, name: str, data: Mapping[str, Any] | None) -> bool:
+    """Whether the sheet writes this box track with marks (`*`, `X`) rather than type words."""
+    if data is None or not name.startswith(MARKS):
+        return False
+    track = ruleset.sheet.tracks[name[len(MARKS):]]
+    written = ((data.get("state") or {}).get(track.name)) or []
+    words = [w for w in written if w is not None]
+    return bool(words) and all(w in track.marks and w not in track.types for w in words)
+
+
+def changed_paths(ruleset: Ruleset, before: Mapping[str, Any], after: Mapping[str, Any],
+                  data: Mapping[str, Any] | None = None) -> list[tuple[tuple[Any, ...], Any, Any]]:
+    """(path, old, new) for every stored value a procedure changed, written as the sheet writes it."""
+    out = []
+    for name, path in sheet_paths(ruleset):
+        if name in after and before.get(name) != after[name]:
+            drawn = _drawn(ruleset, name, data)
+            out.append((path, stored(ruleset, name, before.get(name), drawn), stored(ruleset, name, after[name], drawn)))
+    return out
+
+
+def statuses(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
+    """The names of the status conditions that hold."""
+    spec = ruleset.sheet
+    if spec is None:
+        return []
+    functions = _functions(ruleset)
+    return [name for name, f in spec.status.items() if f.evaluate(env, functions)]
+
+
+def draw(track: Track, marks: tuple[int, ...]) -> str:
+    """A box track drawn with its marks, empty boxes as '_'."""
+    return "".join(track.marks[m - 1] if m else "_" for m in marks)
+
+
+__all__ = ["bind", "refresh", "changed_paths", "statuses", "draw", "names_ruleset"]
+
+
+def names_ruleset(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:
+    """Whether a sheet's `ruleset:` names this ruleset: its id, or its file relative to the sheet."""
+    if value == ruleset.id:
+        return True
+    if not isinstance(value, str) or sheet_file is None:
+        return False
+    from pathlib import Path
+
+    try:
+        return (Path(sheet_file).parent / value).resolve() == Path(ruleset.file).resolve()
+    except OSError:
+        return False

@@ -1,0 +1,120 @@
+"""Compiling a ruleset's `sheet:` section: fields, state values, tracks, resources, creation rules."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+from typing import Any
+
+from interpreter.errors import SchemaViolation, UnknownName
+from interpreter.ruleset.model import CreationRule, Resource, SheetField, SheetSpec, StateValue, Track, track_names
+from interpreter.hints import suggest
+
+P = tuple[Any, ...]
+
+
+def compile_sheet(c: Any, spec: dict[str, Any], base: set[str], traits: dict[str, Any],
+                  derived: dict[str, Any]) -> SheetSpec:
+    """The compiled sheet section; problems are recorded on the compiler."""
+    root: P = ("sheet",)
+    state_specs = spec.get("state") or {}
+    track_specs = spec.get("tracks") or {}
+    resource_specs = spec.get("resources") or {}
+    stats = base | set(traits) | set(derived)
+    fields = {}
+    for name, f in (spec.get("fields") or {}).items():
+        total = c.formula(f["total"], root + ("fields", name, "total"), base) if "total" in f else None
+        fields[name] = SheetField(name, f["kind"], f.get("count"), bool(f.get("unique")), total,
+                                  tuple(f.get("options") or ()), f.get("default"), f.get("help", ""))
+    state = {}
+    for name, s in state_specs.items():
+        default = c.formula(s.get("default", 0), root + ("state", name, "default"), stats)
+        state[name] = StateValue(name, s["type"], default, s.get("min"), s.get("max"), s.get("help", ""))
+    tracks = {}
+    for name, t in track_specs.items():
+        tpath = root + ("tracks", name)
+        kind = t["kind"]
+        need = "max" if kind == "current_max" else "size"
+        if need not in t:
+            c.problem(SchemaViolation(f"a {kind} track needs '{need}'", c.where(tpath, key=True)))
+        maximum = c.formula(t["max"], tpath + ("max",), stats | set(state)) if "max" in t else None
+        size = c.formula(t["size"], tpath + ("size",), stats | set(state)) if "size" in t else None
+        types = tuple(t.get("types") or ())
+        if kind == "boxes" and not types:
+            c.problem(SchemaViolation("a boxes track needs 'types', worst first", c.where(tpath, key=True)))
+        marks = tuple(t.get("marks") or ())
+        if marks and len(marks) != len(types):
+            c.problem(SchemaViolation(f"'marks' has {len(marks)} entries for {len(types)} types",
+                                      c.where(tpath + ("marks",))))
+        temporary = t.get("temporary")
+        if temporary and temporary not in state:
+            c.problem(UnknownName(f"unknown state value '{temporary}'", c.where(tpath + ("temporary",)),
+                                  suggest(temporary, list(state)) or "declare it under sheet.state"))
+        ignored = tuple(t.get("temporary_ignored_by") or ())
+        for i, kind_name in enumerate(ignored):
+            if kind_name not in types:
+                c.problem(UnknownName(f"unknown damage type '{kind_name}'",
+                                      c.where(tpath + ("temporary_ignored_by", i)), suggest(kind_name, list(types))))
+        tracks[name] = Track(name, kind, maximum, size, types, marks or tuple(types), tuple(t.get("penalties") or ()),
+                             temporary, ignored, t.get("help", ""))
+    resources = {}
+    for name, r in resource_specs.items():
+        rpath = root + ("resources", name)
+        maximum = c.formula(r["max"], rpath + ("max",), stats | set(state))
+        start = c.formula(r["start"], rpath + ("start",), stats | set(state)) if "start" in r else None
+        resources[name] = Resource(name, maximum, start, r.get("help", ""))
+    sheet_spec = SheetSpec(MappingProxyType(fields), MappingProxyType(state), MappingProxyType(tracks),
+                           MappingProxyType(resources), (), MappingProxyType({}))
+    everything = stats | sheet_spec.names(traits, derived)
+    _check_clashes(c, sheet_spec, traits, derived, base)
+    status = {}
+    for name, f in (spec.get("status") or {}).items():
+        status[name] = c.formula(f, root + ("status", name), everything)
+    creation = tuple(_creation(c, rule, root + ("creation", i), everything, traits, fields)
+                     for i, rule in enumerate(spec.get("creation") or []))
+    return SheetSpec(sheet_spec.fields, sheet_spec.state, sheet_spec.tracks, sheet_spec.resources, creation,
+                     MappingProxyType(status))
+
+
+def _check_clashes(c: Any, sheet: SheetSpec, traits: dict[str, Any], derived: dict[str, Any], base: set[str]) -> None:
+    seen: dict[str, str] = {n: "trait" for n in traits}
+    seen.update({n: "derived value" for n in derived})
+    seen.update({n: "constant" for n in base})
+    def claim(name: str, what: str, path: P) -> None:
+        if name in seen:
+            c.problem(SchemaViolation(f"{what} '{name}' has the name of a {seen[name]}", c.where(path, key=True)))
+        seen[name] = what
+    for name in sheet.state:
+        claim(name, "state value", ("sheet", "state", name))
+    for track in sheet.tracks.values():
+        for name in track_names(track):
+            claim(name, "track name", ("sheet", "tracks", track.name))
+    for name in sheet.resources:
+        claim(name, "resource", ("sheet", "resources", name))
+        claim(f"{name}_max", "resource", ("sheet", "resources", name))
+
+
+def _creation(c: Any, rule: dict[str, Any], path: P, names: set[str], traits: dict[str, Any],
+              fields: dict[str, Any]) -> CreationRule:
+    def trait_list(items: list[str], at: P) -> tuple[str, ...]:
+        for i, t in enumerate(items):
+            if t not in traits:
+                c.problem(UnknownName(f"unknown trait '{t}'", c.where(at + (i,)), suggest(t, list(traits))))
+        return tuple(items)
+    common = {
+        "base": c.formula(rule.get("base", 0), path + ("base",), names),
+        "dot_cost": c.formula(rule.get("dot_cost", 1), path + ("dot_cost",), names | {"dot"}),
+    }
+    if "budget" in rule:
+        spec = dict(common, traits=trait_list(rule["traits"], path + ("traits",)),
+                    total=c.formula(rule["total"], path + ("total",), names), compare=rule.get("compare", "equal"))
+        return CreationRule("budget", rule["budget"], MappingProxyType(spec), c.where(path))
+    if "priorities" in rule:
+        groups = {g: trait_list(ts, path + ("groups", g)) for g, ts in rule["groups"].items()}
+        budgets = tuple(c.formula(b, path + ("budgets", i), names) for i, b in enumerate(rule["budgets"]))
+        if len(budgets) != len(groups):
+            c.problem(SchemaViolation(f"{len(budgets)} budgets for {len(groups)} groups", c.where(path + ("budgets",))))
+        spec = dict(common, groups=MappingProxyType(groups), budgets=budgets, order=rule["order"])
+        return CreationRule("priorities", rule["priorities"], MappingProxyType(spec), c.where(path))
+    spec = {"check": c.formula(rule["check"], path + ("check",), names), "message": rule["message"],
+            "at": rule.get("at")}
+    return CreationRule("rule", rule["rule"], MappingProxyType(spec), c.where(path))

@@ -1,0 +1,240 @@
+"""Checking a character sheet against its ruleset's creation rules, and writing a new sheet."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from interpreter.errors import BadParameter, Location, RulesError, SchemaViolation
+from interpreter.ruleset.model import CreationRule, Ruleset
+from interpreter.procedure.runner import table_functions
+from interpreter.sheet.steps import fill
+from interpreter.sheet.bind import bind, names_ruleset
+from interpreter.hints import sorted_unique, suggest
+
+SHEET_KEYS = ("ruleset", "name", "traits", "choices", "state")
+
+
+class SheetProblem(SchemaViolation):
+    """A sheet breaks a creation rule or has the wrong shape."""
+
+
+def _where(doc: Any, path: tuple[Any, ...], key: bool = False) -> Location:
+    return doc.where(path, key=key)
+
+
+def spent(rule: CreationRule, env: Mapping[str, Any], functions: Mapping[str, Any], traits: tuple[str, ...]) -> int:
+    """Points spent on some traits: each dot above the base costs `dot_cost` evaluated at that dot."""
+    base = rule.spec["base"].evaluate(env, functions)
+    total = 0
+    for trait in traits:
+        for dot in range(base + 1, int(env[trait]) + 1):
+            total += rule.spec["dot_cost"].evaluate({**env, "dot": dot}, functions)
+    return total
+
+
+def check(ruleset: Ruleset, data: Any, doc: Any) -> list[RulesError]:
+    """Every problem of a sheet: shape, trait ranges, fields, budgets, priorities and rules."""
+    problems: list[RulesError] = []
+    if not isinstance(data, dict):
+        return [SheetProblem("a sheet must be a mapping", _where(doc, ()))]
+    for key in data:
+        if key not in SHEET_KEYS:
+            problems.append(SheetProblem(f"unknown key '{key}'", _where(doc, (key,), True),
+                                         suggest(str(key), list(SHEET_KEYS))))
+    if not names_ruleset(data.get("ruleset"), ruleset, doc.file):
+        problems.append(SheetProblem(f"the sheet names ruleset '{data.get('ruleset')}', not '{ruleset.id}'",
+                                     _where(doc, ("ruleset",))))
+        return problems
+    traits = data.get("traits") or {}
+    for name, trait in ruleset.traits.items():
+        if name not in traits:
+            problems.append(SheetProblem(f"traits: missing '{name}'", _where(doc, ("traits",), True)))
+            continue
+        value = traits[name]
+        at = _where(doc, ("traits", name))
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.append(SheetProblem(f"traits.{name}: {value!r} is not a whole number", at))
+        elif trait.maximum is not None and value > trait.maximum:
+            problems.append(SheetProblem(f"traits.{name}: {value} is above the most, {trait.maximum}", at))
+        elif trait.minimum is not None and value < trait.minimum:
+            problems.append(SheetProblem(f"traits.{name}: {value} is below the least, {trait.minimum}", at))
+    if problems:
+        return problems
+    try:
+        env = bind(ruleset, data, doc)
+    except RulesError as err:
+        return [err]
+    spec = ruleset.sheet
+    if spec is None:
+        return problems
+    functions = table_functions(ruleset)
+    choices = data.get("choices") or {}
+    for name in choices:
+        if name not in spec.fields:
+            problems.append(SheetProblem(f"choices: unknown choice '{name}'", _where(doc, ("choices", name), True),
+                                         suggest(str(name), list(spec.fields))))
+    problems.extend(_state(ruleset, data.get("state") or {}, doc, env))
+    for field in spec.fields.values():
+        problems.extend(_field(field, choices.get(field.name), doc, env, functions))
+    for rule in spec.creation:
+        problems.extend(_rule(rule, data, doc, env, functions))
+    return sorted_unique(problems)
+
+
+def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[str, Any]) -> list[RulesError]:
+    """State values the sheet holds that binding would have to cut: too many boxes, values over a maximum."""
+    out: list[RulesError] = []
+    spec = ruleset.sheet
+    for track in spec.tracks.values():
+        raw = state.get(track.name)
+        if track.kind == "boxes" and isinstance(raw, list):
+            marked = sum(1 for m in raw if m is not None)
+            size = env[f"{track.name}_size"]
+            if marked > size:
+                out.append(SheetProblem(f"state.{track.name}: {marked} boxes marked; the track has {size}",
+                                        _where(doc, ("state", track.name))))
+        elif track.kind == "current_max" and isinstance(raw, dict):
+            current, top = raw.get("current"), raw.get("max")
+            if isinstance(current, int) and isinstance(top, int) and current > top:
+                out.append(SheetProblem(f"state.{track.name}.current: {current} is above the maximum, {top}",
+                                        _where(doc, ("state", track.name, "current"))))
+    for name in spec.resources:
+        raw = state.get(name)
+        top = env[f"{name}_max"]
+        if isinstance(raw, int) and not isinstance(raw, bool) and not 0 <= raw <= top:
+            out.append(SheetProblem(f"state.{name}: {raw} is outside 0 to its maximum, {top}",
+                                    _where(doc, ("state", name))))
+    for name, value in spec.state.items():
+        raw = state.get(name)
+        if isinstance(raw, int) and not isinstance(raw, bool):
+            if value.minimum is not None and raw < value.minimum:
+                out.append(SheetProblem(f"state.{name}: {raw} is below the least, {value.minimum}",
+                                        _where(doc, ("state", name))))
+            if value.maximum is not None and raw > value.maximum:
+                out.append(SheetProblem(f"state.{name}: {raw} is above the most, {value.maximum}",
+                                        _where(doc, ("state", name))))
+    return out
+
+
+def _field(field: Any, value: Any, doc: Any, env: Mapping[str, Any], functions: Mapping[str, Any]) -> list[RulesError]:
+    at = _where(doc, ("choices", field.name))
+    name = field.name
+    if value is None:
+        return [SheetProblem(f"{name}: nothing chosen", _where(doc, ("choices",), True))]
+    if field.kind == "text":
+        if not isinstance(value, str) or not value.strip():
+            return [SheetProblem(f"{name}: expected one entry as text", at)]
+        entries = [value]
+    elif field.kind == "list":
+        if not isinstance(value, list):
+            return [SheetProblem(f"{name}: expected a list", at)]
+        entries = [str(v) for v in value]
+        if field.count is not None and len(entries) != field.count:
+            return [SheetProblem(f"{name}: {len(entries)} chosen; {field.count} are needed", at)]
+        if field.unique:
+            seen: set[str] = set()
+            for i, entry in enumerate(entries):
+                if entry in seen:
+                    return [SheetProblem(f"{name}: '{entry}' is chosen twice", _where(doc, ("choices", name, i)))]
+                seen.add(entry)
+    else:
+        if not isinstance(value, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value.values()):
+            return [SheetProblem(f"{name}: expected names with whole numbers of points", at)]
+        entries = list(value)
+        total = field.total.evaluate(env, functions) if field.total is not None else None
+        points = sum(value.values())
+        if total is not None and points != total:
+            return [SheetProblem(f"{name}: {points} points spent; the budget is {total}", at)]
+    if field.options:
+        for i, entry in enumerate(entries):
+            if entry not in field.options:
+                path = ("choices", name) if field.kind == "text" else ("choices", name, i)
+                return [SheetProblem(f"{name}: '{entry}' is not one of the options", _where(doc, path),
+                                     suggest(entry, list(field.options)))]
+    return []
+
+
+def _rule(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any], functions: Mapping[str, Any]) -> list[RulesError]:
+    if rule.kind == "budget":
+        traits = rule.spec["traits"]
+        total = rule.spec["total"].evaluate(env, functions)
+        used = spent(rule, env, functions, traits)
+        bad = used > total if rule.spec["compare"] == "at_most" else used != total
+        if bad:
+            return [SheetProblem(f"{rule.name}: {used} points spent; the budget is {total}",
+                                 _where(doc, ("traits", traits[0]), True))]
+        return []
+    if rule.kind == "priorities":
+        groups = rule.spec["groups"]
+        order = (data.get("choices") or {}).get(rule.spec["order"])
+        at: Location | tuple[Any, ...]  # a location here, a path below
+        at = _where(doc, ("choices", rule.spec["order"]))
+        if not isinstance(order, list) or sorted(map(str, order)) != sorted(groups):
+            return [SheetProblem(f"{rule.name}: {rule.spec['order']} must list {', '.join(groups)} once each, "
+                                 "highest priority first", at)]
+        out: list[RulesError] = []
+        for rank, group in enumerate(order):
+            budget = rule.spec["budgets"][rank].evaluate(env, functions)
+            used = spent(rule, env, functions, groups[group])
+            if used != budget:
+                out.append(SheetProblem(f"{rule.name}: {used} dots spent on {group}; priority {rank + 1} gives {budget}",
+                                        _where(doc, ("traits", groups[group][0]), True)))
+        return out
+    if not rule.spec["check"].evaluate(env, functions):
+        at = tuple(int(p) if p.isdigit() else p for p in rule.spec["at"].split(".")) if rule.spec.get("at") else ()
+        return [SheetProblem(f"{rule.name}: {fill(rule.spec['message'], env)}", _where(doc, at))]
+    return []
+
+
+def _yaml_value(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in value.items()) + "}"
+    text = str(value)
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None) -> str:
+    """A commented starting sheet with every trait and choice at its default; `ref` names the ruleset."""
+    if ruleset.sheet is None and not ruleset.traits:
+        raise BadParameter(f"ruleset '{ruleset.id}' describes no character sheet")
+    lines = [f"# A {ruleset.title} character. Check it with: rules sheet check FILE",
+             f"ruleset: {_yaml_value(ref) if ref else ruleset.id}", f"name: {_yaml_value(name)}", "traits:"]
+    group = None
+    for trait in ruleset.traits.values():
+        if trait.group != group:
+            group = trait.group
+            lines.append(f"  # {group}")
+        span = f", {trait.minimum}-{trait.maximum}" if trait.minimum is not None and trait.maximum is not None else ""
+        lines.append(f"  {trait.name}: {trait.default if trait.default is not None else 0}  # {trait.label}{span}")
+    spec = ruleset.sheet
+    data = {"ruleset": ruleset.id, "traits": {t.name: t.default or 0 for t in ruleset.traits.values()}}
+    if spec is not None and spec.fields:
+        lines.append("choices:")
+        for field in spec.fields.values():
+            default = field.default if field.default is not None else ([] if field.kind == "list" else "")
+            note = field.help or field.kind
+            if field.count:
+                note += f"; {field.count} needed"
+            lines.append(f"  {field.name}: {_yaml_value(default)}  # {note}")
+    if spec is not None:
+        env = bind(ruleset, data)
+        lines.append("state:")
+        for value in spec.state.values():
+            lines.append(f"  {value.name}: {_yaml_value(env[value.name])}" + (f"  # {value.help}" if value.help else ""))
+        for track in spec.tracks.values():
+            if track.kind == "current_max":
+                lines.append(f"  {track.name}: {{current: {env[track.name + '_current']}, max: {env[track.name + '_max']}}}")
+            else:
+                size = env[f"{track.name}_size"]
+                lines.append(f"  {track.name}: {_yaml_value([None] * size)}  # {', '.join(track.types)}, worst first")
+        for resource in spec.resources.values():
+            lines.append(f"  {resource.name}: {env[resource.name]}  # at most {env[resource.name + '_max']}")
+    return "\n".join(lines) + "\n"

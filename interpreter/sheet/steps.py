@@ -1,0 +1,198 @@
+"""Steps that change a character sheet: update, damage, heal, require and for_each.
+
+They change names in a world's env like any step, so exact odds work for them too;
+`runner` writes the changed names back to the sheet file after a run.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterator
+
+from interpreter.errors import Refused, SchemaViolation, UnknownName
+from interpreter.ruleset.model import Step
+from interpreter.procedure.steps import STEP_HANDLERS, evaluate, run_steps
+from interpreter.sheet.bind import MARKS, box_numbers, refresh, sorted_marks
+from interpreter.ruleset.steps import STEP_COMPILERS
+from interpreter.hints import suggest
+from interpreter.procedure.worlds import EvalContext, World, Weight, Worlds
+
+P = tuple[Any, ...]
+
+
+def _needs_sheet(c: Any, ctx: Any, path: P, kind: str) -> bool:
+    if ctx.sheet is None:
+        c.problem(SchemaViolation(f"a '{kind}' step needs the procedure to have 'sheet: required'", c.where(path)))
+        return False
+    return True
+
+
+def _update(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+    assign = []
+    _needs_sheet(c, ctx, path, "update")
+    for name, value in spec["update"].items():
+        if name not in ctx.writable:
+            c.problem(UnknownName(f"'{name}' is not a sheet value a procedure can change", c.where(path + ("update", name), key=True),
+                                  suggest(name, sorted(ctx.writable))))
+        assign.append((name, c.formula(value, path + ("update", name), scope.formulas), c.where(path + ("update", name))))
+    return {"assign": tuple(assign)}
+
+
+def _box_step(kind: str) -> Any:
+    def compile_box(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+        name = spec[kind]
+        if _needs_sheet(c, ctx, path, kind):
+            track = ctx.sheet.tracks.get(name)
+            if track is None or track.kind != "boxes":
+                boxes = [t.name for t in ctx.sheet.tracks.values() if t.kind == "boxes"]
+                c.problem(UnknownName(f"unknown box track '{name}'", c.where(path + (kind,)), suggest(name, boxes)))
+        return {"track": name,
+                "amount": c.formula(spec["amount"], path + ("amount",), scope.formulas),
+                "type": c.formula(spec["type"], path + ("type",), scope.formulas)}
+    return compile_box
+
+
+def _require(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+    return {"when": c.formula(spec["require"], path + ("require",), scope.formulas), "message": spec["message"]}
+
+
+def _for_each(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+    traits = tuple(spec["for_each"])
+    for i, name in enumerate(traits):
+        if name not in c.traits:
+            c.problem(UnknownName(f"unknown trait '{name}'", c.where(path + ("for_each", i)), suggest(name, list(c.traits))))
+    inner = scope.copy()
+    inner.define(spec["as"])
+    ctx.writable.add(spec["as"])
+    steps = c.steps(spec["steps"], path + ("steps",), inner, ctx)
+    return {"traits": traits, "as": spec["as"], "steps": steps}
+
+
+def _sheet_of(ctx: EvalContext) -> Any:
+    return ctx.ruleset
+
+
+def run_update(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+    """`update`: set sheet values, then keep every dependent name consistent."""
+    def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
+        world = world.but()
+        for name, formula, where in step.spec["assign"]:
+            world.env[name] = evaluate(formula, world, ctx, where)
+        refresh(ctx.ruleset, world.env)
+        yield world, weight
+    return _each(worlds, one)
+
+
+def _each(worlds: Worlds, fn: Any) -> Worlds:
+    out: Worlds = []
+    for world, weight in worlds:
+        out.extend([(world, weight)] if world.stopped else fn(world, weight))
+    return out
+
+
+def damage_marks(track: Any, marks: tuple[int, ...], amount: int, kind: int, temporary: int) -> tuple[tuple[int, ...], int]:
+    """Marks after `amount` boxes of damage type `kind` (1 is the worst), and the temporary boxes left."""
+    boxes = list(marks)
+    size = len(boxes)
+    skips_temporary = track.types[kind - 1] in track.temporary_ignored_by
+    # past this many boxes nothing more can change: every box is of the worst type
+    for _ in range(min(amount, temporary + size * len(track.types) + 1)):
+        if temporary > 0 and not skips_temporary:
+            temporary -= 1
+            continue
+        if 0 in boxes:
+            boxes[boxes.index(0)] = kind
+            boxes = list(sorted_marks(boxes, size))
+            continue
+        # full: the leftmost box of the least severe type still above the worst is promoted one step
+        upgradable = [m for m in boxes if m > 1]
+        if upgradable:
+            least = max(upgradable)
+            boxes[boxes.index(least)] = least - 1
+            boxes = list(sorted_marks(boxes, size))
+    return tuple(boxes), temporary
+
+
+def heal_marks(marks: tuple[int, ...], amount: int, kind: int) -> tuple[int, ...]:
+    """Marks after clearing up to `amount` boxes of one damage type, rightmost first."""
+    boxes = list(marks)
+    for _ in range(min(amount, len(boxes))):
+        for i in range(len(boxes) - 1, -1, -1):
+            if boxes[i] == kind:
+                boxes[i] = 0
+                break
+    return sorted_marks(boxes, len(boxes))
+
+
+def _box_handler(kind: str) -> Any:
+    def handler(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+        track = ctx.ruleset.sheet.tracks[step.spec["track"]]
+
+        def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
+            amount = evaluate(step.spec["amount"], world, ctx, step.where)
+            severity = evaluate(step.spec["type"], world, ctx, step.where)
+            if amount < 0:
+                raise Refused(f"{kind} amount is {amount}; it cannot be negative", step.where)
+            if not 1 <= severity <= len(track.types):
+                raise Refused(f"damage type {severity} is not 1 to {len(track.types)} ({', '.join(track.types)})",
+                              step.where)
+            world = world.but()
+            marks = world.env[MARKS + track.name]
+            if kind == "damage":
+                temporary = world.env.get(track.temporary, 0) if track.temporary else 0
+                marks, left = damage_marks(track, marks, amount, severity, temporary)
+                if track.temporary:
+                    world.env[track.temporary] = left
+            else:
+                marks = heal_marks(marks, amount, severity)
+            world.env[MARKS + track.name] = marks
+            world.env.update(box_numbers(track, marks))
+            refresh(ctx.ruleset, world.env)
+            yield world, weight
+        return _each(worlds, one)
+    return handler
+
+
+def run_require(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+    """`require`: refuse the whole procedure (nothing is written) unless the condition holds."""
+    for world, _ in worlds:
+        if not world.stopped and not evaluate(step.spec["when"], world, ctx, step.where):
+            raise Refused(fill(step.spec["message"], world.env))
+    return worlds
+
+
+def fill(message: str, env: Any) -> str:
+    """A message with each {name} replaced by that name's value ({{ and }} for braces)."""
+    def value(match: Any) -> str:
+        v = env.get(match.group(1))
+        return str(v).lower() if isinstance(v, bool) else str(v)
+    text = re.sub(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})", value, message)
+    return text.replace("{{", "{").replace("}}", "}")
+
+
+def run_for_each(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+    """`for_each`: run steps once per trait, with its value under the alias, and write it back."""
+    alias = step.spec["as"]
+    for trait in step.spec["traits"]:
+        worlds = [(w if w.stopped else w.bound(alias, w.env[trait]), p) for w, p in worlds]
+        worlds = run_steps(step.spec["steps"], worlds, ctx)
+        updated = []
+        for w, p in worlds:
+            if alias in w.env:
+                w = w.bound(trait, w.env[alias])
+                refresh(ctx.ruleset, w.env) if ctx.ruleset.sheet is not None else None
+            updated.append((w, p))
+        worlds = updated
+    return [(w.but() if alias not in w.env else _without(w, alias), p) for w, p in worlds]
+
+
+def _without(world: World, name: str) -> World:
+    world = world.but()
+    world.env.pop(name, None)
+    return world
+
+
+STEP_COMPILERS.update({"update": _update, "damage": _box_step("damage"), "heal": _box_step("heal"),
+                       "require": _require, "for_each": _for_each})
+STEP_HANDLERS.update({"update": run_update, "damage": _box_handler("damage"), "heal": _box_handler("heal"),
+                      "require": run_require, "for_each": run_for_each})
