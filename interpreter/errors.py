@@ -14,7 +14,7 @@ class Location:
     col: int = 0
     path: str = ""
 
-    def shifted(self, cols: int) -> "Location":
+    def shifted(self, cols: int) -> Location:
         """The same place moved right by a number of columns (for a spot inside a scalar)."""
         return Location(self.file, self.line, self.col + cols, self.path)
 
@@ -33,7 +33,7 @@ class RulesError(Exception):
         self.where = where
         self.hint = hint
 
-    def located(self, where: Location) -> "RulesError":
+    def located(self, where: Location) -> RulesError:
         """This error with a location, unless it already has one."""
         if self.where is None or not self.where.line:
             self.where = where

@@ -10,9 +10,9 @@ from pathlib import Path
 
 from interpreter.errors import Invalid, RulesError, RulesetLoadError
 from interpreter.hints import sorted_unique
+from interpreter.load.bundled import bundled_ids, rulesets_dir, schema_path
 from interpreter.load.yaml_loader import Document, load_file
 from interpreter.ruleset.model import Ruleset
-from interpreter.load.bundled import bundled_ids, rulesets_dir, schema_path
 
 
 def resolve(ref: str) -> tuple[Path, str]:
@@ -98,4 +98,4 @@ def load_ruleset(ref: str) -> Ruleset:
     return compile_ref(ref)
 
 
-__all__ = ["resolve", "problems", "compile_ref", "load_ruleset"]
+__all__ = ["compile_ref", "load_ruleset", "problems", "resolve"]

@@ -7,14 +7,14 @@ import random
 import re
 import shutil
 from collections import Counter
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any
 
 from interpreter.dice import expr as dice
-
-from interpreter.procedure import runner
-from interpreter.pipeline import compile_ref
 from interpreter.load.bundled import rulesets_dir
+from interpreter.pipeline import compile_ref
+from interpreter.procedure import runner
 
 
 def ruleset(ref: str) -> Any:
@@ -128,5 +128,17 @@ def refused_on_sheet(rules: Any, ruleset_id: str, sheet: Path, *args: str) -> st
     return message
 
 
-__all__ = ["show_sheet", "hp_of", "one_line_error", "refused_on_sheet", "ruleset", "run_given", "odds", "assert_sampling_matches_odds", "edited_copy", "enumerate_dice",
-           "shutil", "re"]
+__all__ = [
+    "assert_sampling_matches_odds",
+    "edited_copy",
+    "enumerate_dice",
+    "hp_of",
+    "odds",
+    "one_line_error",
+    "re",
+    "refused_on_sheet",
+    "ruleset",
+    "run_given",
+    "show_sheet",
+    "shutil",
+]

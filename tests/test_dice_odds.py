@@ -9,12 +9,11 @@ from fractions import Fraction
 
 import icepool
 import pytest
+from test_dice_oracle import combine, term_odds
 
 from interpreter.cli import dice as cli_dice
-from interpreter.dice.expr import (Distribution, clear_caches, distribution_json, parse,
-                              render_distribution)
+from interpreter.dice.expr import Distribution, clear_caches, distribution_json, parse, render_distribution
 from interpreter.errors import EvaluationError, LimitExceeded, UnknownName
-from test_dice_oracle import combine, term_odds
 
 
 def odds(text: str, env: dict | None = None) -> Distribution:

@@ -9,10 +9,10 @@ import random
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_dice_oracle import combine, term_odds
 
 from interpreter.dice.expr import RandomSource, parse
 from interpreter.errors import LimitExceeded
-from test_dice_oracle import combine, term_odds
 
 OPS = {"+": operator.add, "-": operator.sub, "*": operator.mul}
 COMPARE = {">=": operator.ge, "<": operator.lt, "==": operator.eq}

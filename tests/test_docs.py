@@ -7,21 +7,21 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
 from helpers import odds
-from interpreter.pipeline import problems
+
 from interpreter.load.bundled import bundled_ids, rulesets_dir
+from interpreter.pipeline import problems
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 
 def recipes():
     text = (DOCS / "cookbook.md").read_text(encoding="utf-8")
-    for section in re.split(r"^## ", text, flags=re.M)[1:]:
+    for section in re.split(r"^## ", text, flags=re.MULTILINE)[1:]:
         title = section.splitlines()[0].strip()
         ruleset = re.search(r"Ruleset: `([a-z_]+)`", section)
         expect = re.search(r"Expect: `([^`]+)` (?:has (\w+) (\d+(?:/\d+)?)|is valid odds)", section)
-        blocks = re.findall(r"```yaml\n# (before|after)\n(.*?)```", section, flags=re.S)
+        blocks = re.findall(r"```yaml\n# (before|after)\n(.*?)```", section, flags=re.DOTALL)
         pairs = [(blocks[i][1], blocks[i + 1][1]) for i in range(0, len(blocks), 2)]
         assert ruleset and expect and pairs, f"recipe '{title}' lacks Ruleset:, Expect: or before/after blocks"
         assert all(blocks[i][0] == "before" and blocks[i + 1][0] == "after" for i in range(0, len(blocks), 2))

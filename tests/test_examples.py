@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from helpers import ruleset, run_given
+
 from interpreter.load.bundled import bundled_ids
 
 

@@ -12,8 +12,8 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-
 from helpers import enumerate_dice, odds, run_given
+
 from interpreter.pipeline import problems
 
 LADDER = """\

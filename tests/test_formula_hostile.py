@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from interpreter.formula import compile as formula_module
 from interpreter import limits
 from interpreter.errors import EvaluationError, FormulaSyntaxError, LimitExceeded, Location, UnknownName
+from interpreter.formula import compile as formula_module
 from interpreter.formula.compile import compile_formula
 
 NAMES = {"a", "b", "x", "y"}

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 
 from interpreter import pipeline as library
-
 from interpreter.load import schema as validate
 from interpreter.load.bundled import rulesets_dir
 

@@ -12,13 +12,11 @@ from pathlib import Path
 import pytest
 
 from interpreter import limits
-
-from interpreter.load import yaml_loader as loader
-
-from interpreter.load import yaml_quick
 from interpreter.errors import Location, RulesetLoadError
-from interpreter.load.yaml_loader import Document, json_path, load_file, load_text
+from interpreter.load import yaml_loader as loader
+from interpreter.load import yaml_quick
 from interpreter.load.bundled import rulesets_dir
+from interpreter.load.yaml_loader import Document, json_path, load_file, load_text
 
 BROKEN = Path(__file__).parent / "broken" / "loader"
 

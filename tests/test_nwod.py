@@ -10,11 +10,10 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 
 import icepool
 import pytest
-
 from helpers import assert_sampling_matches_odds, edited_copy, odds, ruleset, run_given
 
 TOL = 1e-9
@@ -34,7 +33,7 @@ def one_die(target: int, again: int) -> icepool.Die:
     return base.explode(lambda o: o >= mark, depth=40).map(lambda x: x % mark)
 
 
-@lru_cache(maxsize=None)
+@cache
 def successes(dice: int, target: int, again: int = 10) -> dict[int, float]:
     """The distribution of successes of a pool; 0 dice or fewer is the chance die."""
     if dice <= 0:

@@ -7,7 +7,6 @@ from collections import defaultdict
 from fractions import Fraction
 
 import pytest
-
 from helpers import assert_sampling_matches_odds, edited_copy, enumerate_dice, odds, ruleset, run_given
 
 TIER = {"critical_success": 0, "success": 1, "failure": 2}

@@ -6,8 +6,9 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 import pytest
 from jsonschema import Draft202012Validator
@@ -49,7 +50,7 @@ def undescribed(schema: dict[str, Any]) -> list[str]:
 
 def yaml_examples(doc: str) -> str:
     """The text of the fenced yaml examples of a Markdown page."""
-    return "\n".join(re.findall(r"^```yaml\n(.*?)^```", doc, flags=re.S | re.M))
+    return "\n".join(re.findall(r"^```yaml\n(.*?)^```", doc, flags=re.DOTALL | re.MULTILINE))
 
 
 def mentioned(name: str, doc: str) -> bool:

@@ -6,7 +6,6 @@ import json
 from pathlib import Path
 
 import pytest
-
 from helpers import ruleset
 from helpers import show_sheet as show
 

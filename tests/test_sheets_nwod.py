@@ -18,9 +18,9 @@ import time
 from pathlib import Path
 
 import pytest
-
 from helpers import edited_copy, ruleset
 from helpers import show_sheet as show
+
 from interpreter.load.yaml_loader import load_text
 
 RULES = str(Path(sys.executable).with_name("rules"))  # the console script installed beside this Python

@@ -11,9 +11,9 @@ import re
 from pathlib import Path
 
 import pytest
-
+from helpers import hp_of as hp
 from helpers import one_line_error, refused_on_sheet, ruleset
-from helpers import show_sheet as show, hp_of as hp
+from helpers import show_sheet as show
 
 STATS = ["STR", "DEX", "CUN"]  # the ruling's stat list (docs/systems/rollunder.md)
 
@@ -31,7 +31,7 @@ def new_sheet(rules, tmp_path: Path, name: str = "hero.yaml", **values) -> Path:
             text, n = re.subn(r"hp: \{current: -?\d+, max: -?\d+\}", new, text)
         else:
             word = str(value).lower() if isinstance(value, bool) else str(value)
-            text, n = re.subn(rf"^(  {key}: )[^ #\n]+", rf"\g<1>{word}", text, flags=re.M)
+            text, n = re.subn(rf"^(  {key}: )[^ #\n]+", rf"\g<1>{word}", text, flags=re.MULTILINE)
         assert n == 1, key
     path.write_text(text, encoding="utf-8")
     return path

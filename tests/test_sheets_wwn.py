@@ -12,9 +12,9 @@ import re
 from pathlib import Path
 
 import pytest
-
 from helpers import edited_copy, one_line_error, refused_on_sheet
-from helpers import show_sheet as show, hp_of as hp
+from helpers import hp_of as hp
+from helpers import show_sheet as show
 
 ATTRIBUTES = ["STR", "DEX", "CON", "INT", "WIS", "CHA"]
 PUBLISHED_MODS = {3: -2, **{s: -1 for s in range(4, 8)}, **{s: 0 for s in range(8, 14)},
@@ -34,7 +34,7 @@ def new_sheet(rules, tmp_path: Path, name: str = "pc.yaml", **values) -> Path:
             text, n = re.subn(r"hp: \{current: -?\d+, max: -?\d+\}", new, text)
         else:
             word = str(value).lower() if isinstance(value, bool) else str(value)
-            text, n = re.subn(rf"^(  {key}: )[^ #\n]+", rf"\g<1>{word}", text, flags=re.M)
+            text, n = re.subn(rf"^(  {key}: )[^ #\n]+", rf"\g<1>{word}", text, flags=re.MULTILINE)
         assert n == 1, key
     path.write_text(text, encoding="utf-8")
     return path

@@ -11,8 +11,8 @@ from collections import defaultdict
 from fractions import Fraction
 
 import pytest
-
 from helpers import assert_sampling_matches_odds, edited_copy, enumerate_dice, one_line_error, ruleset, run_given
+
 from interpreter.procedure.runner import table_functions
 
 # The published game's attribute modifiers (the seed uses modifiers without a table): W6.

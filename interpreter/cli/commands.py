@@ -5,17 +5,18 @@ from __future__ import annotations
 import json
 import random
 import sys
-from typing import Any, Sequence, cast
+from collections.abc import Sequence
+from typing import Any, cast
 
 import click
 
 from interpreter.cli import describe as describe_mod
-from interpreter.dice import expr as dice
 from interpreter.cli import render
-from interpreter.procedure import runner
+from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, RulesError
-from interpreter.pipeline import compile_ref, problems, resolve
 from interpreter.load.bundled import bundled_ids
+from interpreter.pipeline import compile_ref, problems, resolve
+from interpreter.procedure import runner
 
 
 class RulesCommandError(click.ClickException):

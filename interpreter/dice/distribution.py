@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import operator
-from math import gcd as _gcd
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
-from typing import Callable, Iterable, Mapping
+from math import gcd as _gcd
 
 from interpreter import limits
 from interpreter.errors import EvaluationError, LimitExceeded
@@ -108,7 +108,7 @@ def poly_scale(a: Poly, k: int) -> Poly:
 class Distribution:
     """A finite probability distribution over integers; immutable."""
 
-    __slots__ = ("_w", "_den", "_fl", "_trunc", "_probs")
+    __slots__ = ("_den", "_fl", "_probs", "_trunc", "_w")
 
     def __init__(self, weights: Mapping[int, int] | None, den: int = 1,
                  floats: Mapping[int, float] | None = None, truncated: float = 0.0):
@@ -121,18 +121,18 @@ class Distribution:
 
     # -- construction ----------------------------------------------------
     @classmethod
-    def point(cls, value: int) -> "Distribution":
+    def point(cls, value: int) -> Distribution:
         """The distribution that is always `value`."""
         return cls({value: 1}, 1)
 
     @classmethod
-    def from_poly(cls, poly: Poly, den: int) -> "Distribution":
+    def from_poly(cls, poly: Poly, den: int) -> Distribution:
         """From a weight polynomial over a denominator."""
         off, w = poly
         return cls({off + i: x for i, x in enumerate(w) if x}, den)
 
     @classmethod
-    def from_dict(cls, mapping: Mapping[int, Fraction | float | int], truncated: float = 0.0) -> "Distribution":
+    def from_dict(cls, mapping: Mapping[int, Fraction | float | int], truncated: float = 0.0) -> Distribution:
         """From value -> probability; exact when every probability is a Fraction/int and nothing is cut off."""
         if truncated == 0 and all(isinstance(p, (int, Fraction)) for p in mapping.values()):
             fr = {int(v): Fraction(p) for v, p in mapping.items()}
@@ -227,7 +227,7 @@ class Distribution:
         return hash((self.probs, self.truncated))
 
     # -- arithmetic ----------------------------------------------------------
-    def map(self, fn: Callable[[int], int]) -> "Distribution":
+    def map(self, fn: Callable[[int], int]) -> Distribution:
         """The distribution of fn(X)."""
         if self._w is not None:
             out: dict[int, int] = {}
@@ -242,12 +242,12 @@ class Distribution:
             fo[k] = fo.get(k, 0.0) + p
         return Distribution(None, floats=fo, truncated=self._trunc)
 
-    def convolve(self, other: "Distribution") -> "Distribution":
+    def convolve(self, other: Distribution) -> Distribution:
         """The distribution of the sum of two independent values."""
         return Distribution.combine(self, other, "+")
 
     @staticmethod
-    def combine(a: "Distribution", b: "Distribution", op: str | Callable[[int, int], int]) -> "Distribution":
+    def combine(a: Distribution, b: Distribution, op: str | Callable[[int, int], int]) -> Distribution:
         """The distribution of op(X, Y) for independent X ~ a and Y ~ b; op is a symbol or a function."""
         fn = OPERATORS[op] if isinstance(op, str) else op
         if fn is operator.floordiv and b.prob(0):
@@ -281,7 +281,7 @@ class Distribution:
         return [(v, float(p)) for v, p in self.probs]
 
     @staticmethod
-    def mixture(parts: Iterable[tuple[Fraction | float, "Distribution"]]) -> "Distribution":
+    def mixture(parts: Iterable[tuple[Fraction | float, Distribution]]) -> Distribution:
         """Σ p·D: pick a distribution with probability p, then a value from it."""
         items = list(parts)
         if all(isinstance(p, (int, Fraction)) and d._w is not None for p, d in items):

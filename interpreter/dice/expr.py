@@ -7,23 +7,44 @@ Distribution, render_roll, roll_json, render_distribution, distribution_json.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any, Mapping
+from typing import Any
 
 from interpreter import limits
 from interpreter.dice.distribution import Distribution
 from interpreter.dice.odds import node_distribution, term_distribution
 from interpreter.dice.report import distribution_json, render_distribution, render_roll, roll_json
-from interpreter.dice.roller import (DiceSource, Die, GivenSource, RandomSource, Roll, Runner,
-                                     TermTrace, compile_node, static_dice)
+from interpreter.dice.roller import (
+    DiceSource,
+    Die,
+    GivenSource,
+    RandomSource,
+    Roll,
+    Runner,
+    TermTrace,
+    compile_node,
+    static_dice,
+)
 from interpreter.dice.syntax import Name, Node, parse_tree
 from interpreter.dice.term import free_names, make_spec
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
 __all__ = [
-    "parse", "DiceExpr", "DiceSource", "RandomSource", "GivenSource", "Roll", "TermTrace", "Die",
-    "Distribution", "render_roll", "roll_json", "render_distribution", "distribution_json",
+    "DiceExpr",
+    "DiceSource",
+    "Die",
+    "Distribution",
+    "GivenSource",
+    "RandomSource",
+    "Roll",
+    "TermTrace",
     "clear_caches",
+    "distribution_json",
+    "parse",
+    "render_distribution",
+    "render_roll",
+    "roll_json",
 ]
 
 _DIST_CACHE: dict[tuple, Distribution] = {}
@@ -33,7 +54,7 @@ _DIST_CACHE_SIZE = 4096
 class DiceExpr:
     """A parsed dice expression; immutable, hashable, and equal to another with the same text."""
 
-    __slots__ = ("text", "names", "tree", "_run", "_static")
+    __slots__ = ("_run", "_static", "names", "text", "tree")
 
     text: str
     names: frozenset[str]
@@ -97,7 +118,7 @@ class DiceExpr:
             return found
         dist = node_distribution(self.tree, lambda node: _resolve(node, env))
         values = dist.values
-        if values and not (limits.INT_MIN <= values[0] and values[-1] <= limits.INT_MAX):
+        if values and not (values[0] >= limits.INT_MIN and values[-1] <= limits.INT_MAX):
             raise EvaluationError(f"the result of '{self.text}' can be too large")
         if len(_DIST_CACHE) >= _DIST_CACHE_SIZE:
             _DIST_CACHE.clear()

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
-from typing import Callable
 
 from interpreter import limits
 from interpreter.dice.distribution import Distribution, Poly, poly_add, poly_mul, poly_pow, poly_scale
@@ -54,7 +54,7 @@ def explosion_cutoff(count: int, exploding: int, total: int) -> int:
 class _Work:
     """A step counter that stops computations which would take unreasonably long."""
 
-    __slots__ = ("steps", "guess")
+    __slots__ = ("guess", "steps")
 
     def __init__(self) -> None:
         self.steps = 0
@@ -152,7 +152,7 @@ def _keep_dp(faces: list[int], pools: list[tuple[int, list[int]]], keep: int,
                 partial = nxt
             work.add(len(partial))
             for ms2, js, w2 in partial:
-                s2 = s + (js if js < room else room) * gv
+                s2 = s + (min(room, js)) * gv
                 if js >= room:
                     f = w2
                     for o in range(npools):

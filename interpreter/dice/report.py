@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Any
 
 from interpreter.dice.distribution import Distribution
 from interpreter.dice.roller import Roll, TermTrace
@@ -100,7 +101,7 @@ class _Renderer:
         return f"{node.name}({int(value) if value is not None else '?'})"
 
 
-def render_roll(expr: "DiceExpr", roll: Roll) -> str:
+def render_roll(expr: DiceExpr, roll: Roll) -> str:
     """One readable line: the expression, its dice and the result."""
     tree = expr.tree
     if isinstance(tree, Dice) and not roll.terms:
@@ -116,7 +117,7 @@ def render_roll(expr: "DiceExpr", roll: Roll) -> str:
     return f"{expr.text}: {body} = {result}"
 
 
-def roll_json(expr: "DiceExpr", roll: Roll) -> dict[str, Any]:
+def roll_json(expr: DiceExpr, roll: Roll) -> dict[str, Any]:
     """The roll as a JSON-ready object: expression, result, every die, and a summary per term."""
     terms = []
     first = 0

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import operator
 import random
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, Protocol
 
 from interpreter import limits
 from interpreter.dice.syntax import Chain, Compare, Dice, Name, Neg, Node, Num
@@ -28,7 +29,7 @@ class DiceSource(Protocol):
 class RandomSource:
     """Dice from a random.Random generator."""
 
-    __slots__ = ("rng", "_random")
+    __slots__ = ("_random", "rng")
 
     def __init__(self, rng: random.Random | None = None):
         self.rng = rng if rng is not None else random.Random()
@@ -42,7 +43,7 @@ class RandomSource:
 class GivenSource:
     """Dice results written out in advance, used in order."""
 
-    __slots__ = ("values", "used")
+    __slots__ = ("used", "values")
 
     def __init__(self, values: Sequence[int]):
         self.values = tuple(int(v) for v in values)
@@ -74,7 +75,7 @@ class GivenSource:
 class Die:
     """One die of a roll, with what happened to it."""
 
-    __slots__ = ("value", "sides", "kept", "rerolled", "exploded", "from_", "success", "deducted")
+    __slots__ = ("deducted", "exploded", "from_", "kept", "rerolled", "sides", "success", "value")
 
     def __init__(self, value: int, sides: int, kept: bool = True, rerolled: tuple[int, ...] = (),
                  exploded: bool = False, from_: int | None = None, success: bool | None = None,
@@ -98,7 +99,7 @@ class Die:
 class TermTrace:
     """One dice term of a roll: its text, its dice in draw order and its result."""
 
-    __slots__ = ("text", "sides", "dice", "result", "counting")
+    __slots__ = ("counting", "dice", "result", "sides", "text")
 
     def __init__(self, raw: RawTerm):
         spec, vals, dropped, hist, parents, result = raw
@@ -127,7 +128,7 @@ class TermTrace:
 class Roll:
     """The outcome of rolling an expression: its value and a trace of every dice term."""
 
-    __slots__ = ("value", "_raw", "_terms", "env")
+    __slots__ = ("_raw", "_terms", "env", "value")
 
     def __init__(self, value: int, raw: list[RawTerm], env: Mapping[str, Any]):
         self.value = value

@@ -31,7 +31,7 @@ class Name:
 class Neg:
     """Unary minus."""
 
-    operand: "Node"
+    operand: Node
     col: int
 
 
@@ -39,8 +39,8 @@ class Neg:
 class Chain:
     """A left-to-right run of operators of one precedence level: `a + b - c` or `a * b // c`."""
 
-    first: "Node"
-    rest: tuple[tuple[str, "Node"], ...]
+    first: Node
+    rest: tuple[tuple[str, Node], ...]
     col: int
 
 
@@ -49,8 +49,8 @@ class Compare:
     """A comparison giving 1 when true and 0 when false."""
 
     op: str
-    left: "Node"
-    right: "Node"
+    left: Node
+    right: Node
     col: int
 
 
@@ -59,7 +59,7 @@ class Cond:
     """A modifier condition such as `>=8`; `arg` is None for "the highest face"."""
 
     op: str
-    arg: "Node | None"
+    arg: Node | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,7 +70,7 @@ class Mods:
     reroll_again: bool = False
     explode: Cond | None = None
     explode_once: bool = False
-    keep: tuple[str, "Node"] | None = None
+    keep: tuple[str, Node] | None = None
     success: Cond | None = None
     deduct: Cond | None = None
 
@@ -79,8 +79,8 @@ class Mods:
 class Dice:
     """A dice term: a count, a number of sides and modifiers."""
 
-    count: "Node"
-    sides: "Node"
+    count: Node
+    sides: Node
     mods: Mods
     text: str
     col: int

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 import operator
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from interpreter.errors import EvaluationError, Location, RulesError, UnknownName
 from interpreter.formula.compile import ALLOWED_FUNCTIONS, Number, Runner, _Source

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import ast
 import difflib
-from typing import Collection, cast
+from collections.abc import Collection
+from typing import cast
 
 from interpreter import limits
 from interpreter.errors import FormulaSyntaxError, LimitExceeded, RulesError, UnknownName

@@ -65,8 +65,9 @@ import ast
 import math
 import re
 import warnings
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Collection, Mapping
+from typing import Any
 
 from interpreter import limits
 from interpreter.errors import EvaluationError, FormulaSyntaxError, LimitExceeded, Location
@@ -74,8 +75,8 @@ from interpreter.errors import EvaluationError, FormulaSyntaxError, LimitExceede
 __all__ = [
     "ALLOWED_FUNCTIONS",
     "Formula",
-    "compile_formula",
     "compile_constant_or_formula",
+    "compile_formula",
 ]
 
 Number = int | bool | float
@@ -96,7 +97,7 @@ def _max(*args: Number) -> Number:
 def _clamp(x: Number, lo: Number, hi: Number) -> Number:
     if lo > hi:
         raise EvaluationError(f"clamp() lower bound {lo} is greater than upper bound {hi}")
-    return lo if x < lo else hi if x > hi else x
+    return lo if x < lo else min(x, hi)
 
 
 ALLOWED_FUNCTIONS: Mapping[str, Callable[..., Number]] = {

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
-from typing import Any, Iterator, NamedTuple
+from collections.abc import Iterator
+from functools import cache
+from typing import Any, NamedTuple
 
 import jsonschema  # type: ignore[import-untyped]  # no stubs for jsonschema in the venv
 from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]  # as above
@@ -27,14 +28,14 @@ _PATTERN_WORDS = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def schema(name: str = "ruleset.schema.json") -> dict[str, Any]:
     """The bundled JSON schema, read once."""
     with open(schema_path(name), encoding="utf-8") as handle:
         return json.load(handle)  # type: ignore[no-any-return]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _validator(name: str) -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(schema(name))
 

@@ -51,8 +51,9 @@ import gc
 import json
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Iterable
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
@@ -71,7 +72,7 @@ from ruamel.yaml.scanner import Scanner
 from interpreter import limits
 from interpreter.errors import Location, RulesetLoadError
 
-__all__ = ["Path", "Document", "json_path", "load_file", "load_text"]
+__all__ = ["Document", "Path", "json_path", "load_file", "load_text"]
 
 Path = tuple[str | int, ...]
 
@@ -132,9 +133,7 @@ class Document:
         node = self.data
         size = 0
         for step in path:
-            if isinstance(node, dict) and isinstance(step, str) and step in node:
-                node = node[step]
-            elif (isinstance(node, list) and isinstance(step, int) and not isinstance(step, bool)
+            if isinstance(node, dict) and isinstance(step, str) and step in node or (isinstance(node, list) and isinstance(step, int) and not isinstance(step, bool)
                   and 0 <= step < len(node)):
                 node = node[step]
             else:
@@ -232,8 +231,7 @@ def _check_text(text: str, file: str) -> str:
     if bad is not None:
         line, col = _line_col(text, bad.start())
         raise _fail(f"character U+{ord(bad.group()):04X} is not allowed", file, line, col)
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     return text
 
 
@@ -316,7 +314,7 @@ _SCALAR, _MAP, _SEQ, _END, _ALIAS, _REFUSE = range(6)
 
 
 class _Anchor:
-    __slots__ = ("value", "path", "size", "height", "done")
+    __slots__ = ("done", "height", "path", "size", "value")
 
     def __init__(self, value: Any, path: Path | None, size: int, height: int, done: bool):
         self.value = value
@@ -434,8 +432,7 @@ def _build(events: Iterable[tuple], file: str, text: str = "") -> Document:
                 if outer:
                     in_map, box, cpath, index, depth, flow, c_anchor, c_start, deepest = outer.pop()
                     key = None
-                    if inner > deepest:
-                        deepest = inner
+                    deepest = max(deepest, inner)
                 else:
                     in_map, box, cpath, depth = False, None, (), 0
                 continue
@@ -475,8 +472,7 @@ def _build(events: Iterable[tuple], file: str, text: str = "") -> Document:
                 target = alias_target(anchor, line, col)
                 if depth + target.height > max_depth:
                     raise _Problem(f"nesting deeper than {max_depth} levels", line, col)
-                if depth + target.height > deepest:
-                    deepest = depth + target.height
+                deepest = max(deepest, depth + target.height)
                 count += target.size
                 item = _copy(target.value)
                 values[path] = (line, col)

@@ -107,7 +107,7 @@ def _quick_events(text: str) -> list[tuple]:
     if "\r" in text:
         if text.count("\r") != text.count("\r\n"):
             raise _Unsupported  # a lone carriage return
-        lines = [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
+        lines = [ln.removesuffix("\r") for ln in lines]
     ends_with_break = len(lines) > 1 and lines[-1] == ""
     if ends_with_break:
         lines.pop()

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Mapping
+from typing import Any
 
 from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, EvaluationError, RulesError
-from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.procedure.steps import initial_env, run_steps
 from interpreter.procedure.worlds import EvalContext, World
+from interpreter.ruleset.model import Param, Procedure, Ruleset
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,4 +239,4 @@ def _order(item: tuple[Any, Any]) -> tuple[int, Any]:
     return (1, value)
 
 
-__all__ = ["Result", "Odds", "run", "odds", "bind", "find_procedure"]
+__all__ = ["Odds", "Result", "bind", "find_procedure", "odds", "run"]

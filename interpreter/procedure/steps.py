@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import replace
+from typing import Any
 
 from interpreter import limits
 from interpreter.errors import BadParameter, LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
+from interpreter.procedure.worlds import FIXED, EvalContext, NoteRecord, RollRecord, Weight, World, Worlds, merge, total
 from interpreter.ruleset.model import Procedure, Step
-from dataclasses import replace
-
-from interpreter.procedure.worlds import FIXED, EvalContext, NoteRecord, RollRecord, World, Weight, Worlds, merge, total
 
 Handler = Callable[[Step, Worlds, EvalContext], Worlds]
 

@@ -10,9 +10,10 @@ one sampled branch or every branch.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Callable, Iterable, Iterator, Mapping
+from typing import Any
 
 from interpreter import limits
 from interpreter.errors import LimitExceeded, Location, RulesError
@@ -38,20 +39,20 @@ class World:
         """
         return (tuple(list(self.env.items())[self.env.get(FIXED, 0):]), self.outcome, self.stopped)
 
-    def but(self, **changes: Any) -> "World":
+    def but(self, **changes: Any) -> World:
         """A copy with a new env (copied), and the given fields changed."""
         world = World(dict(self.env), self.outcome, self.stopped, self.trace)
         for name, value in changes.items():
             setattr(world, name, value)
         return world
 
-    def bound(self, name: str, value: Any) -> "World":
+    def bound(self, name: str, value: Any) -> World:
         """A copy with one more name bound."""
         world = World(dict(self.env), self.outcome, self.stopped, self.trace)
         world.env[name] = value
         return world
 
-    def with_outcome(self, outcome: str | None) -> "World":
+    def with_outcome(self, outcome: str | None) -> World:
         """A copy whose outcome is set, visible to formulas as ``outcome``."""
         world = self.but(outcome=outcome)
         world.env["outcome"] = 0 if outcome is None else world.env.get(outcome, 0)

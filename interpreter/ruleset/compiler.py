@@ -2,16 +2,29 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection, Iterable
 from types import MappingProxyType
-from typing import Any, Collection, Iterable, cast
+from typing import Any, cast
 
 from interpreter.dice import expr as dice
-from interpreter.sheet import steps as sheet_steps  # noqa: F401  (importing it registers the sheet step kinds)
 from interpreter.errors import Invalid, Location, RulesError, SchemaViolation, UnknownName
 from interpreter.formula.compile import compile_formula
-from interpreter.load.yaml_loader import Document
-from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Row, Ruleset, SheetSpec, Step, Table, Trait
 from interpreter.hints import suggest
+from interpreter.load.yaml_loader import Document
+from interpreter.ruleset.model import (
+    Derived,
+    Example,
+    Note,
+    Param,
+    Procedure,
+    Row,
+    Ruleset,
+    SheetSpec,
+    Step,
+    Table,
+    Trait,
+)
+from interpreter.sheet import steps as sheet_steps  # noqa: F401  (importing it registers the sheet step kinds)
 
 P = tuple[Any, ...]
 RESERVED = {"outcome", "has_sheet", "true", "false", "True", "False"}
@@ -24,7 +37,7 @@ class Scope:
         self.formulas = set(formulas)
         self.dice_only = set(dice_only)
 
-    def copy(self) -> "Scope":
+    def copy(self) -> Scope:
         return Scope(self.formulas, self.dice_only)
 
     def define(self, *names: str) -> None:
@@ -331,7 +344,7 @@ class Compiler:
             self.problem(err.located(self.where(path)))
             return None
 
-    def steps(self, specs: list[Any], path: P, scope: Scope, ctx: "_ProcContext") -> tuple[Step, ...]:
+    def steps(self, specs: list[Any], path: P, scope: Scope, ctx: _ProcContext) -> tuple[Step, ...]:
         from interpreter.ruleset.steps import compile_step
         return tuple(compile_step(self, spec, path + (i,), scope, ctx) for i, spec in enumerate(specs))
 

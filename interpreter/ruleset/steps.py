@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from interpreter.errors import SchemaViolation, UnknownName, UnknownStepKind
-from interpreter.ruleset.model import Step
 from interpreter.hints import suggest
+from interpreter.ruleset.model import Step
 
 P = tuple[Any, ...]
 

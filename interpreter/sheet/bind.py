@@ -10,7 +10,8 @@ into sheet paths.
 
 from __future__ import annotations
 
-from typing import Any, Iterator, Mapping
+from collections.abc import Iterator, Mapping
+from typing import Any
 
 from interpreter.errors import BadParameter, Location
 from interpreter.ruleset.model import Ruleset, SheetSpec, Track
@@ -222,7 +223,7 @@ def draw(track: Track, marks: tuple[int, ...]) -> str:
     return "".join(track.marks[m - 1] if m else "_" for m in marks)
 
 
-__all__ = ["bind", "refresh", "changed_paths", "statuses", "draw", "names_ruleset"]
+__all__ = ["bind", "changed_paths", "draw", "names_ruleset", "refresh", "statuses"]
 
 
 def names_ruleset(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:

@@ -6,8 +6,8 @@ from types import MappingProxyType
 from typing import Any
 
 from interpreter.errors import SchemaViolation, UnknownName
-from interpreter.ruleset.model import CreationRule, Resource, SheetField, SheetSpec, StateValue, Track, track_names
 from interpreter.hints import suggest
+from interpreter.ruleset.model import CreationRule, Resource, SheetField, SheetSpec, StateValue, Track, track_names
 
 P = tuple[Any, ...]
 

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from collections.abc import Mapping
+from typing import Any
 
 from interpreter.errors import BadParameter, Location, RulesError, SchemaViolation
-from interpreter.ruleset.model import CreationRule, Ruleset
-from interpreter.procedure.runner import table_functions
-from interpreter.sheet.steps import fill
-from interpreter.sheet.bind import bind, names_ruleset
 from interpreter.hints import sorted_unique, suggest
+from interpreter.procedure.runner import table_functions
+from interpreter.ruleset.model import CreationRule, Ruleset
+from interpreter.sheet.bind import bind, names_ruleset
+from interpreter.sheet.steps import fill
 
 SHEET_KEYS = ("ruleset", "name", "traits", "choices", "state")
 

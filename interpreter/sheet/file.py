@@ -24,14 +24,14 @@ import re
 import secrets
 import time
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
 
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
-from ruamel.yaml.events import (AliasEvent, CollectionEndEvent, CollectionStartEvent, MappingStartEvent,
-                                ScalarEvent)
+from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, MappingStartEvent, ScalarEvent
 from ruamel.yaml.scalarstring import ScalarString
 
 from interpreter import limits
@@ -67,7 +67,7 @@ class SheetFile:
         self._holds_lock = False
 
     @classmethod
-    def read(cls, path: str | os.PathLike) -> "SheetFile":
+    def read(cls, path: str | os.PathLike) -> SheetFile:
         """Read and check a sheet; a bad one raises RulesetLoadError with FILE:LINE:COL."""
         file = os.fspath(path)
         try:

@@ -7,15 +7,16 @@ They change names in a world's env like any step, so exact odds work for them to
 from __future__ import annotations
 
 import re
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 from interpreter.errors import Refused, SchemaViolation, UnknownName
-from interpreter.ruleset.model import Step
-from interpreter.procedure.steps import STEP_HANDLERS, evaluate, run_steps
-from interpreter.sheet.bind import MARKS, box_numbers, refresh, sorted_marks
-from interpreter.ruleset.steps import STEP_COMPILERS
 from interpreter.hints import suggest
-from interpreter.procedure.worlds import EvalContext, World, Weight, Worlds
+from interpreter.procedure.steps import STEP_HANDLERS, evaluate, run_steps
+from interpreter.procedure.worlds import EvalContext, Weight, World, Worlds
+from interpreter.ruleset.model import Step
+from interpreter.ruleset.steps import STEP_COMPILERS
+from interpreter.sheet.bind import MARKS, box_numbers, refresh, sorted_marks
 
 P = tuple[Any, ...]
 
