@@ -1,1 +1,12 @@
-"""A rules-as-data interpreter for tabletop role-playing games."""
+"""rulesmith: rules-as-data for tabletop role-playing games.
+
+The few names a program needs (docs/api.md)::
+
+    import interpreter
+    result = interpreter.run("lockwood", "check", {"stat": 12, "dc": 15}, seed=7)
+    print(result.outcome, dict(result.values))
+"""
+
+from interpreter.api import load_ruleset, odds, read_sheet, roll, run, validate
+
+__all__ = ["load_ruleset", "odds", "read_sheet", "roll", "run", "validate"]

@@ -196,33 +196,14 @@ def sheet_new(ruleset: str, output: str, name: str) -> None:
     click.echo(f"wrote {output}")
 
 
-def _open_sheet(path: str) -> tuple[Any, Any]:
-    from interpreter.sheet.file import SheetFile
-
-    handle = SheetFile.read(path)
-    ref = handle.data.get("ruleset") if isinstance(handle.data, dict) else None
-    if not isinstance(ref, str):
-        raise BadParameter("the sheet does not name its ruleset", handle.doc.where(("ruleset",)),
-                           "add 'ruleset: ID' at the top")
-    return handle, compile_ref(_sheet_ruleset(ref, path))
-
-
-def _sheet_ruleset(ref: str, sheet_path: str) -> str:
-    from pathlib import Path
-
-    if ref in bundled_ids():
-        return ref
-    beside = Path(sheet_path).parent / ref
-    return str(beside) if beside.exists() else ref
-
-
 @sheet.command("check")
 @click.argument("file", type=click.Path(dir_okay=False))
 def sheet_check(file: str) -> None:
     """Check a sheet against its ruleset's creation rules."""
     from interpreter.sheet.creation import check
+    from interpreter.sheet.open import open_sheet
 
-    handle, rs = _open_sheet(file)
+    handle, rs = open_sheet(file)
     found = check(rs, handle.data, handle.doc)
     for problem in found:
         click.echo(str(problem), err=True)
@@ -237,8 +218,9 @@ def sheet_check(file: str) -> None:
 def sheet_show(file: str, as_json: bool) -> None:
     """Show a sheet: traits, derived values, tracks, resources and status."""
     from interpreter.sheet import view as sheet_view
+    from interpreter.sheet.open import open_sheet
 
-    handle, rs = _open_sheet(file)
+    handle, rs = open_sheet(file)
     view = sheet_view.view(rs, handle.data, handle.doc)
     click.echo(json.dumps(view) if as_json else sheet_view.text(rs, view))
 

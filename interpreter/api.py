@@ -1,0 +1,131 @@
+"""The library's public face: load a ruleset, validate it, run a procedure, get exact odds, roll dice,
+read a character sheet.  Everything here is re-exported by ``interpreter``; see docs/api.md.
+
+Each function imports what it needs when called, so importing the package stays cheap.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from interpreter.dice.roller import DiceSource, Roll
+    from interpreter.errors import RulesError
+    from interpreter.procedure.runner import Odds, Result
+    from interpreter.ruleset.model import Ruleset
+
+
+def load_ruleset(ref: str) -> Ruleset:
+    """Load, validate and compile a ruleset by bundled id or file path.
+
+    Raises ``interpreter.errors.Invalid`` listing every problem when the ruleset is not valid, and
+    another ``RulesError`` (one located line) when it cannot be read at all.
+    """
+    from interpreter.pipeline import compile_ref
+
+    return compile_ref(ref)
+
+
+def validate(ref: str) -> list[RulesError]:
+    """Every problem of a ruleset (bundled id or path), in file order; an empty list when it is valid."""
+    from interpreter.pipeline import problems
+
+    return problems(ref)
+
+
+def _source(seed: int | None, dice: Sequence[int] | None) -> DiceSource:
+    from interpreter.dice.roller import GivenSource, RandomSource
+    from interpreter.errors import BadParameter
+
+    if seed is not None and dice is not None:
+        raise BadParameter("give either seed or dice, not both")
+    if dice is not None:
+        return GivenSource(list(dice))
+    return RandomSource(random.Random(seed))
+
+
+def _exhausted(source: DiceSource) -> None:
+    from interpreter.dice.roller import GivenSource
+
+    if isinstance(source, GivenSource):
+        source.check_exhausted()
+
+
+def _ruleset(ruleset: Ruleset | str) -> Ruleset:
+    return load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+
+
+def _args(params: Mapping[str, object] | None) -> dict[str, str]:
+    """Parameters as the command line would give them: flags as true/false, everything else as text."""
+    out = {}
+    for name, value in (params or {}).items():
+        out[name] = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    return out
+
+
+def run(ruleset: Ruleset | str, procedure: str, params: Mapping[str, object] | None = None, *,
+        seed: int | None = None, dice: Sequence[int] | None = None, sheet: str | None = None,
+        write: bool = True) -> Result:
+    """Run one procedure and return its outcome, values and the trace of every die.
+
+    ``seed`` makes the dice repeatable; ``dice`` gives them exactly, in roll order (too few or too many is
+    an error).  With ``sheet`` (a sheet file's path) the procedure reads the sheet's traits and, unless
+    ``write`` is false, writes what it changed back to the file atomically; ``Result.changes`` lists them.
+    """
+    from interpreter.procedure import runner
+
+    rs = _ruleset(ruleset)
+    source = _source(seed, dice)
+    if sheet is None:
+        result = runner.run(rs, procedure, _args(params), source)
+        _exhausted(source)
+        return result
+    from interpreter.sheet.file import transaction
+
+    with transaction(sheet) as handle:
+        result = runner.run(rs, procedure, _args(params), source, handle.data, handle.doc)
+        _exhausted(source)
+        for path, _old, new in result.changes:
+            handle.set(path, new)
+        if result.changes and write:
+            handle.write()
+    return result
+
+
+def odds(ruleset: Ruleset | str, procedure: str, params: Mapping[str, object] | None = None, *,
+         sheet: str | None = None) -> Odds:
+    """The exact probability of every outcome of a procedure and the distribution of every value.
+
+    Probabilities are ``fractions.Fraction`` where exact (``Odds.exact``), floats where explosions were cut
+    off (``Odds.truncated`` is the mass cut off).  A sheet is read, never written.
+    """
+    from interpreter.procedure import runner
+
+    rs = _ruleset(ruleset)
+    if sheet is None:
+        return runner.odds(rs, procedure, _args(params))
+    from interpreter.sheet.file import SheetFile
+
+    handle = SheetFile.read(sheet)
+    return runner.odds(rs, procedure, _args(params), handle.data, handle.doc)
+
+
+def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = None) -> Roll:
+    """Roll a dice expression (docs/dice.md); ``Roll.value`` is the result and ``Roll.dice`` every die."""
+    from interpreter.dice.expr import parse
+
+    source = _source(seed, dice)
+    result = parse(expr).roll({}, source)
+    _exhausted(source)
+    return result
+
+
+def read_sheet(path: str) -> dict[str, Any]:
+    """A character sheet as `rules sheet show --json` prints it: traits, derived values, tracks, resources."""
+    from interpreter.sheet.open import open_sheet
+    from interpreter.sheet.view import view
+
+    handle, rs = open_sheet(path)
+    return view(rs, handle.data, handle.doc)
