@@ -34,11 +34,11 @@ def bench_rolls() -> None:
     """Rolls per second (each roll keeps its full per-die trace) against d20.roll."""
     source = RandomSource(random.Random(1))
     env: dict = {}
-    print("rolls per second (median of %d runs)" % REPEATS)
+    print(f"rolls per second (median of {REPEATS} runs)")
     for ours_text, d20_text in ROLL_CASES:
         expr = parse(ours_text)
-        ours = rolls_per_second(lambda: expr.roll(env, source), 20000)
-        theirs = rolls_per_second(lambda: d20.roll(d20_text), 4000)
+        ours = rolls_per_second(lambda expr=expr: expr.roll(env, source), 20000)
+        theirs = rolls_per_second(lambda d20_text=d20_text: d20.roll(d20_text), 4000)
         print(f"  {ours_text:15} ours {ours:>10,.0f}/s   d20 ({d20_text}) {theirs:>10,.0f}/s   ratio {ours / theirs:5.1f}x")
 
 

@@ -44,8 +44,8 @@ def main() -> None:
         assert ours.evaluate(env) == SimpleEval(names=env, functions=dict(ALLOWED_FUNCTIONS)).eval(text)
         tree = ast.parse(text.strip(), mode="eval").body
         evaluator = SimpleEval(names=env, functions=dict(ALLOWED_FUNCTIONS))
-        t_ours = per_call(lambda: ours.evaluate(env))
-        t_simple = per_call(lambda: evaluator.eval(text, previously_parsed=tree))
+        t_ours = per_call(lambda ours=ours, env=env: ours.evaluate(env))
+        t_simple = per_call(lambda evaluator=evaluator, text=text, tree=tree: evaluator.eval(text, previously_parsed=tree))
         shown = text if len(text) <= 58 else text[:55] + "..."
         print(f"{shown:<60} {t_ours * 1e6:8.2f}us {t_simple * 1e6:9.2f}us {t_simple / t_ours:6.1f}x")
 

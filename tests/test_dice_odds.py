@@ -100,13 +100,13 @@ def test_exploding_sum_matches_icepool():
 # -- enumeration of small cases --------------------------------------------------------
 
 @pytest.mark.parametrize("text, kwargs", [
-    ("3d4xokh2", dict(count=3, sides=4, explode=(("max", None), True), keep=("kh", 2))),
-    ("3d4xodl1", dict(count=3, sides=4, explode=(("max", None), True), keep=("dl", 1))),
-    ("3d6xo>=5cs>=4df=1", dict(count=3, sides=6, explode=((">=", 5), True), success=(">=", 4),
-                              deduct=("==", 1))),
-    ("4d6r<3cs>=5kh2", dict(count=4, sides=6, reroll=(("<", 3), False), success=(">=", 5),
-                           keep=("kh", 2))),
-    ("3d8rr>6kl2", dict(count=3, sides=8, reroll=((">", 6), True), keep=("kl", 2))),
+    ("3d4xokh2", {"count": 3, "sides": 4, "explode": (("max", None), True), "keep": ("kh", 2)}),
+    ("3d4xodl1", {"count": 3, "sides": 4, "explode": (("max", None), True), "keep": ("dl", 1)}),
+    ("3d6xo>=5cs>=4df=1", {"count": 3, "sides": 6, "explode": ((">=", 5), True), "success": (">=", 4),
+                              "deduct": ("==", 1)}),
+    ("4d6r<3cs>=5kh2", {"count": 4, "sides": 6, "reroll": (("<", 3), False), "success": (">=", 5),
+                           "keep": ("kh", 2)}),
+    ("3d8rr>6kl2", {"count": 3, "sides": 8, "reroll": ((">", 6), True), "keep": ("kl", 2)}),
 ])
 def test_exact_odds_match_enumeration(text, kwargs):
     assert odds(text).as_dict() == {v: p for v, p in term_odds(**kwargs).items() if p}

@@ -611,12 +611,12 @@ def test_one_document_only(load):
     [
         ("a: 1\n b: 2\n", "mapping values are not allowed here", 2, 3),
         ("a: b: c\n", "mapping values are not allowed here", 1, 5),
-        ("a: [1, 2\n", "expected ',' or ']', but got '<stream end>' "
-                       "(while parsing a flow sequence at line 1, column 4)", 2, 1),
+        ("a: [1, 2\n", ("expected ',' or ']', but got '<stream end>' "
+                       "(while parsing a flow sequence at line 1, column 4)"), 2, 1),
         ("a: 'open\n", "found unexpected end of stream (while scanning a quoted scalar at line 1, column 4)",
          2, 1),
-        ("a:\n\t- b\n", "found character '\\t' that cannot start any token "
-                        "(while scanning for the next token)", 2, 1),
+        ("a:\n\t- b\n", ("found character '\\t' that cannot start any token "
+                        "(while scanning for the next token)"), 2, 1),
         ("a: 1\n- b\n", "expected <block end>, but found '-' (while parsing a block mapping at line 1, column 1)",
          2, 1),
     ],

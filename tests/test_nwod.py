@@ -120,7 +120,7 @@ def extended_oracle(dice, required, max_rolls=None, target=UNCONTESTED):
                 else:
                     nxt[got + k] += p * q
         state = {k: v for k, v in nxt.items() if v > 1e-18}
-    for got, p in state.items():
+    for p in state.values():
         outcomes["failure"] += p
         rolls[r] += p
     return dict(outcomes), dict(rolls)
@@ -176,7 +176,7 @@ def test_N1_pool_is_traits_plus_modifiers(rules):
     """Dexterity 3 + Larceny 4 - 2 rolls five dice: exactly five given dice are used."""
     data = cli_run(rules, "action", [1, 2, 3, 4, 5], pool=7, mod=-2)
     assert data["outcome"] == "failure" and [r["expr"] for r in data["rolls"]] == ["5d10x>=10cs>=8"]
-    got_outcomes, got_values = cli_odds(rules, "action", pool=7, mod=-2)
+    _got_outcomes, got_values = cli_odds(rules, "action", pool=7, mod=-2)
     assert_close(got_values["successes"], successes(5, UNCONTESTED))
 
 
@@ -225,7 +225,7 @@ def test_N4_ones_have_no_effect(rules):
 # --- the chance die ---------------------------------------------------------------------------
 @pytest.mark.parametrize("pool,mod", [(0, 0), (2, -2), (1, -5), (-3, 0)])
 def test_N1_chance_die_when_pool_is_zero_or_less(rules, pool, mod):
-    got, values = cli_odds(rules, "action", pool=pool, mod=mod)
+    got, _values = cli_odds(rules, "action", pool=pool, mod=mod)
     assert_close(nonzero(got), chance_outcomes())
     exact = odds("nwod", "action", {"pool": pool, "mod": mod})
     assert exact.exact and exact.outcomes["success"] == Fraction(1, 10)
@@ -322,7 +322,7 @@ def test_N23_multiple_actions_cost_three_dice_each(rules, actions):
 
 
 def test_N24_initiative_is_composure_plus_dexterity_plus_d10(rules):
-    got, values = cli_odds(rules, "initiative", composure=2, dexterity=3)
+    _got, values = cli_odds(rules, "initiative", composure=2, dexterity=3)
     assert_close(values["initiative"], {5 + face: 0.1 for face in range(1, 11)})
     assert cli_run(rules, "initiative", [7], composure=3, dexterity=4)["values"]["initiative"] == 14
     assert ruleset("nwod").notes["initiative_order"].data["order"] == "descending"
