@@ -161,6 +161,21 @@ def test_thirty_ten_again_dice_mean_and_cut_off():
     assert abs(dist.mean - 10) < 1e-9 and dist.truncated < 1e-12
 
 
+@pytest.mark.parametrize("again", [8, 9, 10])
+def test_N3_no_pool_size_is_refused_and_every_mass_is_one(again):
+    """Issue 13: some sizes (15d10 at 8-again among them) used to be refused because the cut-off
+    compared 1 minus a rounded running sum with the truncation mass."""
+    for n in range(1, 201):
+        weights, den = odds(f"{n}d10x>={again}cs>=8").weights()
+        assert abs(sum(weights.values()) / den - 1) <= 1e-12, n
+
+
+def test_N3_fifteen_dice_at_eight_again_odds_command(rules):
+    result = rules("odds", "15d10x>=8cs>=8")
+    assert result.exit_code == 0, result.output
+    assert "cut off" in result.output
+
+
 # -- the Distribution API and reports -------------------------------------------------------
 
 def test_distribution_helpers():

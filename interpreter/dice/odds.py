@@ -32,23 +32,40 @@ def _poly(weights: list[int], gain: tuple[int, ...], faces: range | list[int]) -
 
 
 def explosion_cutoff(count: int, exploding: int, total: int) -> int:
-    """The fewest total explosions t with P(more than t explosions among `count` dice) below the truncation mass."""
+    """The fewest total explosions t with P(more than t explosions among `count` dice) below the truncation mass.
+
+    The number of explosions is negative binomial.  Its tail is summed directly, from the far
+    end back (small terms first), so no rounding of a running sum near 1 decides where to stop.
+    Past the mode each term is the previous times r_t = q(count+t)/(t+1), which falls towards q,
+    so what lies beyond the last term computed is at most term·r/(1-r).
+    """
     q = exploding / total
     logq = math.log(q)
     logp = count * math.log1p(-q)
-    cdf = 0.0
+    terms: list[float] = []
     t = 0
-    mean = count * q / (1 - q)
     limit = limits.MAX_DICE_ROLLED * 4
+    mode = max(0, math.floor((count - 1) * q / (1 - q)))
+    floor = limits.TRUNCATION_MASS * 1e-3
     while True:
-        cdf += math.exp(logp)
-        if t >= mean and 1.0 - cdf < limits.TRUNCATION_MASS:
-            return t
+        term = math.exp(logp)
+        terms.append(term)
+        ratio = q * (count + t) / (t + 1)
+        if t > mode and ratio < 1 and term * ratio / (1 - ratio) < floor:
+            break
         logp += logq + math.log((count + t) / (t + 1))
         t += 1
         if t > limit:
             raise LimitExceeded(
                 "these dice explode so often that their odds cannot be computed to the required precision")
+    tail = floor  # bounds the mass beyond the last term computed
+    cut = len(terms) - 1
+    for i in range(len(terms) - 1, -1, -1):
+        if tail >= limits.TRUNCATION_MASS:
+            break
+        cut = i
+        tail += terms[i]
+    return cut
 
 
 class _Work:
