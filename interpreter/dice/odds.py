@@ -215,7 +215,7 @@ def term_distribution(spec: TermSpec) -> Distribution:
     faces = range(1, s + 1)
     etable = spec.explode
     wE = [x if etable and etable[v] else 0 for v, x in enumerate(w)]
-    wN = [x - e for x, e in zip(w, wE)]
+    wN = [x - e for x, e in zip(w, wE, strict=True)]
     if etable is not None and not any(wE):
         return term_distribution(replace(spec, explode=None))
     work = _Work()

@@ -130,7 +130,7 @@ def spec_for(node: Dice, args: list[int | None]) -> TermSpec:
         (m.deduct.op, df) if m.deduct else None)
 
 
-def parameter_nodes(node: Dice) -> list:
+def parameter_nodes(node: Dice) -> list[Node | None]:
     """The parameter sub-trees of a dice term in a fixed order (None where absent)."""
     m = node.mods
     return [
