@@ -115,6 +115,7 @@ sheet:
     fate_points: {max: refresh}
   creation:
     - {budget: skills, traits: [Fight, Notice, Will], total: 4}
+  standing:
     - rule: pyramid
       check: Fight >= Notice
       message: "Fight ({Fight}) must be at least Notice ({Notice})"
@@ -190,6 +191,17 @@ def test_a_rule_message_shows_values_where_it_says(ladder, rules, tmp_path):
     assert result.stderr.strip() == f"{sheet}:3:28: $.traits.Notice: pyramid: Fight (1) must be at least Notice (2)"
 
 
+def test_a_standing_rule_holds_in_play_and_a_budget_only_at_creation(ladder, rules, tmp_path):
+    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {ladder}")
+                        .replace("{Fight: 2, Notice: 1, Will: 1}", "{Fight: 3, Notice: 1, Will: 1}"))
+    assert rules("sheet", "check", str(sheet)).exit_code == 0
+    result = rules("sheet", "check", "--creation", str(sheet))
+    assert result.stderr.strip() == f"{sheet}:3:10: $.traits.Fight: skills: 5 points spent; the budget is 4"
+    sheet.write_text(sheet.read_text().replace("Notice: 1", "Notice: 4"))
+    for flags in ([], ["--creation"]):
+        assert "pyramid: Fight (3) must be at least Notice (4)" in rules("sheet", "check", *flags, str(sheet)).stderr
+
+
 def test_check_reports_values_reading_would_cut(ladder, rules, tmp_path):
     sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {ladder}")
                         .replace("fate_points: 3", "fate_points: 5").replace("[null, null]", "[hit, hit, hit]"))
@@ -245,3 +257,15 @@ def test_a_sheet_procedure_called_without_a_sheet_is_refused(ladder, rules):
     assert result.exit_code == 1
     assert result.stderr.strip().endswith(
         "procedure 'take_stress' works on a character sheet, and this call has none to give")
+
+
+def test_sheet_new_writes_nothing_when_the_defaults_break_a_creation_rule(rules, tmp_path):
+    house = tmp_path / "ladder.yaml"
+    house.write_text(LADDER.replace("traits: [Fight, Notice, Will], total: 4}", "traits: [Fight, Notice, Will], total: 5}"),
+                     encoding="utf-8")
+    new = tmp_path / "new.yaml"
+    result = rules("sheet", "new", str(house), "-o", str(new))
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("a new ladder sheet would break its creation rules: skills: 4 points spent; "
+                                     "the budget is 5; give the traits and fields defaults that pass them")
+    assert not new.exists()

@@ -66,9 +66,10 @@ def test_L5_a_valid_sheet_passes(rules, tmp_path):
 
 def test_L5_points_must_total_100(rules, tmp_path):
     path = write(tmp_path, STR=15)
-    result = rules("sheet", "check", str(path))
+    result = rules("sheet", "check", "--creation", str(path))
     assert result.exit_code == 1
     assert result.stderr.strip() == f"{path}:6:3: $.traits.STR: stats: 104 points spent; the budget is 100"
+    assert rules("sheet", "check", str(path)).exit_code == 0  # the budget binds a new character only
 
 
 @pytest.mark.parametrize("value,message", [(21, "21 is above the most, 20"), (4, "4 is below the least, 5")])
@@ -79,11 +80,22 @@ def test_L5_each_stat_is_5_to_20(rules, tmp_path, value, message):
     assert result.stderr.strip() == f"{path}:6:8: $.traits.STR: traits.STR: {message}"
 
 
+@pytest.mark.parametrize("top, ok", [(22, True), (21, True), (23, False)])
+def test_L17_max_hp_is_never_above_the_derived_hp_in_play(rules, tmp_path, top, ok):
+    # L10: HP = END + WILL = 11 + 11 = 22; L17: max HP starts there and only wounds move it
+    path = write(tmp_path, current=min(top, 20), max=top)
+    result = rules("sheet", "check", str(path))
+    assert result.exit_code == (0 if ok else 1), result.output
+    if not ok:
+        assert result.stderr.strip() == (f"{path}:23:26: $.state.hp.max: max_hp: max HP 23 is above HP 22 (END + WILL): "
+                                         "max HP starts at HP and only wounds move it")
+
+
 def test_L11_three_advantages_two_disadvantages_one_talent(rules, tmp_path):
     text = SHEET.format(STR=11, current=22, max=22).replace("[Healing, Quick, Sharp eyes]", "[Healing, Quick]")
     text = text.replace("[Clumsy, Loud]", "[Clumsy, Loud, Slow]").replace("talent: Phase step", "talent: ''")
     path = write(tmp_path, text=text)
-    result = rules("sheet", "check", str(path))
+    result = rules("sheet", "check", "--creation", str(path))
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
         f"{path}:16:15: $.choices.advantages: advantages: 2 chosen; 3 are needed",

@@ -200,6 +200,24 @@ VIOLATIONS = [
         [('"Drive: Ambulance"]', '"Medicine: Trauma"]')],
         ["43:58: $.choices.specialties[2]: specialties: 'Medicine: Trauma' is chosen twice"],
         id="N10 no specialty twice"),
+    pytest.param(  # N10: the same specialty in another letter case is the same specialty
+        [('"Drive: Ambulance"]', '"medicine:  TRAUMA"]')],
+        ["43:58: $.choices.specialties[2]: specialties: 'medicine:  TRAUMA' is chosen twice"],
+        id="N10 no specialty twice in any case"),
+    pytest.param(  # N10: "Skill: specialty", of a skill that exists
+        [('"Drive: Ambulance"]', '"Driving: Ambulance"]')],
+        [("43:58: $.choices.specialties[2]: specialties: 'Driving: Ambulance' names no trait of mental_skills, "
+         "physical_skills, social_skills; did you mean 'Drive'?")],
+        id="N10 a specialty of a skill that exists"),
+    pytest.param(  # N10: an attribute has no specialties
+        [('"Drive: Ambulance"]', '"Wits: Ambulance"]')],
+        [("43:58: $.choices.specialties[2]: specialties: 'Wits: Ambulance' names no trait of mental_skills, "
+         "physical_skills, social_skills")],
+        id="N10 a specialty of a skill, not an attribute"),
+    pytest.param(
+        [('"Drive: Ambulance"]', '"Ambulance"]')],
+        ["43:58: $.choices.specialties[2]: specialties: 'Ambulance' should read 'TRAIT: detail'"],
+        id="N10 a specialty names its skill"),
     pytest.param(
         [('"Drive: Ambulance"]', '"Drive: Ambulance", "Stealth: Crowds"]')],
         ["43:16: $.choices.specialties: specialties: 4 chosen; 3 are needed"],
@@ -230,9 +248,49 @@ VIOLATIONS = [
 def test_creation_rules_N8_N9_N10_N11_N35_N36_each_refuse_a_sheet_with_place_and_message(rules, tmp_path,
                                                                                        edits, lines):
     path = write(tmp_path, *edits)
-    result = rules("sheet", "check", str(path))
+    result = rules("sheet", "check", "--creation", str(path))
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [f"{path}:{line}" for line in lines]
+
+
+STANDING = {"N10 no specialty twice", "N36 a deadly sin and its opposite", "N10 no specialty twice in any case",
+            "N10 a specialty of a skill that exists", "N10 a specialty of a skill, not an attribute",
+            "N10 a specialty names its skill"}
+
+
+@pytest.mark.parametrize("edits, lines", VIOLATIONS)
+def test_plain_check_refuses_only_what_always_holds(rules, tmp_path, edits, lines, request):
+    # budgets, priorities, counts and Morality's starting range are creation rules: play breaks them
+    path = write(tmp_path, *edits)
+    result = rules("sheet", "check", str(path))
+    standing = request.node.callspec.id in STANDING
+    assert result.exit_code == (1 if standing else 0), result.output
+    if standing:
+        assert result.stderr.splitlines() == [f"{path}:{line}" for line in lines]
+
+
+def test_N10_a_specialty_names_its_skill_by_label_in_any_case(rules, tmp_path):
+    path = write(tmp_path, ('"Drive: Ambulance"]', '"animal ken: Dogs"]'))
+    assert rules("sheet", "check", "--creation", str(path)).exit_code == 0
+
+
+def test_N12_experience_spent_in_play_keeps_the_sheet_valid_but_not_a_new_character(rules, tmp_path):
+    # N12: Firearms 0 -> 2 costs 3 x 1 + 3 x 2 = 9 (new dots x 3 for a skill), a specialty 3
+    path = write(tmp_path, ("  experience: 0", "  experience: 15"))
+    assert run(rules, path, "buy", "trait=Firearms", "dots=2")["values"]["experience"] == 6
+    assert run(rules, path, "buy_specialty")["values"]["experience"] == 3
+    text = path.read_text().replace('"Drive: Ambulance"]', '"Drive: Ambulance", "Firearms: Pistol"]')
+    path.write_text(text)
+    result = rules("sheet", "check", str(path))
+    assert (result.exit_code, result.stderr) == (0, ""), result.output
+    creation = rules("sheet", "check", "--creation", str(path))
+    assert creation.exit_code == 1
+    assert creation.stderr.splitlines() == [
+        f"{path}:24:3: $.traits.Athletics: skills: 9 dots spent on physical; priority 2 gives 7",
+        f"{path}:43:16: $.choices.specialties: specialties: 4 chosen; 3 are needed"]
+    path.write_text(text.replace("  Stamina: 2", "  Stamina: 9"))  # a hand edit past the range is still caught
+    assert rules("sheet", "check", str(path)).stderr.strip() == f"{path}:11:12: $.traits.Stamina: traits.Stamina: " \
+        "9 is above the most, 5"
 
 
 def test_N8_N9_a_fifth_dot_paid_for_passes(rules, tmp_path):

@@ -183,8 +183,9 @@ def sheet() -> None:
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The sheet file to write.")
 @click.option("--name", default="New character", help="The character's name.")
 def sheet_new(ruleset: str, output: str, name: str) -> None:
-    """Write a commented starting sheet that passes `rules sheet check`."""
-    from interpreter.sheet.creation import new_sheet_text
+    """Write a commented starting sheet that passes `rules sheet check --creation`."""
+    from interpreter.load.yaml_loader import load_text
+    from interpreter.sheet.creation import check, new_sheet_text
     from interpreter.sheet.file import new_sheet
 
     ref = None
@@ -192,19 +193,27 @@ def sheet_new(ruleset: str, output: str, name: str) -> None:
         import os
 
         ref = os.path.relpath(os.path.abspath(ruleset), os.path.dirname(os.path.abspath(output)))
-    new_sheet(output, new_sheet_text(compile_ref(ruleset), name, ref))
+    rs = compile_ref(ruleset)
+    text = new_sheet_text(rs, name, ref)
+    doc = load_text(text, output)
+    found = check(rs, doc.data, doc, creation=True)
+    if found:
+        raise BadParameter(f"a new {rs.id} sheet would break its creation rules: {found[0].message}",
+                           hint="give the traits and fields defaults that pass them")
+    new_sheet(output, text)
     click.echo(f"wrote {output}")
 
 
 @sheet.command("check")
 @click.argument("file", type=click.Path(dir_okay=False))
-def sheet_check(file: str) -> None:
-    """Check a sheet against its ruleset's creation rules."""
+@click.option("--creation", is_flag=True, help="Also apply the creation rules (budgets, priorities, counts).")
+def sheet_check(file: str, creation: bool) -> None:
+    """Check a sheet against its ruleset's standing rules (ranges, fields, tracks, resources)."""
     from interpreter.sheet.creation import check
     from interpreter.sheet.open import open_sheet
 
     handle, rs = open_sheet(file)
-    found = check(rs, handle.data, handle.doc)
+    found = check(rs, handle.data, handle.doc, creation=creation)
     for problem in found:
         click.echo(str(problem), err=True)
     if found:

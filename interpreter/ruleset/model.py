@@ -171,6 +171,7 @@ class SheetField:
     options: tuple[str, ...]
     default: Any
     help: str
+    trait_groups: tuple[str, ...] = ()  # for lists: entries read "TRAIT: detail", TRAIT of one of these groups
 
 
 @dataclass(frozen=True, slots=True)
@@ -231,6 +232,7 @@ class SheetSpec:
     resources: Mapping[str, Resource]
     creation: tuple[CreationRule, ...]
     status: Mapping[str, Any]
+    standing: tuple[CreationRule, ...] = ()  # rules that always hold; `creation` holds only at creation
 
     def names(self, traits: Any, derived: Any) -> set[str]:
         """Every name a formula may use when a sheet is bound."""

@@ -23,8 +23,14 @@ def compile_sheet(c: Any, spec: dict[str, Any], base: set[str], traits: dict[str
     fields = {}
     for name, f in (spec.get("fields") or {}).items():
         total = c.formula(f["total"], root + ("fields", name, "total"), base) if "total" in f else None
+        groups = tuple(f.get("trait_groups") or ())
+        known = {t.group for t in traits.values()}
+        for i, group in enumerate(groups):
+            if group not in known:
+                c.problem(UnknownName(f"unknown trait group '{group}'", c.where(root + ("fields", name, "trait_groups", i)),
+                                      suggest(group, sorted(g for g in known if g))))
         fields[name] = SheetField(name, f["kind"], f.get("count"), bool(f.get("unique")), total,
-                                  tuple(f.get("options") or ()), f.get("default"), f.get("help", ""))
+                                  tuple(f.get("options") or ()), f.get("default"), f.get("help", ""), groups)
     state = {}
     for name, s in state_specs.items():
         default = c.formula(s.get("default", 0), root + ("state", name, "default"), stats)
@@ -71,8 +77,10 @@ def compile_sheet(c: Any, spec: dict[str, Any], base: set[str], traits: dict[str
         status[name] = c.formula(f, root + ("status", name), everything)
     creation = tuple(_creation(c, rule, root + ("creation", i), everything, traits, fields)
                      for i, rule in enumerate(spec.get("creation") or []))
+    standing = tuple(_creation(c, rule, root + ("standing", i), everything, traits, fields)
+                     for i, rule in enumerate(spec.get("standing") or []))
     return SheetSpec(sheet_spec.fields, sheet_spec.state, sheet_spec.tracks, sheet_spec.resources, creation,
-                     MappingProxyType(status))
+                     MappingProxyType(status), standing)
 
 
 def _check_clashes(c: Any, sheet: SheetSpec, traits: dict[str, Any], derived: dict[str, Any], base: set[str]) -> None:

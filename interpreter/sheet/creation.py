@@ -1,4 +1,10 @@
-"""Checking a character sheet against its ruleset's creation rules, and writing a new sheet."""
+"""Checking a character sheet against its ruleset's rules, and writing a new sheet.
+
+Standing rules hold for the whole life of a character: the sheet's shape, trait ranges, field
+entries (options, no repeats, entries naming traits), tracks, resources, state values and the
+`standing` rules. Creation rules hold only for a new character: field counts, points totals and
+the `creation` rules (budgets, priorities and the like); experience spent in play breaks them.
+"""
 
 from __future__ import annotations
 
@@ -33,8 +39,8 @@ def spent(rule: CreationRule, env: Mapping[str, Any], functions: Mapping[str, An
     return total
 
 
-def check(ruleset: Ruleset, data: Any, doc: Any) -> list[RulesError]:
-    """Every problem of a sheet: shape, trait ranges, fields, budgets, priorities and rules."""
+def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list[RulesError]:
+    """Every problem of a sheet under the standing rules, and with `creation` the creation rules too."""
     problems: list[RulesError] = []
     if not isinstance(data, dict):
         return [SheetProblem("a sheet must be a mapping", _where(doc, ()))]
@@ -76,8 +82,8 @@ def check(ruleset: Ruleset, data: Any, doc: Any) -> list[RulesError]:
                                          suggest(str(name), list(spec.fields))))
     problems.extend(_state(ruleset, data.get("state") or {}, doc, env))
     for field in spec.fields.values():
-        problems.extend(_field(field, choices.get(field.name), doc, env, functions))
-    for rule in spec.creation:
+        problems.extend(_field(ruleset, field, choices.get(field.name), doc, env, functions, creation))
+    for rule in spec.standing + (spec.creation if creation else ()):
         problems.extend(_rule(rule, data, doc, env, functions))
     return sorted_unique(problems)
 
@@ -117,7 +123,8 @@ def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[st
     return out
 
 
-def _field(field: Any, value: Any, doc: Any, env: Mapping[str, Any], functions: Mapping[str, Any]) -> list[RulesError]:
+def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str, Any], functions: Mapping[str, Any],
+           creation: bool) -> list[RulesError]:
     at = _where(doc, ("choices", field.name))
     name = field.name
     if value is None:
@@ -130,21 +137,27 @@ def _field(field: Any, value: Any, doc: Any, env: Mapping[str, Any], functions: 
         if not isinstance(value, list):
             return [SheetProblem(f"{name}: expected a list", at)]
         entries = [str(v) for v in value]
-        if field.count is not None and len(entries) != field.count:
+        if creation and field.count is not None and len(entries) != field.count:
             return [SheetProblem(f"{name}: {len(entries)} chosen; {field.count} are needed", at)]
         if field.unique:
             seen: set[str] = set()
             for i, entry in enumerate(entries):
-                if entry in seen:
+                key = " ".join(entry.casefold().split())
+                if key in seen:
                     return [SheetProblem(f"{name}: '{entry}' is chosen twice", _where(doc, ("choices", name, i)))]
-                seen.add(entry)
+                seen.add(key)
+        for i, entry in enumerate(entries if field.trait_groups else ()):
+            problem = _names_trait(ruleset, field, entry)
+            if problem:
+                return [SheetProblem(f"{name}: '{entry}' {problem}", _where(doc, ("choices", name, i)),
+                                     suggest(entry.partition(":")[0].strip(), _trait_words(ruleset, field)))]
     else:
         if not isinstance(value, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value.values()):
             return [SheetProblem(f"{name}: expected names with whole numbers of points", at)]
         entries = list(value)
         total = field.total.evaluate(env, functions) if field.total is not None else None
         points = sum(value.values())
-        if total is not None and points != total:
+        if creation and total is not None and points != total:
             return [SheetProblem(f"{name}: {points} points spent; the budget is {total}", at)]
     if field.options:
         for i, entry in enumerate(entries):
@@ -153,6 +166,28 @@ def _field(field: Any, value: Any, doc: Any, env: Mapping[str, Any], functions: 
                 return [SheetProblem(f"{name}: '{entry}' is not one of the options", _where(doc, path),
                                      suggest(entry, list(field.options)))]
     return []
+
+
+def _trait_words(ruleset: Ruleset, field: Any) -> list[str]:
+    return [t.label or t.name for t in ruleset.traits.values() if t.group in field.trait_groups]
+
+
+def entry_trait(ruleset: Ruleset, field: Any, entry: str) -> str | None:
+    """The trait a 'TRAIT: detail' entry of a field with `trait_groups` names (by name or label), if any."""
+    head = " ".join(entry.partition(":")[0].split()).casefold()
+    for trait in ruleset.traits.values():
+        if trait.group in field.trait_groups and head in (trait.name.casefold(), (trait.label or "").casefold()):
+            return trait.name
+    return None
+
+
+def _names_trait(ruleset: Ruleset, field: Any, entry: str) -> str | None:
+    _, colon, detail = entry.partition(":")
+    if not colon or not detail.strip():
+        return "should read 'TRAIT: detail'"
+    if entry_trait(ruleset, field, entry) is None:
+        return f"names no trait of {', '.join(field.trait_groups)}"
+    return None
 
 
 def _rule(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any], functions: Mapping[str, Any]) -> list[RulesError]:
