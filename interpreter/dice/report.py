@@ -4,15 +4,23 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from interpreter.dice.distribution import Distribution
 from interpreter.dice.roller import Roll, TermTrace
 from interpreter.dice.syntax import Chain, Compare, Dice, Name, Neg, Node, Num
 from interpreter.dice.term import parameter_nodes
 
-if TYPE_CHECKING:
-    from interpreter.dice.expr import DiceExpr
+
+class Expression(Protocol):
+    """What a report needs of a parsed dice expression: its text and its syntax tree."""
+
+    @property
+    def text(self) -> str: ...
+
+    @property
+    def tree(self) -> Node: ...
+
 
 BAR_WIDTH = 40
 _BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -101,7 +109,7 @@ class _Renderer:
         return f"{node.name}({int(value) if value is not None else '?'})"
 
 
-def render_roll(expr: DiceExpr, roll: Roll) -> str:
+def render_roll(expr: Expression, roll: Roll) -> str:
     """One readable line: the expression, its dice and the result."""
     tree = expr.tree
     if isinstance(tree, Dice) and not roll.terms:
@@ -117,7 +125,7 @@ def render_roll(expr: DiceExpr, roll: Roll) -> str:
     return f"{expr.text}: {body} = {result}"
 
 
-def roll_json(expr: DiceExpr, roll: Roll) -> dict[str, Any]:
+def roll_json(expr: Expression, roll: Roll) -> dict[str, Any]:
     """The roll as a JSON-ready object: expression, result, every die, and a summary per term."""
     terms = []
     first = 0

@@ -8,7 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.errors import EvaluationError, Location, RulesError, UnknownName
-from interpreter.formula.compile import ALLOWED_FUNCTIONS, Number, Runner, _Source
+from interpreter.formula.functions import ALLOWED_FUNCTIONS, Env, Number, Runner, Tables
+from interpreter.formula.source import Source
 
 _COMPARE = {
     ast.Eq: operator.eq,
@@ -20,10 +21,10 @@ _COMPARE = {
 }
 
 
-class _Builder:
+class Builder:
     """Turns a checked tree into nested closures ``run(env, functions) -> value``."""
 
-    def __init__(self, source: _Source, lo: int, hi: int, folded: set[int]):
+    def __init__(self, source: Source, lo: int, hi: int, folded: set[int]):
         self.source = source
         self.lo = lo
         self.hi = hi
@@ -36,13 +37,13 @@ class _Builder:
         )
 
     def build(self, node: ast.AST) -> Runner:
-        method = getattr(self, "_" + type(node).__name__)
+        method: Callable[[ast.AST], Runner] = getattr(self, "_" + type(node).__name__)
         return method(node)
 
     def _Constant(self, node: ast.Constant) -> Runner:
         value = node.value
 
-        def constant(env, tables):
+        def constant(env: Env, tables: Tables) -> Any:
             return value
 
         return constant
@@ -53,7 +54,7 @@ class _Builder:
         where = self.source.node_at(node)
         number = _number_checker(lo, hi, lambda: f"'{key}'", where)
 
-        def name(env, tables):
+        def name(env: Env, tables: Tables) -> Any:
             try:
                 value = env[key]
             except KeyError:
@@ -71,27 +72,27 @@ class _Builder:
         if isinstance(op, ast.USub) and id(operand_node) in self.folded:
             value = -operand_node.value  # type: ignore[attr-defined]
 
-            def negative_constant(env, tables):
+            def negative_constant(env: Env, tables: Tables) -> Any:
                 return value
 
             return negative_constant
         operand = self.build(operand_node)
         if isinstance(op, ast.Not):
 
-            def not_(env, tables):
+            def not_(env: Env, tables: Tables) -> Any:
                 return not operand(env, tables)
 
             return not_
         if isinstance(op, ast.UAdd):
 
-            def plus(env, tables):
+            def plus(env: Env, tables: Tables) -> Any:
                 return +operand(env, tables)
 
             return plus
         lo, hi = self.lo, self.hi
         fail = self.out_of_range
 
-        def minus(env, tables):
+        def minus(env: Env, tables: Tables) -> Any:
             r = -operand(env, tables)
             if lo <= r <= hi:
                 return r
@@ -107,7 +108,7 @@ class _Builder:
         op = type(node.op)
         if op is ast.Add:
 
-            def add(env, tables):
+            def add(env: Env, tables: Tables) -> Any:
                 r = left(env, tables) + right(env, tables)
                 if lo <= r <= hi:
                     return r
@@ -116,7 +117,7 @@ class _Builder:
             return add
         if op is ast.Sub:
 
-            def sub(env, tables):
+            def sub(env: Env, tables: Tables) -> Any:
                 r = left(env, tables) - right(env, tables)
                 if lo <= r <= hi:
                     return r
@@ -125,7 +126,7 @@ class _Builder:
             return sub
         if op is ast.Mult:
 
-            def mul(env, tables):
+            def mul(env: Env, tables: Tables) -> Any:
                 r = left(env, tables) * right(env, tables)
                 if lo <= r <= hi:
                     return r
@@ -136,7 +137,7 @@ class _Builder:
         segment = self.source.segment(node)
         where = self.source.node_at(node)
 
-        def division(env, tables):
+        def division(env: Env, tables: Tables) -> Any:
             a = left(env, tables)
             b = right(env, tables)
             if not b:
@@ -154,19 +155,19 @@ class _Builder:
             first, second = parts
             if isinstance(node.op, ast.And):
 
-                def and2(env, tables):
+                def and2(env: Env, tables: Tables) -> Any:
                     return first(env, tables) and second(env, tables)
 
                 return and2
 
-            def or2(env, tables):
+            def or2(env: Env, tables: Tables) -> Any:
                 return first(env, tables) or second(env, tables)
 
             return or2
         head, last = parts[:-1], parts[-1]
         if isinstance(node.op, ast.And):
 
-            def and_(env, tables):
+            def and_(env: Env, tables: Tables) -> Any:
                 for part in head:
                     value = part(env, tables)
                     if not value:
@@ -175,7 +176,7 @@ class _Builder:
 
             return and_
 
-        def or_(env, tables):
+        def or_(env: Env, tables: Tables) -> Any:
             for part in head:
                 value = part(env, tables)
                 if value:
@@ -192,13 +193,13 @@ class _Builder:
             compare = ops[0]
             right = rights[0]
 
-            def compare1(env, tables):
+            def compare1(env: Env, tables: Tables) -> Any:
                 return compare(left(env, tables), right(env, tables))
 
             return compare1
-        steps = list(zip(ops, rights))
+        steps = list(zip(ops, rights, strict=True))
 
-        def chain(env, tables):
+        def chain(env: Env, tables: Tables) -> Any:
             a = left(env, tables)
             for compare, right in steps:
                 b = right(env, tables)
@@ -214,7 +215,7 @@ class _Builder:
         body = self.build(node.body)
         orelse = self.build(node.orelse)
 
-        def conditional(env, tables):
+        def conditional(env: Env, tables: Tables) -> Any:
             return body(env, tables) if test(env, tables) else orelse(env, tables)
 
         return conditional
@@ -231,11 +232,11 @@ class _Builder:
             if len(args) == 1:
                 (arg,) = args
 
-                def call1(env, tables):
+                def call1(env: Env, tables: Tables) -> Any:
                     try:
                         r = builtin(arg(env, tables))
                     except RulesError as err:
-                        raise err.located(where)
+                        raise err.located(where) from None
                     if type(r) is int and lo <= r <= hi:
                         return r
                     if type(r) is int:
@@ -244,25 +245,27 @@ class _Builder:
 
                 return call1
 
-            def call(env, tables):
+            def call(env: Env, tables: Tables) -> Any:
                 try:
                     r = builtin(*[a(env, tables) for a in args])
                 except RulesError as err:
-                    raise err.located(where)
+                    raise err.located(where) from None
                 return number(r)
 
             return call
 
-        def table_call(env, tables):
+        def table_call(env: Env, tables: Tables) -> Any:
             try:
-                function = tables[name]
-            except (KeyError, TypeError):
+                function = tables[name] if tables is not None else None
+                if function is None:
+                    raise KeyError(name)
+            except KeyError:
                 raise UnknownName(f"unknown function '{name}'", where) from None
             values = [a(env, tables) for a in args]
             try:
                 r = function(*values)
             except RulesError as err:
-                raise err.located(where)
+                raise err.located(where) from None
             return number(r)
 
         return table_call
@@ -277,12 +280,12 @@ def _number_checker(lo: int, hi: int, what: Callable[[], str], where: Location) 
         if isinstance(value, int):
             value = int(value)
             if lo <= value <= hi:
-                return value
+                return int(value)
             raise EvaluationError(f"integer out of range in {what()}", where)
         if isinstance(value, float):
             value = float(value)
             if lo <= value <= hi:
-                return value
+                return float(value)
             raise EvaluationError(f"number out of range in {what()}", where)
         raise EvaluationError(f"{what()} is not a number (it is {type(value).__name__})", where)
 

@@ -9,7 +9,8 @@ from typing import cast
 
 from interpreter import limits
 from interpreter.errors import FormulaSyntaxError, LimitExceeded, RulesError, UnknownName
-from interpreter.formula.compile import _ARITY, ALLOWED_FUNCTIONS, _Source
+from interpreter.formula.functions import ALLOWED_FUNCTIONS, ARITY
+from interpreter.formula.source import Source
 
 _ARITHMETIC = {ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod}
 _BINOP_REFUSED = {
@@ -65,10 +66,10 @@ def _did_you_mean(name: str, candidates: Collection[str]) -> str | None:
     return f"did you mean '{lowered[close[0]]}'?" if close else None
 
 
-class _Checker:
+class Checker:
     """Walks the tree once, without recursion, refusing anything outside the allowlist."""
 
-    def __init__(self, source: _Source, names: frozenset[str], functions: frozenset[str]):
+    def __init__(self, source: Source, names: frozenset[str], functions: frozenset[str]):
         self.source = source
         self.names = names
         self.functions = functions | frozenset(ALLOWED_FUNCTIONS)
@@ -227,7 +228,7 @@ class _Checker:
             return children
         self.calls.add(name)
         given = len(node.args)
-        fewest, most = _ARITY.get(name, (1, None))
+        fewest, most = ARITY.get(name, (1, None))
         if node.keywords or any(isinstance(a, ast.Starred) for a in node.args):
             return children  # refused above, or when the Starred child is visited
         if most is not None and fewest == most and given != fewest:

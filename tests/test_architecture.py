@@ -1,0 +1,132 @@
+"""The interpreter's shape, read from its source: imports flow one way, privates stay private, modules stay short."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent / "interpreter"
+MAX_LINES = 400
+
+# Known today and being removed: the loader's second YAML parser goes (issue 10, item 3), taking its
+# cycle and private imports with it; the sheet writer loses its hand-written merge (issue 10, item 5).
+QUICK = ("interpreter.load.yaml_loader", "interpreter.load.yaml_quick")
+EXPECTED_CYCLE_EDGES = {QUICK, QUICK[::-1]}
+EXPECTED_PRIVATE = {QUICK, QUICK[::-1]}
+EXPECTED_LONG = {"interpreter.load.yaml_loader", "interpreter.load.yaml_quick", "interpreter.sheet.file"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def modules() -> dict[str, Path]:
+    return {module_name(p): p for p in sorted(ROOT.rglob("*.py"))}
+
+
+def resolve(module: str, is_package: bool, node: ast.ImportFrom) -> str:
+    """The absolute module an import-from names, relative imports included."""
+    if not node.level:
+        return node.module or ""
+    base = module.split(".")
+    if not is_package:
+        base.pop()
+    for _ in range(node.level - 1):
+        base.pop()
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imports(known: dict[str, Path]) -> tuple[dict[str, set[str]], list[tuple[str, str, str]]]:
+    """Each module's imported interpreter modules (at any depth of the source), and every imported _name."""
+    graph: dict[str, set[str]] = {}
+    private: list[tuple[str, str, str]] = []
+    for module, path in known.items():
+        tree = ast.parse(path.read_text(encoding="utf-8"), str(path))
+        targets: set[str] = set()
+        for node in ast.walk(tree):  # every import, also those inside functions and `if TYPE_CHECKING`
+            if isinstance(node, ast.Import):
+                for alias in node.names:
+                    targets.add(alias.name)
+            elif isinstance(node, ast.ImportFrom):
+                source = resolve(module, path.name == "__init__.py", node)
+                for alias in node.names:
+                    full = f"{source}.{alias.name}"
+                    if full in known:  # `from package import module`
+                        targets.add(full)
+                        continue
+                    targets.add(source)
+                    if alias.name.startswith("_") and source.startswith("interpreter"):
+                        private.append((module, source, alias.name))
+        graph[module] = {t for t in targets if t in known and t != module and not module.startswith(t + ".")}
+    return graph, private
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Every strongly connected group of more than one module (Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                top = stack.pop()
+                on_stack.discard(top)
+                group.append(top)
+                if top == node:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path: Path) -> None:
+    """The checker itself: a cycle hidden in a function and a relative private import are both found."""
+    source = ("from . import b\n", "def f():\n    from .a import _hidden\n")
+    tree_a, tree_b = (ast.parse(s) for s in source)
+    known = {"interpreter.x.a": tmp_path / "a.py", "interpreter.x.b": tmp_path / "b.py"}
+    for (name, path), text in zip(known.items(), source, strict=True):
+        path.write_text(text)
+    graph, private = imports(known)
+    assert graph == {"interpreter.x.a": {"interpreter.x.b"}, "interpreter.x.b": {"interpreter.x.a"}}
+    assert cycles(graph) == [["interpreter.x.a", "interpreter.x.b"]]
+    assert private == [("interpreter.x.b", "interpreter.x.a", "_hidden")]
+    assert tree_a and tree_b
+
+
+def test_no_import_cycles() -> None:
+    graph, _ = imports(modules())
+    for a, b in EXPECTED_CYCLE_EDGES:
+        if a in graph:
+            graph[a].discard(b)
+    assert cycles(graph) == []
+
+
+def test_no_module_imports_a_private_name_of_another() -> None:
+    _, private = imports(modules())
+    assert [p for p in private if (p[0], p[1]) not in EXPECTED_PRIVATE] == []
+
+
+def test_every_module_is_at_most_400_lines() -> None:
+    long = {name: n for name, path in modules().items()
+            if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES and name not in EXPECTED_LONG}
+    assert long == {}
