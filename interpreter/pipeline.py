@@ -47,11 +47,12 @@ def compile_ref(ref: str) -> Ruleset:
 
 @lru_cache(maxsize=32)
 def _compile_cached(path: str, shown: str, mtime: int, size: int) -> Ruleset:
+    from interpreter.procedure.kinds import COMPILERS
     from interpreter.ruleset.compiler import Compiler
 
     doc = load_file(path, shown)
     check_schema(Path(path), doc)
-    compiler = Compiler(doc)
+    compiler = Compiler(doc, COMPILERS)
     try:
         return compiler.compile()
     except Invalid as err:

@@ -15,6 +15,8 @@ from helpers import hp_of as hp
 from helpers import one_line_error, refused_on_sheet, ruleset
 from helpers import show_sheet as show
 
+from interpreter.ruleset.specs import walk
+
 STATS = ["STR", "DEX", "CUN"]  # the ruling's stat list (docs/systems/rollunder.md)
 
 
@@ -81,12 +83,7 @@ def test_the_advance_list_is_the_trait_list():
     assert list(rs.traits) == STATS
 
     def for_eaches(steps):
-        for step in steps:
-            if step.kind == "for_each":
-                yield step.spec["traits"]
-            for part in step.spec.values():
-                if isinstance(part, tuple) and part and hasattr(part[0], "kind"):
-                    yield from for_eaches(part)
+        return [step.spec.traits for step in walk(steps) if step.kind == "for_each"]
 
     for name in ("advance", "learn_ritual"):
         assert list(for_eaches(rs.procedures[name].steps)) == [tuple(STATS)], name

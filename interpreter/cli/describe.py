@@ -4,7 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.ruleset.model import Procedure, Ruleset, Step
+from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.specs import (
+    BestOf,
+    Call,
+    Contest,
+    Decide,
+    If,
+    Let,
+    Loop,
+    Roll,
+    StepSpec,
+    Steps,
+    Stop,
+    TableLookup,
+)
 
 _STEP_WORDS = {
     "let": "compute", "roll": "roll", "decide": "decide the outcome", "stop": "stop when",
@@ -17,43 +31,50 @@ def _refs(refs: tuple[str, ...]) -> str:
     return f" ({', '.join(refs)})" if refs else ""
 
 
-def _step_lines(steps: tuple[Step, ...], depth: int = 0) -> list[str]:
+def _step_text(spec: StepSpec) -> str:
+    """The one-line summary of a step's compiled parts."""
+    match spec:
+        case Let(assign=assign):
+            return "; ".join(f"`{a.name} = {a.formula.text}`" for a in assign if a.formula is not None)
+        case Roll(rolls=rolls):
+            return "; ".join(f"`{r.name}` = `{r.expr.text}`" for r in rolls if r.expr is not None)
+        case Decide(branches=branches):
+            return "; ".join(f"{b.outcome} when `{b.cond.text}`" if b.cond is not None else f"otherwise {b.outcome}"
+                             for b in branches)
+        case Stop(when=when, outcome=outcome):
+            return f"`{when.text}`" + (f" → {outcome}" if outcome else "")
+        case If(cond=cond):
+            return f"`{cond.text}`"
+        case Loop(times=times, condition=condition):
+            bound = times or condition
+            return f"`{bound.text}`" if bound is not None else ""
+        case BestOf(count=count, worst_when=worst):
+            return f"`{count.text}`" + (f", worst when `{worst.text}`" if worst else "")
+        case Contest():
+            return f"`{spec.actor.text}` against `{spec.defender.text}`, {spec.ties} wins ties"
+        case TableLookup(table=table, key=key):
+            return f"`{table}`" + (f" at `{key.text}`" if key is not None else "")
+        case Call(procedure=procedure, args=args):
+            given = ", ".join(f"{a.name}={a.formula.text}" for a in args if a.formula is not None)
+            return f"`{procedure}`" + (f" with `{given}`" if given else "")
+    return ""
+
+
+def _step_lines(steps: Steps, depth: int = 0) -> list[str]:
     pad = "  " * depth
     lines = []
     for step in steps:
-        s = step.spec
-        if step.kind == "let":
-            text = "; ".join(f"`{n} = {f.text}`" for n, f, _ in s["assign"] if f is not None)
-        elif step.kind == "roll":
-            text = "; ".join(f"`{n}` = `{e.text}`" for n, e, _ in s["rolls"] if e is not None)
-        elif step.kind == "decide":
-            text = "; ".join(f"{o} when `{c.text}`" if c is not None else f"otherwise {o}"
-                             for c, o, _ in s["branches"])
-        elif step.kind == "stop":
-            text = f"`{s['when'].text}`" + (f" → {s['outcome']}" if s["outcome"] else "")
-        elif step.kind == "if":
-            text = f"`{s['cond'].text}`"
-        elif step.kind in ("repeat", "while"):
-            bound = s["times"] or s["while"]
-            text = f"`{bound.text}`" if bound is not None else ""
-        elif step.kind == "best_of":
-            text = f"`{s['count'].text}`" + (f", worst when `{s['worst_when'].text}`" if s["worst_when"] else "")
-        elif step.kind == "contest":
-            text = f"`{s['actor'].text}` against `{s['defender'].text}`, {s['ties']} wins ties"
-        elif step.kind == "table":
-            text = f"`{s['table']}`" + (f" at `{s['key'].text}`" if s["key"] is not None else "")
-        elif step.kind == "call":
-            args = ", ".join(f"{n}={f.text}" for n, f, _ in s["with"] if f is not None)
-            text = f"`{s['procedure']}`" + (f" with `{args}`" if args else "")
-        else:
-            text = ""
-        lines.append(f"{pad}- {_STEP_WORDS.get(step.kind, step.kind)} {text}".rstrip())
-        for key, label in (("then", "then"), ("else", "else"), ("steps", None)):
-            inner = s.get(key)
-            if inner:
-                if label:
+        spec = step.spec
+        lines.append(f"{pad}- {_STEP_WORDS.get(step.kind, step.kind)} {_step_text(spec)}".rstrip())
+        if isinstance(spec, If):
+            for label, inner in (("then", spec.then), ("else", spec.otherwise)):
+                if inner:
                     lines.append(f"{pad}  - {label}:")
-                lines.extend(_step_lines(inner, depth + (2 if label else 1)))
+                    lines.extend(_step_lines(inner, depth + 2))
+        else:
+            for inner in spec.nested():
+                if inner:
+                    lines.extend(_step_lines(inner, depth + 1))
     return lines
 
 

@@ -10,9 +10,11 @@ from typing import Any
 
 from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, EvaluationError, RulesError
+from interpreter.procedure.kinds import RUNNERS
 from interpreter.procedure.steps import initial_env, run_steps
 from interpreter.procedure.worlds import EvalContext, World
 from interpreter.ruleset.model import Param, Procedure, Ruleset
+from interpreter.ruleset.tables import table_functions
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,26 +53,6 @@ def find_procedure(ruleset: Ruleset, name: str) -> Procedure:
         close = difflib.get_close_matches(name, list(ruleset.procedures), n=1)
         hint = f"did you mean '{close[0]}'?" if close else "procedures: " + ", ".join(ruleset.procedures)
         raise BadParameter(f"ruleset '{ruleset.id}' has no procedure '{name}'", hint=hint) from None
-
-
-def table_functions(ruleset: Ruleset) -> dict[str, Any]:
-    """Number-keyed tables as one-argument functions for formulas."""
-    functions = {}
-    for table in ruleset.tables.values():
-        if table.die is None:
-            functions[table.name] = _lookup(ruleset, table)
-    return functions
-
-
-def _lookup(ruleset: Ruleset, table: Any) -> Any:
-    def lookup(key: Any) -> Any:
-        row = table.row_for(int(key))
-        if row is None:
-            raise EvaluationError(f"table '{table.name}' has no row for {key}", table.where)
-        if row.value is None:
-            raise EvaluationError(f"table '{table.name}' row for {key} has no value", row.where)
-        return row.value.evaluate(ruleset.constants, {})
-    return lookup
 
 
 def convert(param: Param, raw: Any) -> Any:
@@ -187,7 +169,7 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
 
     proc = find_procedure(ruleset, name)
     env, sheet_env = _start(ruleset, proc, args, sheet, doc)
-    ctx = EvalContext(ruleset, exact=False, source=source, functions=table_functions(ruleset),
+    ctx = EvalContext(ruleset, exact=False, handlers=RUNNERS, source=source, functions=table_functions(ruleset),
                       sheet_names=_sheet_names(ruleset, sheet_env))
     [(world, _)] = run_steps(proc.steps, [(World(env), 1)], ctx)
     _finish(proc, world)
@@ -209,7 +191,7 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[st
     """The exact distribution of a procedure's outcomes and values."""
     proc = find_procedure(ruleset, name)
     env, sheet_env = _start(ruleset, proc, args, sheet, doc)
-    ctx = EvalContext(ruleset, exact=True, functions=table_functions(ruleset),
+    ctx = EvalContext(ruleset, exact=True, handlers=RUNNERS, functions=table_functions(ruleset),
                       sheet_names=_sheet_names(ruleset, sheet_env))
     worlds = run_steps(proc.steps, [(World(env), Fraction(1))], ctx)
     outcomes: dict[str, Any] = {o: Fraction(0) for o in proc.outcomes}
@@ -239,4 +221,4 @@ def _order(item: tuple[Any, Any]) -> tuple[int, Any]:
     return (1, value)
 
 
-__all__ = ["Odds", "Result", "bind", "find_procedure", "odds", "run"]
+__all__ = ["Odds", "Result", "bind", "find_procedure", "odds", "run", "table_functions"]

@@ -9,9 +9,22 @@ from typing import Any
 from interpreter import limits
 from interpreter.errors import BadParameter, LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
 from interpreter.procedure.worlds import FIXED, EvalContext, NoteRecord, RollRecord, Weight, World, Worlds, merge, total
-from interpreter.ruleset.model import Procedure, Step
-
-Handler = Callable[[Step, Worlds, EvalContext], Worlds]
+from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.specs import (
+    BestOf,
+    Call,
+    Contest,
+    Decide,
+    If,
+    Let,
+    Loop,
+    Roll,
+    RollInto,
+    Step,
+    Steps,
+    Stop,
+    TableLookup,
+)
 
 
 def evaluate(formula: Any, world: World, ctx: EvalContext, where: Location) -> Any:
@@ -22,12 +35,12 @@ def evaluate(formula: Any, world: World, ctx: EvalContext, where: Location) -> A
         raise err.located(where)
 
 
-def run_steps(steps: tuple[Step, ...], worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_steps(steps: Steps, worlds: Worlds, ctx: EvalContext) -> Worlds:
     """Run steps in order over worlds; worlds that stopped pass through untouched."""
     for step in steps:
         if all(world.stopped for world, _ in worlds):
             break
-        handler = STEP_HANDLERS.get(step.kind)
+        handler = ctx.handlers.get(step.kind)
         if handler is None:
             raise UnknownStepKind(f"unknown step kind '{step.kind}'", step.where)
         ctx.tick(len(worlds), step.where)
@@ -48,24 +61,24 @@ def _each(worlds: Worlds, fn: Callable[[World, Weight], Iterator[tuple[World, We
     return out
 
 
-def run_let(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_let(step: Step[Let], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`let`: bind names to formula values, in order."""
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
         world = world.but()
-        for name, formula, where in step.spec["assign"]:
-            world.env[name] = evaluate(formula, world, ctx, where)
+        for a in step.spec.assign:
+            world.env[a.name] = evaluate(a.formula, world, ctx, a.where)
         yield world, weight
     return _each(worlds, one)
 
 
-def roll_into(world: World, weight: Weight, rolls: Any, ctx: EvalContext) -> Worlds:
-    """Roll (name, expression, where) triples in order, binding each result; one branch per result for odds."""
+def roll_into(world: World, weight: Weight, rolls: tuple[RollInto, ...], ctx: EvalContext) -> Worlds:
+    """Roll dice in order, binding each result; one branch per result for odds."""
     branches = [(world, weight)]
-    for name, expr, where in rolls:
+    for r in rolls:
         grown = []
         for w, p in branches:
-            for value, prob, record in ctx.outcomes(name, expr, w.env, p, where):
-                new = w.bound(name, value)
+            for value, prob, record in ctx.outcomes(r.name, r.expr, w.env, p, r.where):
+                new = w.bound(r.name, value)
                 if record is not None:
                     new.trace = w.trace + (record,)
                 grown.append((new, p * prob))
@@ -73,27 +86,27 @@ def roll_into(world: World, weight: Weight, rolls: Any, ctx: EvalContext) -> Wor
     return branches
 
 
-def run_roll(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_roll(step: Step[Roll], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`roll`: roll dice expressions and bind their results; branches over every result for odds."""
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        yield from roll_into(world, weight, step.spec["rolls"], ctx)
+        yield from roll_into(world, weight, step.spec.rolls, ctx)
     return _each(worlds, one)
 
 
-def run_decide(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_decide(step: Step[Decide], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`decide`: the first branch whose condition holds sets the outcome."""
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        for cond, outcome, where in step.spec["branches"]:
-            if cond is None or evaluate(cond, world, ctx, where):
-                yield world.with_outcome(outcome), weight
+        for b in step.spec.branches:
+            if b.cond is None or evaluate(b.cond, world, ctx, b.where):
+                yield world.with_outcome(b.outcome), weight
                 return
         yield world, weight
     return _each(worlds, one)
 
 
-def run_stop(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_stop(step: Step[Stop], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`stop`: end the procedure when a condition holds, optionally setting the outcome."""
-    cond, outcome = step.spec["when"], step.spec["outcome"]
+    cond, outcome = step.spec.when, step.spec.outcome
 
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
         if cond is None or evaluate(cond, world, ctx, step.where):
@@ -105,7 +118,7 @@ def run_stop(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
     return _each(worlds, one)
 
 
-def run_if(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_if(step: Step[If], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`if`: run `then` steps in the worlds where the condition holds, `else` steps in the rest."""
     yes: Worlds = []
     no: Worlds = []
@@ -113,18 +126,18 @@ def run_if(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
     for world, weight in worlds:
         if world.stopped:
             done.append((world, weight))
-        elif evaluate(step.spec["cond"], world, ctx, step.where):
+        elif evaluate(step.spec.cond, world, ctx, step.where):
             yes.append((world, weight))
         else:
             no.append((world, weight))
     if yes:
-        yes = run_steps(step.spec["then"], yes, ctx)
+        yes = run_steps(step.spec.then, yes, ctx)
     if no:
-        no = run_steps(step.spec["else"], no, ctx)
+        no = run_steps(step.spec.otherwise, no, ctx)
     return done + yes + no
 
 
-def run_repeat(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_repeat(step: Step[Loop], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`repeat`: run the body a number of times, or while a condition holds, up to a maximum."""
     spec = step.spec
     slot = f"#repeat@{step.where.line}:{step.where.col}"  # not a formula name, so private
@@ -135,10 +148,10 @@ def run_repeat(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
             out.append((world, weight))
             continue
         world = world.bound(slot, 0)
-        if spec["times"] is not None:
-            world.env[slot + "n"] = evaluate(spec["times"], world, ctx, step.where)
-        if spec["max"] is not None:
-            world.env[slot + "m"] = evaluate(spec["max"], world, ctx, step.where)
+        if spec.times is not None:
+            world.env[slot + "n"] = evaluate(spec.times, world, ctx, step.where)
+        if spec.max is not None:
+            world.env[slot + "m"] = evaluate(spec.max, world, ctx, step.where)
         active.append((world, weight))
     private = (slot, slot + "n", slot + "m")
     for _ in range(limits.MAX_LOOP_ITERATIONS + 1):
@@ -157,10 +170,10 @@ def run_repeat(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
         counted = []
         for world, weight in going:
             world = world.bound(slot, world.env[slot] + 1)
-            if spec["counter"]:
-                world.env[spec["counter"]] = world.env[slot]
+            if spec.counter:
+                world.env[spec.counter] = world.env[slot]
             counted.append((world, weight))
-        active = run_steps(spec["steps"], counted, ctx)
+        active = run_steps(spec.steps, counted, ctx)
     else:
         raise LimitExceeded(f"a loop ran more than {limits.MAX_LOOP_ITERATIONS} times", step.where)
     cleaned = []
@@ -173,7 +186,7 @@ def run_repeat(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
     return cleaned
 
 
-def _continues(step: Step, world: World, ctx: EvalContext, slot: str) -> bool:
+def _continues(step: Step[Loop], world: World, ctx: EvalContext, slot: str) -> bool:
     if world.stopped:
         return False
     done = world.env[slot]
@@ -181,34 +194,34 @@ def _continues(step: Step, world: World, ctx: EvalContext, slot: str) -> bool:
         return False
     if slot + "m" in world.env and done >= world.env[slot + "m"]:
         return False
-    cond = step.spec["while"]
+    cond = step.spec.condition
     return cond is None or bool(evaluate(cond, world, ctx, step.where))
 
 
-def run_best_of(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_best_of(step: Step[BestOf], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`best_of`: run the body N times from the same state and keep the best (or worst) result.
 
     Better means a better outcome tier first (outcomes are listed best first), then a
     larger tiebreak value.
     """
     spec = step.spec
-    proc: Procedure = ctx.ruleset.procedures[spec["procedure"]]
+    proc: Procedure = ctx.ruleset.procedures[spec.procedure]
 
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        count = evaluate(spec["count"], world, ctx, step.where)
+        count = evaluate(spec.count, world, ctx, step.where)
         if not 1 <= count <= limits.MAX_LOOP_ITERATIONS:
             raise LimitExceeded(f"best_of count is {count}; it must be 1 to {limits.MAX_LOOP_ITERATIONS}",
                                 step.where)
-        worst = bool(spec["worst_when"] is not None and evaluate(spec["worst_when"], world, ctx, step.where))
+        worst = bool(spec.worst_when is not None and evaluate(spec.worst_when, world, ctx, step.where))
         start = world.but(trace=())
         if ctx.exact:
-            once = run_steps(spec["steps"], [(start, 1)], ctx)
+            once = run_steps(spec.steps, [(start, 1)], ctx)
             runs = [once] * count
         else:
-            runs = [run_steps(spec["steps"], [(start, 1)], ctx) for _ in range(count)]
+            runs = [run_steps(spec.steps, [(start, 1)], ctx) for _ in range(count)]
 
         def score(w: World) -> tuple[int, Any]:
-            tiebreak = 0 if spec["tiebreak"] is None else evaluate(spec["tiebreak"], w, ctx, step.where)
+            tiebreak = 0 if spec.tiebreak is None else evaluate(spec.tiebreak, w, ctx, step.where)
             return (-proc.rank(w.outcome), tiebreak)
 
         best = runs[0]
@@ -231,46 +244,46 @@ def run_best_of(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
     return _each(worlds, one)
 
 
-def run_contest(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_contest(step: Step[Contest], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`contest`: compare two sides; the declared side wins ties; bind the margin."""
     spec = step.spec
 
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        actor = evaluate(spec["actor"], world, ctx, step.where)
-        defender = evaluate(spec["defender"], world, ctx, step.where)
-        won = actor > defender or (actor == defender and spec["ties"] == "actor")
-        world = world.with_outcome(spec["win"] if won else spec["lose"])
-        if spec["margin"]:
-            world.env[spec["margin"]] = actor - defender
-        if spec["tied"]:
-            world.env[spec["tied"]] = actor == defender
+        actor = evaluate(spec.actor, world, ctx, step.where)
+        defender = evaluate(spec.defender, world, ctx, step.where)
+        won = actor > defender or (actor == defender and spec.ties == "actor")
+        world = world.with_outcome(spec.win if won else spec.lose)
+        if spec.margin:
+            world.env[spec.margin] = actor - defender
+        if spec.tied:
+            world.env[spec.tied] = actor == defender
         yield world, weight
     return _each(worlds, one)
 
 
-def run_table(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_table(step: Step[TableLookup], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`table`: roll a table's die (or look up a key) and apply the matching row."""
     spec = step.spec
-    table = ctx.ruleset.tables[spec["table"]]
+    table = ctx.ruleset.tables[spec.table]
 
     def apply(world: World, weight: Weight, key: int) -> Iterator[tuple[World, Weight]]:
         row = table.row_for(key)
         if row is None:
             raise TableMiss(f"table '{table.name}' has no row for {key}", step.where)
-        if spec["roll_as"]:
-            world = world.bound(spec["roll_as"], key)
+        if spec.roll_as:
+            world = world.bound(spec.roll_as, key)
         if row.outcome is not None:
             world = world.with_outcome(row.outcome)
-        if spec["value_as"]:
+        if spec.value_as:
             value = None if row.value is None else evaluate(row.value, world, ctx, row.where)
-            world = world.bound(spec["value_as"], value)
+            world = world.bound(spec.value_as, value)
         if not ctx.exact:
             world = world.but(trace=world.trace + (NoteRecord(f"{table.name}: {key} → {row.text}"),))
-        yield from roll_into(world, weight, [(name, expr, row.where) for name, expr in row.values], ctx)
+        yield from roll_into(world, weight, tuple(RollInto(name, expr, row.where) for name, expr in row.values), ctx)
 
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        if spec["key"] is not None:
-            yield from apply(world, weight, evaluate(spec["key"], world, ctx, step.where))
+        if spec.key is not None:
+            yield from apply(world, weight, evaluate(spec.key, world, ctx, step.where))
             return
         for key, prob, record in ctx.outcomes(table.name, table.die, world.env, weight, step.where):
             w = world if record is None else world.but(trace=world.trace + (record,))
@@ -278,10 +291,10 @@ def run_table(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
     return _each(worlds, one)
 
 
-def run_call(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`call`: run another procedure with formula arguments and bind its results under a prefix."""
     spec = step.spec
-    callee: Procedure = ctx.ruleset.procedures[spec["procedure"]]
+    callee: Procedure = ctx.ruleset.procedures[spec.procedure]
 
     def start(args: dict[str, Any], sheet: dict[str, Any]) -> World:
         env = initial_env(ctx.ruleset, callee, args, step.where)
@@ -301,8 +314,8 @@ def run_call(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
         return cached
 
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        args = {name: evaluate(f, world, ctx, step.where) for name, f, _ in spec["with"]}
-        prefix = spec["as"]
+        args = {a.name: evaluate(a.formula, world, ctx, step.where) for a in spec.args}
+        prefix = spec.prefix
         # A procedure that works on a sheet gets the caller's sheet, and its changes come back.
         sheet: dict[str, Any] = {}
         if callee.sheet != "none" and world.env.get("has_sheet"):
@@ -322,13 +335,13 @@ def run_call(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
                     new.env[f"{prefix}_{name}"] = end.outcome == name
             for name in sheet:
                 new.env[name] = end.env[name]
-            if spec["inherit"]:
+            if spec.inherit:
                 new = new.with_outcome(end.outcome)
             yield new, weight * p
     return _each(worlds, one)
 
 
-def initial_env(ruleset: Any, proc: Procedure, args: Mapping[str, Any], where: Location | None = None) -> dict[str, Any]:
+def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], where: Location | None = None) -> dict[str, Any]:
     """The names a procedure starts with: constants, named dice, its outcomes, then its parameters."""
     # Names no step binds come first, so a world's key can skip them (see World.key).
     ranks = {name: rank for rank, name in enumerate(proc.outcomes, start=1)}
@@ -346,18 +359,3 @@ def initial_env(ruleset: Any, proc: Procedure, args: Mapping[str, Any], where: L
         else:
             raise BadParameter(f"procedure '{proc.name}' needs parameter '{param.name}'", where)
     return env
-
-
-STEP_HANDLERS: dict[str, Handler] = {
-    "let": run_let,
-    "roll": run_roll,
-    "decide": run_decide,
-    "stop": run_stop,
-    "if": run_if,
-    "repeat": run_repeat,
-    "while": run_repeat,
-    "best_of": run_best_of,
-    "contest": run_contest,
-    "table": run_table,
-    "call": run_call,
-}

@@ -17,6 +17,8 @@ from typing import Any
 
 from interpreter import limits
 from interpreter.errors import LimitExceeded, Location, RulesError
+from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.specs import Step
 
 Weight = Fraction | float
 FIXED = "#fixed"  # env entry: how many leading entries never change during a run
@@ -79,12 +81,16 @@ class NoteRecord:
     text: str
 
 
+Handler = Callable[[Step[Any], Worlds, "EvalContext"], Worlds]
+
+
 @dataclass(slots=True)
 class EvalContext:
-    """Per-run state: the mode, the dice source, the table functions and the work done."""
+    """Per-run state: the mode, the step runners, the dice source, the table functions and the work done."""
 
-    ruleset: Any
+    ruleset: Ruleset
     exact: bool
+    handlers: Mapping[str, Handler]  # step kind -> runner (see procedure.kinds)
     source: Any = None
     functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     truncated: float = 0.0

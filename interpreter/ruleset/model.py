@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeAlias
+from types import MappingProxyType
+from typing import Any
 
 from interpreter.errors import Location
-
-Value: TypeAlias = "int | bool | float"
+from interpreter.ruleset.specs import Step, Steps
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,18 +21,9 @@ class Param:
     required: bool = True
     minimum: int | None = None
     maximum: int | None = None
-    options: Mapping[str, int] = field(default_factory=dict)  # words accepted for this parameter
+    options: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # words for this parameter
     help: str = ""
     where: Location | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Step:
-    """One compiled step; ``kind`` names its handler and ``spec`` holds its compiled parts."""
-
-    kind: str
-    spec: Mapping[str, Any]
-    where: Location
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +37,7 @@ class Procedure:
     outcome_help: Mapping[str, str]
     values: tuple[str, ...]
     value_help: Mapping[str, str]
-    steps: tuple[Step, ...]
+    steps: Steps
     refs: tuple[str, ...]
     where: Location
     sheet: str = "none"
@@ -154,8 +145,8 @@ class Ruleset:
     procedures: Mapping[str, Procedure]
     notes: Mapping[str, Note]
     examples: tuple[Example, ...]
-    extra: Mapping[str, Any] = field(default_factory=dict)  # top-level keys kept as written
-    sheet: Any = None  # SheetSpec, when the ruleset describes character sheets
+    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # top-level keys as written
+    sheet: SheetSpec | None = None  # when the ruleset describes character sheets
     static: frozenset[str] = frozenset()  # names no step ever binds: the same in every world of a run
 
 
@@ -251,3 +242,7 @@ def track_names(track: Track) -> tuple[str, ...]:
         return (f"{t}_current", f"{t}_max")
     return (f"{t}_size", f"{t}_filled", f"{t}_rightmost", f"{t}_penalty", f"{t}_full") + tuple(
         f"{t}_{kind}" for kind in track.types)
+
+
+__all__ = ["CreationRule", "Derived", "Example", "Note", "Param", "Procedure", "Resource", "Row", "Ruleset",
+           "SheetField", "SheetSpec", "StateValue", "Step", "Table", "Trait", "Track", "track_names"]

@@ -1,133 +1,142 @@
-"""Compiling procedure steps: one small function per step key, each checking names and references."""
+"""Compiling procedure steps: one small function per step key, each checking names and references.
+
+Each returns the step kind's frozen spec (see `specs`); the registry of step kinds
+(`procedure.kinds`) pairs each with its runner.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
-from interpreter.errors import SchemaViolation, UnknownName, UnknownStepKind
+from interpreter.errors import SchemaViolation, UnknownName
 from interpreter.hints import suggest
-from interpreter.ruleset.model import Step
+from interpreter.ruleset.context import Checker, ProcContext, Scope, compile_steps
+from interpreter.ruleset.specs import (
+    Arg,
+    Assign,
+    BestOf,
+    Branch,
+    Call,
+    Contest,
+    Decide,
+    If,
+    Let,
+    Loop,
+    Roll,
+    RollInto,
+    Stop,
+    TableLookup,
+)
 
 P = tuple[Any, ...]
+Spec = Mapping[str, Any]
 
 
-def compile_step(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> Step:
-    """Compile one step; ``scope`` is updated with the names it defines."""
-    for kind, fn in STEP_COMPILERS.items():
-        if kind in spec:
-            parts = fn(c, spec, path, scope, ctx)
-            return Step(kind, parts, c.where(path))
-    raise UnknownStepKind(f"unknown step kind in {list(spec)}", c.where(path))
-
-
-def _outcome(c: Any, name: str | None, path: P, ctx: Any) -> None:
+def _outcome(c: Checker, name: str | None, path: P, ctx: ProcContext) -> None:
     if name is not None and name not in ctx.outcomes:
         c.problem(UnknownName(f"procedure '{ctx.name}' has no outcome '{name}'", c.where(path),
                               suggest(name, list(ctx.outcomes)) or "declare it under outcomes"))
 
 
-def _f(c: Any, value: Any, path: P, scope: Any) -> Any:
+def _f(c: Checker, value: Any, path: P, scope: Scope) -> Any:
     return c.formula(value, path, scope.formulas)
 
 
-def _not_sheet(c: Any, name: str, path: P, ctx: Any) -> None:
+def _not_sheet(c: Checker, name: str, path: P, ctx: ProcContext) -> None:
     """Sheet values change only through `update` (and the other sheet steps), never by rebinding."""
     if name in ctx.sheet_writable:
         c.problem(SchemaViolation(f"'{name}' is a sheet value; change it with an update step",
                                   c.where(path, key=True)))
 
 
-def _let(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def _bind(scope: Scope, ctx: ProcContext, *names: str | None) -> None:
+    for name in names:
+        if name:
+            scope.define(name)
+            ctx.bound.add(name)
+
+
+def compile_let(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Let:
     assign = []
     for name, value in spec["let"].items():
-        _not_sheet(c, name, path + ("let", name), ctx)
-        assign.append((name, _f(c, value, path + ("let", name), scope), c.where(path + ("let", name))))
-        scope.define(name)
-        ctx.bound.add(name)
-    return {"assign": tuple(assign)}
+        at = path + ("let", name)
+        _not_sheet(c, name, at, ctx)
+        assign.append(Assign(name, _f(c, value, at, scope), c.where(at)))
+        _bind(scope, ctx, name)
+    return Let(tuple(assign))
 
 
-def _roll(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def compile_roll(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Roll:
     rolls = []
     for name, value in spec["roll"].items():
-        _not_sheet(c, name, path + ("roll", name), ctx)
-        expr = c.dice_expr(value, path + ("roll", name), scope)
-        rolls.append((name, expr, c.where(path + ("roll", name))))
-        scope.define(name)
-        ctx.bound.add(name)
-    return {"rolls": tuple(rolls)}
+        at = path + ("roll", name)
+        _not_sheet(c, name, at, ctx)
+        rolls.append(RollInto(name, c.dice_expr(value, at, scope), c.where(at)))
+        _bind(scope, ctx, name)
+    return Roll(tuple(rolls))
 
 
-def _decide(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def compile_decide(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Decide:
     branches = []
     for i, branch in enumerate(spec["decide"]):
         bpath = path + ("decide", i)
         cond = _f(c, branch["when"], bpath + ("when",), scope) if "when" in branch else None
         _outcome(c, branch["outcome"], bpath + ("outcome",), ctx)
-        branches.append((cond, branch["outcome"], c.where(bpath)))
-    return {"branches": tuple(branches)}
+        branches.append(Branch(cond, branch["outcome"], c.where(bpath)))
+    return Decide(tuple(branches))
 
 
-def _stop(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def compile_stop(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Stop:
     _outcome(c, spec.get("outcome"), path + ("outcome",), ctx)
-    return {"when": _f(c, spec["stop"], path + ("stop",), scope), "outcome": spec.get("outcome")}
+    return Stop(_f(c, spec["stop"], path + ("stop",), scope), spec.get("outcome"))
 
 
-def _if(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def compile_if(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> If:
     cond = _f(c, spec["if"], path + ("if",), scope)
     then_scope, else_scope = scope.copy(), scope.copy()
-    then = c.steps(spec["then"], path + ("then",), then_scope, ctx)
-    other = c.steps(spec.get("else") or [], path + ("else",), else_scope, ctx)
+    then = compile_steps(c, spec["then"], path + ("then",), then_scope, ctx)
+    other = compile_steps(c, spec.get("else") or [], path + ("else",), else_scope, ctx)
     scope.define(*(then_scope.formulas & else_scope.formulas))
-    return {"cond": cond, "then": then, "else": other}
+    return If(cond, then, other)
 
 
-def _loop(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def compile_loop(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Loop:
     inner = scope.copy()
     counter = spec.get("counter")
     inner.define(counter)
-    parts = {
-        "times": _f(c, spec["repeat"], path + ("repeat",), scope) if "repeat" in spec else None,
-        "while": _f(c, spec["while"], path + ("while",), inner) if "while" in spec else None,
-        "max": _f(c, spec["max"], path + ("max",), scope) if "max" in spec else None,
-        "counter": counter,
-    }
-    parts["steps"] = c.steps(spec["steps"], path + ("steps",), inner, ctx)
+    times = _f(c, spec["repeat"], path + ("repeat",), scope) if "repeat" in spec else None
+    condition = _f(c, spec["while"], path + ("while",), inner) if "while" in spec else None
+    most = _f(c, spec["max"], path + ("max",), scope) if "max" in spec else None
+    steps = compile_steps(c, spec["steps"], path + ("steps",), inner, ctx)
     if counter:
         ctx.bound.add(counter)
-    return parts
+    return Loop(times, condition, most, counter, steps)
 
 
-def _best_of(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def compile_best_of(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BestOf:
     count = _f(c, spec["best_of"], path + ("best_of",), scope)
     worst = _f(c, spec["worst_when"], path + ("worst_when",), scope) if "worst_when" in spec else None
-    steps = c.steps(spec["steps"], path + ("steps",), scope, ctx)
+    steps = compile_steps(c, spec["steps"], path + ("steps",), scope, ctx)
     tiebreak = _f(c, spec["tiebreak"], path + ("tiebreak",), scope) if "tiebreak" in spec else None
-    return {"count": count, "worst_when": worst, "tiebreak": tiebreak, "steps": steps, "procedure": ctx.name}
+    return BestOf(count, worst, tiebreak, steps, ctx.name)
 
 
-def _contest(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def compile_contest(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Contest:
     body = spec["contest"]
     cpath = path + ("contest",)
     _outcome(c, body["win"], cpath + ("win",), ctx)
     _outcome(c, body["lose"], cpath + ("lose",), ctx)
-    parts = {
-        "actor": _f(c, body["actor"], cpath + ("actor",), scope),
-        "defender": _f(c, body["defender"], cpath + ("defender",), scope),
-        "ties": body["ties"], "win": body["win"], "lose": body["lose"],
-        "margin": body.get("margin"), "tied": body.get("tied"),
-    }
-    for name in (parts["margin"], parts["tied"]):
-        if name:
-            scope.define(name)
-            ctx.bound.add(name)
-    return parts
+    contest = Contest(_f(c, body["actor"], cpath + ("actor",), scope),
+                      _f(c, body["defender"], cpath + ("defender",), scope),
+                      body["ties"], body["win"], body["lose"], body.get("margin"), body.get("tied"))
+    _bind(scope, ctx, contest.margin, contest.tied)
+    return contest
 
 
-def _table(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def compile_table_step(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> TableLookup:
     name = spec["table"]
-    tables = c.data.get("tables") or {}
+    tables = ctx.sections.tables
     table = tables.get(name)
     if table is None:
         c.problem(UnknownName(f"unknown table '{name}'", c.where(path + ("table",)), suggest(name, list(tables))))
@@ -140,48 +149,28 @@ def _table(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[
         rows = list(table.get("rows") or []) + ([table["default"]] if "default" in table else [])
         for i, row in enumerate(table.get("rows") or []):
             _outcome(c, row.get("outcome"), ("tables", name, "rows", i, "outcome"), ctx)
-        shared = None
+        shared: set[str] | None = None
         for row in rows:
             names = set(row.get("values") or {})
             shared = names if shared is None else shared & names
             ctx.bound.update(names)
         defined += sorted(shared or ())
-    for n in defined:
-        if n:
-            scope.define(n)
-            ctx.bound.add(n)
-    return {"table": name, "key": key, "roll_as": spec.get("roll_as"), "value_as": spec.get("value_as")}
+    _bind(scope, ctx, *defined)
+    return TableLookup(name, key, spec.get("roll_as"), spec.get("value_as"))
 
 
-def _call(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def compile_call(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Call:
     callee = spec["call"]
     args = []
     for pname, value in (spec.get("with") or {}).items():
         f = c.formula(value, path + ("with", pname), scope.formulas | scope.dice_only)
-        args.append((pname, f, c.where(path + ("with", pname), key=True)))
+        args.append(Arg(pname, f, c.where(path + ("with", pname), key=True)))
     prefix = spec.get("as")
-    target = (c.data.get("procedures") or {}).get(callee)
+    target = ctx.sections.procedures.get(callee)
     if prefix and target is not None:
         for name in list(target.get("values") or {}) + list(target.get("outcomes") or {}):
-            scope.define(f"{prefix}_{name}")
-            ctx.bound.add(f"{prefix}_{name}")
+            _bind(scope, ctx, f"{prefix}_{name}")
     if spec.get("inherit_outcome") and target is not None:
         for o in target.get("outcomes") or {}:
             _outcome(c, o, path + ("call",), ctx)
-    return {"procedure": callee, "with": tuple(args), "as": prefix, "inherit": bool(spec.get("inherit_outcome")),
-            "call_where": c.where(path + ("call",))}
-
-
-STEP_COMPILERS: dict[str, Callable[..., dict[str, Any]]] = {
-    "let": _let,
-    "roll": _roll,
-    "decide": _decide,
-    "stop": _stop,
-    "if": _if,
-    "repeat": _loop,
-    "while": _loop,
-    "best_of": _best_of,
-    "contest": _contest,
-    "table": _table,
-    "call": _call,
-}
+    return Call(callee, tuple(args), prefix, bool(spec.get("inherit_outcome")), c.where(path + ("call",)))

@@ -15,6 +15,7 @@ from typing import Any
 
 from interpreter.errors import BadParameter, Location
 from interpreter.ruleset.model import Ruleset, SheetSpec, Track
+from interpreter.ruleset.tables import table_functions
 
 MARKS = "#marks:"  # private env prefix for a box track's marks (a tuple of type numbers, 0 for empty)
 
@@ -43,7 +44,6 @@ def evaluate_derived(ruleset: Ruleset, env: dict[str, Any]) -> None:
 
 
 def _functions(ruleset: Ruleset) -> Mapping[str, Any]:
-    from interpreter.procedure.runner import table_functions
     return table_functions(ruleset)
 
 

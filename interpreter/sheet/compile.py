@@ -7,12 +7,13 @@ from typing import Any
 
 from interpreter.errors import SchemaViolation, UnknownName
 from interpreter.hints import suggest
+from interpreter.ruleset.context import Checker
 from interpreter.ruleset.model import CreationRule, Resource, SheetField, SheetSpec, StateValue, Track, track_names
 
 P = tuple[Any, ...]
 
 
-def compile_sheet(c: Any, spec: dict[str, Any], base: set[str], traits: dict[str, Any],
+def compile_sheet(c: Checker, spec: dict[str, Any], base: set[str], traits: dict[str, Any],
                   derived: dict[str, Any]) -> SheetSpec:
     """The compiled sheet section; problems are recorded on the compiler."""
     root: P = ("sheet",)
@@ -83,7 +84,7 @@ def compile_sheet(c: Any, spec: dict[str, Any], base: set[str], traits: dict[str
                      MappingProxyType(status), standing)
 
 
-def _check_clashes(c: Any, sheet: SheetSpec, traits: dict[str, Any], derived: dict[str, Any], base: set[str]) -> None:
+def _check_clashes(c: Checker, sheet: SheetSpec, traits: dict[str, Any], derived: dict[str, Any], base: set[str]) -> None:
     seen: dict[str, str] = {n: "trait" for n in traits}
     seen.update({n: "derived value" for n in derived})
     seen.update({n: "constant" for n in base})
@@ -101,7 +102,7 @@ def _check_clashes(c: Any, sheet: SheetSpec, traits: dict[str, Any], derived: di
         claim(f"{name}_max", "resource", ("sheet", "resources", name))
 
 
-def _creation(c: Any, rule: dict[str, Any], path: P, names: set[str], traits: dict[str, Any],
+def _creation(c: Checker, rule: dict[str, Any], path: P, names: set[str], traits: dict[str, Any],
               fields: dict[str, Any]) -> CreationRule:
     def trait_list(items: list[str], at: P) -> tuple[str, ...]:
         for i, t in enumerate(items):

@@ -13,7 +13,7 @@ from typing import Any
 
 from interpreter.errors import BadParameter, Location, RulesError, SchemaViolation
 from interpreter.hints import sorted_unique, suggest
-from interpreter.procedure.runner import table_functions
+from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.model import CreationRule, Ruleset
 from interpreter.sheet.bind import bind, names_ruleset
 from interpreter.sheet.steps import fill

@@ -7,91 +7,97 @@ They change names in a world's env like any step, so exact odds work for them to
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import Any
 
 from interpreter.errors import Refused, SchemaViolation, UnknownName
 from interpreter.hints import suggest
-from interpreter.procedure.steps import STEP_HANDLERS, evaluate, run_steps
+from interpreter.procedure.steps import evaluate, run_steps
 from interpreter.procedure.worlds import EvalContext, Weight, World, Worlds
-from interpreter.ruleset.model import Step
-from interpreter.ruleset.steps import STEP_COMPILERS
+from interpreter.ruleset.context import Checker, ProcContext, Scope, compile_steps
+from interpreter.ruleset.model import SheetSpec, Track
+from interpreter.ruleset.specs import Assign, BoxChange, ForEach, Require, Step, Update
 from interpreter.sheet.bind import MARKS, box_numbers, refresh, sorted_marks
 
 P = tuple[Any, ...]
+Spec = Mapping[str, Any]
+Each = Callable[[World, Weight], Iterable[tuple[World, Weight]]]
 
 
-def _needs_sheet(c: Any, ctx: Any, path: P, kind: str) -> bool:
+def _needs_sheet(c: Checker, ctx: ProcContext, path: P, kind: str) -> SheetSpec | None:
     if ctx.sheet is None:
         c.problem(SchemaViolation(f"a '{kind}' step needs the procedure to have 'sheet: required'", c.where(path)))
-        return False
-    return True
+    return ctx.sheet
 
 
-def _update(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def compile_update(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Update:
     assign = []
     _needs_sheet(c, ctx, path, "update")
     for name, value in spec["update"].items():
+        at = path + ("update", name)
         if name not in ctx.writable:
-            c.problem(UnknownName(f"'{name}' is not a sheet value a procedure can change", c.where(path + ("update", name), key=True),
+            c.problem(UnknownName(f"'{name}' is not a sheet value a procedure can change", c.where(at, key=True),
                                   suggest(name, sorted(ctx.writable))))
-        assign.append((name, c.formula(value, path + ("update", name), scope.formulas), c.where(path + ("update", name))))
-    return {"assign": tuple(assign)}
+        assign.append(Assign(name, c.formula(value, at, scope.formulas), c.where(at)))
+    return Update(tuple(assign))
 
 
-def _box_step(kind: str) -> Any:
-    def compile_box(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
-        name = spec[kind]
-        if _needs_sheet(c, ctx, path, kind):
-            track = ctx.sheet.tracks.get(name)
-            if track is None or track.kind != "boxes":
-                boxes = [t.name for t in ctx.sheet.tracks.values() if t.kind == "boxes"]
-                c.problem(UnknownName(f"unknown box track '{name}'", c.where(path + (kind,)), suggest(name, boxes)))
-        return {"track": name,
-                "amount": c.formula(spec["amount"], path + ("amount",), scope.formulas),
-                "type": c.formula(spec["type"], path + ("type",), scope.formulas)}
-    return compile_box
+def _compile_box(kind: str, c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BoxChange:
+    name = spec[kind]
+    sheet = _needs_sheet(c, ctx, path, kind)
+    if sheet is not None:
+        track = sheet.tracks.get(name)
+        if track is None or track.kind != "boxes":
+            boxes = [t.name for t in sheet.tracks.values() if t.kind == "boxes"]
+            c.problem(UnknownName(f"unknown box track '{name}'", c.where(path + (kind,)), suggest(name, boxes)))
+    return BoxChange(name, c.formula(spec["amount"], path + ("amount",), scope.formulas),
+                     c.formula(spec["type"], path + ("type",), scope.formulas))
 
 
-def _require(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
-    return {"when": c.formula(spec["require"], path + ("require",), scope.formulas), "message": spec["message"]}
+def compile_damage(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BoxChange:
+    return _compile_box("damage", c, spec, path, scope, ctx)
 
 
-def _for_each(c: Any, spec: dict[str, Any], path: P, scope: Any, ctx: Any) -> dict[str, Any]:
+def compile_heal(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BoxChange:
+    return _compile_box("heal", c, spec, path, scope, ctx)
+
+
+def compile_require(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Require:
+    return Require(c.formula(spec["require"], path + ("require",), scope.formulas), spec["message"])
+
+
+def compile_for_each(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> ForEach:
     traits = tuple(spec["for_each"])
+    known = ctx.sections.traits
     for i, name in enumerate(traits):
-        if name not in c.traits:
-            c.problem(UnknownName(f"unknown trait '{name}'", c.where(path + ("for_each", i)), suggest(name, list(c.traits))))
+        if name not in known:
+            c.problem(UnknownName(f"unknown trait '{name}'", c.where(path + ("for_each", i)), suggest(name, list(known))))
     inner = scope.copy()
     inner.define(spec["as"])
     ctx.writable.add(spec["as"])
-    steps = c.steps(spec["steps"], path + ("steps",), inner, ctx)
-    return {"traits": traits, "as": spec["as"], "steps": steps}
+    steps = compile_steps(c, spec["steps"], path + ("steps",), inner, ctx)
+    return ForEach(traits, spec["as"], steps)
 
 
-def _sheet_of(ctx: EvalContext) -> Any:
-    return ctx.ruleset
-
-
-def run_update(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_update(step: Step[Update], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`update`: set sheet values, then keep every dependent name consistent."""
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
         world = world.but()
-        for name, formula, where in step.spec["assign"]:
-            world.env[name] = evaluate(formula, world, ctx, where)
+        for a in step.spec.assign:
+            world.env[a.name] = evaluate(a.formula, world, ctx, a.where)
         refresh(ctx.ruleset, world.env)
         yield world, weight
     return _each(worlds, one)
 
 
-def _each(worlds: Worlds, fn: Any) -> Worlds:
+def _each(worlds: Worlds, fn: Each) -> Worlds:
     out: Worlds = []
     for world, weight in worlds:
         out.extend([(world, weight)] if world.stopped else fn(world, weight))
     return out
 
 
-def damage_marks(track: Any, marks: tuple[int, ...], amount: int, kind: int, temporary: int) -> tuple[tuple[int, ...], int]:
+def damage_marks(track: Track, marks: tuple[int, ...], amount: int, kind: int, temporary: int) -> tuple[tuple[int, ...], int]:
     """Marks after `amount` boxes of damage type `kind` (1 is the worst), and the temporary boxes left."""
     boxes = list(marks)
     size = len(boxes)
@@ -125,40 +131,50 @@ def heal_marks(marks: tuple[int, ...], amount: int, kind: int) -> tuple[int, ...
     return sorted_marks(boxes, len(boxes))
 
 
-def _box_handler(kind: str) -> Any:
-    def handler(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
-        track = ctx.ruleset.sheet.tracks[step.spec["track"]]
+def _run_box(kind: str, step: Step[BoxChange], worlds: Worlds, ctx: EvalContext) -> Worlds:
+    sheet = ctx.ruleset.sheet
+    assert sheet is not None  # the step compiles only in a ruleset with a sheet
+    track = sheet.tracks[step.spec.track]
 
-        def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-            amount = evaluate(step.spec["amount"], world, ctx, step.where)
-            severity = evaluate(step.spec["type"], world, ctx, step.where)
-            if amount < 0:
-                raise Refused(f"{kind} amount is {amount}; it cannot be negative", step.where)
-            if not 1 <= severity <= len(track.types):
-                raise Refused(f"damage type {severity} is not 1 to {len(track.types)} ({', '.join(track.types)})",
-                              step.where)
-            world = world.but()
-            marks = world.env[MARKS + track.name]
-            if kind == "damage":
-                temporary = world.env.get(track.temporary, 0) if track.temporary else 0
-                marks, left = damage_marks(track, marks, amount, severity, temporary)
-                if track.temporary:
-                    world.env[track.temporary] = left
-            else:
-                marks = heal_marks(marks, amount, severity)
-            world.env[MARKS + track.name] = marks
-            world.env.update(box_numbers(track, marks))
-            refresh(ctx.ruleset, world.env)
-            yield world, weight
-        return _each(worlds, one)
-    return handler
+    def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
+        amount = evaluate(step.spec.amount, world, ctx, step.where)
+        severity = evaluate(step.spec.type, world, ctx, step.where)
+        if amount < 0:
+            raise Refused(f"{kind} amount is {amount}; it cannot be negative", step.where)
+        if not 1 <= severity <= len(track.types):
+            raise Refused(f"damage type {severity} is not 1 to {len(track.types)} ({', '.join(track.types)})",
+                          step.where)
+        world = world.but()
+        marks = world.env[MARKS + track.name]
+        if kind == "damage":
+            temporary = world.env.get(track.temporary, 0) if track.temporary else 0
+            marks, left = damage_marks(track, marks, amount, severity, temporary)
+            if track.temporary:
+                world.env[track.temporary] = left
+        else:
+            marks = heal_marks(marks, amount, severity)
+        world.env[MARKS + track.name] = marks
+        world.env.update(box_numbers(track, marks))
+        refresh(ctx.ruleset, world.env)
+        yield world, weight
+    return _each(worlds, one)
 
 
-def run_require(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_damage(step: Step[BoxChange], worlds: Worlds, ctx: EvalContext) -> Worlds:
+    """`damage`: mark boxes of a track, worst type first, filling temporary boxes before."""
+    return _run_box("damage", step, worlds, ctx)
+
+
+def run_heal(step: Step[BoxChange], worlds: Worlds, ctx: EvalContext) -> Worlds:
+    """`heal`: clear boxes of one damage type, rightmost first."""
+    return _run_box("heal", step, worlds, ctx)
+
+
+def run_require(step: Step[Require], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`require`: refuse the whole procedure (nothing is written) unless the condition holds."""
     for world, _ in worlds:
-        if not world.stopped and not evaluate(step.spec["when"], world, ctx, step.where):
-            raise Refused(fill(step.spec["message"], world.env))
+        if not world.stopped and not evaluate(step.spec.when, world, ctx, step.where):
+            raise Refused(fill(step.spec.message, world.env))
     return worlds
 
 
@@ -171,12 +187,12 @@ def fill(message: str, env: Any) -> str:
     return text.replace("{{", "{").replace("}}", "}")
 
 
-def run_for_each(step: Step, worlds: Worlds, ctx: EvalContext) -> Worlds:
+def run_for_each(step: Step[ForEach], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`for_each`: run steps once per trait, with its value under the alias, and write it back."""
-    alias = step.spec["as"]
-    for trait in step.spec["traits"]:
+    alias = step.spec.alias
+    for trait in step.spec.traits:
         worlds = [(w if w.stopped else w.bound(alias, w.env[trait]), p) for w, p in worlds]
-        worlds = run_steps(step.spec["steps"], worlds, ctx)
+        worlds = run_steps(step.spec.steps, worlds, ctx)
         updated = []
         for w, p in worlds:
             if alias in w.env:
@@ -191,9 +207,3 @@ def _without(world: World, name: str) -> World:
     world = world.but()
     world.env.pop(name, None)
     return world
-
-
-STEP_COMPILERS.update({"update": _update, "damage": _box_step("damage"), "heal": _box_step("heal"),
-                       "require": _require, "for_each": _for_each})
-STEP_HANDLERS.update({"update": run_update, "damage": _box_handler("damage"), "heal": _box_handler("heal"),
-                      "require": run_require, "for_each": run_for_each})

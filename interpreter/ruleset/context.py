@@ -1,0 +1,139 @@
+"""What compiling a ruleset knows at each point: problems found, names in scope, the procedure being compiled.
+
+`Checker` records problems and compiles formulas and dice expressions at file positions.
+`Sections` is what the sections before procedures produced (constants, named dice, traits,
+derived values, the sheet); `ProcContext` is the procedure a step belongs to. Step
+compilers get all three, so none reads an attribute that exists only after some point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Collection, Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from interpreter.dice import expr as dice
+from interpreter.errors import Location, RulesError, UnknownName, UnknownStepKind
+from interpreter.formula.compile import Formula, compile_formula
+from interpreter.hints import suggest
+from interpreter.load.yaml_loader import Document
+from interpreter.ruleset.model import Derived, SheetSpec, Trait
+from interpreter.ruleset.specs import Step, StepSpec
+
+P = tuple[Any, ...]
+
+
+class Scope:
+    """The names visible at one point of a procedure, split by what they may be used for."""
+
+    def __init__(self, formulas: set[str], dice_only: set[str]):
+        self.formulas = set(formulas)
+        self.dice_only = set(dice_only)
+
+    def copy(self) -> Scope:
+        return Scope(self.formulas, self.dice_only)
+
+    def define(self, *names: str | None) -> None:
+        for name in names:
+            if name:
+                self.formulas.add(name)
+                self.dice_only.discard(name)
+
+
+class Checker:
+    """Compiles the parts of one document, collecting every problem instead of stopping at the first."""
+
+    def __init__(self, doc: Document):
+        self.doc = doc
+        self.data: dict[str, Any] = doc.data
+        self.problems: list[RulesError] = []
+        self.named_dice: dict[str, dice.DiceExpr] = {}
+        self.table_functions: set[str] = {n for n, t in (self.data.get("tables") or {}).items() if "die" not in t}
+
+    def where(self, path: P, key: bool = False) -> Location:
+        return self.doc.where(path, key=key)
+
+    def problem(self, error: RulesError) -> None:
+        self.problems.append(error)
+
+    def formula(self, value: Any, path: P, names: Iterable[str], functions: Collection[str] | None = None) -> Any:
+        """A compiled formula, or None after recording the problem (the compile then fails)."""
+        text = ("True" if value else "False") if isinstance(value, bool) else str(value)
+        where = self.where(path)
+        try:
+            return compile_formula(text, names=set(names),
+                                   functions=self.table_functions if functions is None else functions, where=where)
+        except RulesError as err:
+            self.problem(err.located(where))
+            return None
+
+    def dice_expr(self, value: Any, path: P, scope: Scope | None) -> Any:
+        """A parsed dice expression with its names checked, or None after recording the problem."""
+        where = self.where(path)
+        try:
+            expr = dice.parse(str(value))
+        except RulesError as err:
+            col = err.where.col if err.where and err.where.line else 1
+            err.where = where.shifted(col - 1)
+            self.problem(err)
+            return None
+        if scope is not None:
+            known = scope.formulas | scope.dice_only
+            used: set[str] = set()
+            todo = list(expr.names)
+            while todo:
+                name = todo.pop()
+                if name not in used:
+                    used.add(name)
+                    inner = self.named_dice.get(name)
+                    if inner is not None and name not in scope.formulas:
+                        todo.extend(inner.names)
+            for name in sorted(used - known):
+                self.problem(UnknownName(f"unknown name '{name}' in dice expression '{value}'", where,
+                                         suggest(name, sorted(known))))
+        return expr
+
+
+@dataclass(frozen=True, slots=True)
+class Sections:
+    """What the sections compiled before the procedures give them."""
+
+    constants: Mapping[str, Any]
+    dice: Mapping[str, dice.DiceExpr]
+    traits: Mapping[str, Trait]
+    derived: Mapping[str, Derived]
+    sheet: SheetSpec | None
+    tables: Mapping[str, Any]  # as written: a step checks the rows it may match
+    procedures: Mapping[str, Any]  # as written: a call checks what its callee gives
+
+
+StepCompiler = Callable[[Checker, Mapping[str, Any], P, Scope, "ProcContext"], StepSpec]
+
+
+@dataclass(slots=True)
+class ProcContext:
+    """The procedure a step is compiled in, and the names its steps bind."""
+
+    name: str
+    outcomes: tuple[str, ...]
+    sections: Sections
+    compilers: Mapping[str, StepCompiler]  # step key -> compiler, in the order keys are tried
+    sheet: SheetSpec | None  # the ruleset's sheet when the procedure works on one
+    writable: set[str]  # names `update` may change
+    sheet_writable: frozenset[str]  # sheet names, which only sheet steps change
+    bound: set[str] = field(default_factory=set)  # every name some step binds
+
+
+def compile_steps(c: Checker, specs: list[Any], path: P, scope: Scope, ctx: ProcContext) -> tuple[Step[Any], ...]:
+    """Compile a list of steps; ``scope`` is updated with the names they define."""
+    return tuple(compile_step(c, spec, path + (i,), scope, ctx) for i, spec in enumerate(specs))
+
+
+def compile_step(c: Checker, spec: Mapping[str, Any], path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:
+    for kind, compile_one in ctx.compilers.items():
+        if kind in spec:
+            return Step(kind, compile_one(c, spec, path, scope, ctx), c.where(path))
+    raise UnknownStepKind(f"unknown step kind in {list(spec)}", c.where(path))
+
+
+__all__ = ["Checker", "Formula", "ProcContext", "Scope", "Sections", "StepCompiler", "compile_steps"]

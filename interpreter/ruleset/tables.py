@@ -1,0 +1,101 @@
+"""Tables: compiling a ruleset's `tables:` section, and number-keyed tables as functions for formulas.
+
+A table is keyed by a die (a `table` step rolls it) or by a number (a `table` step
+looks up a key, and formulas may call it like a function). Rows cover a range of keys
+and give an outcome, a value formula, and dice to roll for named values.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from interpreter.errors import EvaluationError, RulesError, SchemaViolation
+from interpreter.ruleset.context import Checker, Scope
+from interpreter.ruleset.model import Row, Ruleset, Table
+
+P = tuple[Any, ...]
+
+
+def compile_table(c: Checker, name: str, spec: dict[str, Any], base: set[str], constants: Mapping[str, Any]) -> Table:
+    """One compiled table; problems are recorded on the checker."""
+    path: P = ("tables", name)
+    die = c.dice_expr(spec["die"], path + ("die",), Scope(base, set(c.named_dice))) if "die" in spec else None
+    rows = tuple(_row(c, r, path + ("rows", i), base) for i, r in enumerate(spec.get("rows") or []))
+    default = _row(c, spec["default"], path + ("default",), base) if "default" in spec else None
+    table = Table(name, die, rows, default, spec.get("summary", ""), tuple(spec.get("refs") or ()),
+                  c.where(path, key=True))
+    _check_rows(c, table, path, constants)
+    return table
+
+
+def _row(c: Checker, spec: dict[str, Any], path: P, base: set[str]) -> Row:
+    on = spec.get("on", 0)
+    low, high = (on, on) if isinstance(on, int) else (on[0], on[1])
+    if low > high:
+        c.problem(SchemaViolation(f"row range [{low}, {high}] is empty: the low end is above the high end",
+                                  c.where(path + ("on",))))
+    value = c.formula(spec["value"], path + ("value",), base, functions=()) if "value" in spec else None
+    values = []
+    for vname, vexpr in (spec.get("values") or {}).items():
+        expr = c.dice_expr(vexpr, path + ("values", vname), None)
+        if expr is not None:
+            values.append((vname, expr))
+    label = spec.get("text") or spec.get("outcome") or (str(spec["value"]) if "value" in spec else "")
+    return Row(low, high, value, spec.get("outcome"), tuple(values), label, c.where(path))
+
+
+def _check_rows(c: Checker, table: Table, path: P, constants: Mapping[str, Any]) -> None:
+    """Rows may not overlap; a die table must cover every face exactly once."""
+    covered: dict[int, int] = {}
+    for i, row in enumerate(table.rows):
+        if row.high - row.low > 100_000:
+            c.problem(SchemaViolation("row range is wider than 100000 keys", row.where))
+            return
+        for key in range(row.low, row.high + 1):
+            if key in covered:
+                c.problem(SchemaViolation(
+                    f"table '{table.name}': row {i + 1} overlaps row {covered[key] + 1}",
+                    c.where(path + ("rows", i, "on")), "each result may be covered by one row only"))
+            else:
+                covered[key] = i
+    if table.die is None:
+        return
+    try:
+        faces = {v for v, _ in table.die.distribution({**constants, **c.named_dice}).probs}
+    except RulesError as err:
+        c.problem(err.located(c.where(path + ("die",))))
+        return
+    missing = sorted(faces - set(covered))
+    extra = sorted(set(covered) - faces)
+    if missing:
+        c.problem(SchemaViolation(
+            f"table '{table.name}' has no row for {_listing(missing)}, which {table.die.text} can roll",
+            c.where(path + ("rows",), key=True), "add a row for each result"))
+    if extra:
+        c.problem(SchemaViolation(
+            f"table '{table.name}' has rows for {_listing(extra)}, which {table.die.text} cannot roll",
+            c.where(path + ("rows", covered[extra[0]], "on"))))
+
+
+def _listing(numbers: list[int]) -> str:
+    text = ", ".join(str(n) for n in numbers[:8])
+    if len(numbers) > 8:
+        text += f" and {len(numbers) - 8} more"
+    return text
+
+
+def table_functions(ruleset: Ruleset) -> dict[str, Callable[[Any], Any]]:
+    """Number-keyed tables as one-argument functions for formulas."""
+    return {table.name: _lookup(ruleset, table) for table in ruleset.tables.values() if table.die is None}
+
+
+def _lookup(ruleset: Ruleset, table: Table) -> Callable[[Any], Any]:
+    def lookup(key: Any) -> Any:
+        row = table.row_for(int(key))
+        if row is None:
+            raise EvaluationError(f"table '{table.name}' has no row for {key}", table.where)
+        if row.value is None:
+            raise EvaluationError(f"table '{table.name}' row for {key} has no value", row.where)
+        return row.value.evaluate(ruleset.constants, {})
+    return lookup
