@@ -104,7 +104,7 @@ def test_the_graph_sees_imports_inside_functions_and_relative_ones(tmp_path: Pat
     source = ("from . import b\n", "def f():\n    from .a import _hidden\n")
     tree_a, tree_b = (ast.parse(s) for s in source)
     known = {"interpreter.x.a": tmp_path / "a.py", "interpreter.x.b": tmp_path / "b.py"}
-    for (name, path), text in zip(known.items(), source, strict=True):
+    for path, text in zip(known.values(), source, strict=True):
         path.write_text(text)
     graph, private = imports(known)
     assert graph == {"interpreter.x.a": {"interpreter.x.b"}, "interpreter.x.b": {"interpreter.x.a"}}

@@ -14,8 +14,8 @@ from interpreter.ruleset.specs import (
     Let,
     Loop,
     Roll,
-    StepSpec,
     Steps,
+    StepSpec,
     Stop,
     TableLookup,
 )

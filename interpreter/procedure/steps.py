@@ -32,7 +32,7 @@ def evaluate(formula: Any, world: World, ctx: EvalContext, where: Location) -> A
     try:
         return formula.evaluate(world.env, ctx.functions)
     except RulesError as err:
-        raise err.located(where)
+        raise err.located(where) from None
 
 
 def run_steps(steps: Steps, worlds: Worlds, ctx: EvalContext) -> Worlds:

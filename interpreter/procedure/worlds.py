@@ -116,7 +116,7 @@ class EvalContext:
                 return
             dist = expr.distribution(env)
         except RulesError as err:
-            raise err.located(where)
+            raise err.located(where) from None
         self.tick(len(dist.probs), where)  # every result becomes a world to build and merge
         if dist.truncated:
             self.truncated += float(weight) * dist.truncated

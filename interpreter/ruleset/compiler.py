@@ -231,11 +231,11 @@ class Compiler(Checker):
                         self.problem(SchemaViolation(
                             f"the call of '{callee}' does not give parameter '{p.name}', which has no default",
                             call.call_where, "add it under with"))
-        for start in graph:
+        for start, callees in graph.items():
             if _reaches(graph, start, start, set()):
                 self.problem(SchemaViolation(
                     f"procedure '{start}' calls itself"
-                    + ("" if start in graph[start] else " through other procedures"),
+                    + ("" if start in callees else " through other procedures"),
                     procedures[start].where, "a procedure may not call itself"))
 
     def example(self, index: int, spec: dict[str, Any], procedures: dict[str, Procedure]) -> Example:

@@ -244,5 +244,22 @@ def track_names(track: Track) -> tuple[str, ...]:
         f"{t}_{kind}" for kind in track.types)
 
 
-__all__ = ["CreationRule", "Derived", "Example", "Note", "Param", "Procedure", "Resource", "Row", "Ruleset",
-           "SheetField", "SheetSpec", "StateValue", "Step", "Table", "Trait", "Track", "track_names"]
+__all__ = [
+    "CreationRule",
+    "Derived",
+    "Example",
+    "Note",
+    "Param",
+    "Procedure",
+    "Resource",
+    "Row",
+    "Ruleset",
+    "SheetField",
+    "SheetSpec",
+    "StateValue",
+    "Step",
+    "Table",
+    "Track",
+    "Trait",
+    "track_names",
+]

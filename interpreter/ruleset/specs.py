@@ -26,15 +26,15 @@ class StepSpec:
         return ()
 
 
-S = TypeVar("S", bound=StepSpec, covariant=True)
+S_co = TypeVar("S_co", bound=StepSpec, covariant=True)
 
 
 @dataclass(frozen=True, slots=True)
-class Step(Generic[S]):
+class Step(Generic[S_co]):
     """One compiled step: ``kind`` is the YAML key that names it, ``spec`` its compiled parts."""
 
     kind: str
-    spec: S
+    spec: S_co
     where: Location
 
 

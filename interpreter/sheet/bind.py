@@ -82,7 +82,8 @@ def sorted_marks(marks: list[int], size: int) -> tuple[int, ...]:
 
 def refresh(ruleset: Ruleset, env: dict[str, Any]) -> None:
     """Recompute what follows from the sheet's values: derived values, box tracks, resource maxima."""
-    spec: SheetSpec = ruleset.sheet
+    spec = ruleset.sheet
+    assert spec is not None, "only a ruleset with a sheet section binds sheets"
     evaluate_derived(ruleset, env)
     functions = _functions(ruleset)
     for track in spec.tracks.values():
@@ -179,10 +180,15 @@ def sheet_paths(ruleset: Ruleset) -> Iterator[tuple[str, tuple[Any, ...]]]:
         yield name, ("state", name)
 
 
+def _sheet(ruleset: Ruleset) -> SheetSpec:
+    assert ruleset.sheet is not None, "only a ruleset with a sheet section binds sheets"
+    return ruleset.sheet
+
+
 def stored(ruleset: Ruleset, name: str, value: Any, drawn: bool = False) -> Any:
     """An env value as it is written on the sheet: box marks as type words, or as drawn marks."""
     if name.startswith(MARKS):
-        track = ruleset.sheet.tracks[name[len(MARKS):]]
+        track = _sheet(ruleset).tracks[name[len(MARKS):]]
         labels = track.marks if drawn else track.types
         return [labels[m - 1] if m else None for m in value]
     return value
@@ -192,7 +198,7 @@ def _drawn(ruleset: Ruleset, name: str, data: Mapping[str, Any] | None) -> bool:
     """Whether the sheet writes this box track with marks (`*`, `X`) rather than type words."""
     if data is None or not name.startswith(MARKS):
         return False
-    track = ruleset.sheet.tracks[name[len(MARKS):]]
+    track = _sheet(ruleset).tracks[name[len(MARKS):]]
     written = ((data.get("state") or {}).get(track.name)) or []
     words = [w for w in written if w is not None]
     return bool(words) and all(w in track.marks and w not in track.types for w in words)

@@ -13,8 +13,8 @@ from typing import Any
 
 from interpreter.errors import BadParameter, Location, RulesError, SchemaViolation
 from interpreter.hints import sorted_unique, suggest
-from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.model import CreationRule, Ruleset
+from interpreter.ruleset.tables import table_functions
 from interpreter.sheet.bind import bind, names_ruleset
 from interpreter.sheet.steps import fill
 
@@ -26,7 +26,8 @@ class SheetProblem(SchemaViolation):
 
 
 def _where(doc: Any, path: tuple[Any, ...], key: bool = False) -> Location:
-    return doc.where(path, key=key)
+    where: Location = doc.where(path, key=key)
+    return where
 
 
 def spent(rule: CreationRule, env: Mapping[str, Any], functions: Mapping[str, Any], traits: tuple[str, ...]) -> int:
@@ -92,6 +93,7 @@ def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[st
     """State values the sheet holds that binding would have to cut: too many boxes, values over a maximum."""
     out: list[RulesError] = []
     spec = ruleset.sheet
+    assert spec is not None, "only a ruleset with a sheet section has sheet state"
     for track in spec.tracks.values():
         raw = state.get(track.name)
         if track.kind == "boxes" and isinstance(raw, list):

@@ -1,0 +1,86 @@
+"""The syntax tree of a dice expression: literals, names, operators, comparisons and dice terms."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+COMPARISONS = (">=", "<=", "==", "!=", ">", "<", "=")
+CONDITIONS = (">=", "<=", ">", "<", "=")
+
+
+@dataclass(frozen=True, slots=True)
+class Num:
+    """An integer literal."""
+
+    value: int
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Name:
+    """A variable looked up in the environment when rolling or computing odds."""
+
+    name: str
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Neg:
+    """Unary minus."""
+
+    operand: Node
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Chain:
+    """A left-to-right run of operators of one precedence level: `a + b - c` or `a * b // c`."""
+
+    first: Node
+    rest: tuple[tuple[str, Node], ...]
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Compare:
+    """A comparison giving 1 when true and 0 when false."""
+
+    op: str
+    left: Node
+    right: Node
+    col: int
+
+
+@dataclass(frozen=True, slots=True)
+class Cond:
+    """A modifier condition such as `>=8`; `arg` is None for "the highest face"."""
+
+    op: str
+    arg: Node | None
+
+
+@dataclass(frozen=True, slots=True)
+class Mods:
+    """The modifiers written after one dice term."""
+
+    reroll: Cond | None = None
+    reroll_again: bool = False
+    explode: Cond | None = None
+    explode_once: bool = False
+    keep: tuple[str, Node] | None = None
+    success: Cond | None = None
+    deduct: Cond | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Dice:
+    """A dice term: a count, a number of sides and modifiers."""
+
+    count: Node
+    sides: Node
+    mods: Mods
+    text: str
+    col: int
+
+
+Node = Num | Name | Neg | Chain | Compare | Dice

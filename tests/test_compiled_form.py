@@ -1,0 +1,72 @@
+"""The compiled form is immutable: no step, procedure or collection of a compiled ruleset can be changed."""
+
+from __future__ import annotations
+
+import dataclasses
+from types import MappingProxyType
+
+import pytest
+
+from interpreter.load.bundled import bundled_ids
+from interpreter.pipeline import compile_ref
+from interpreter.procedure.kinds import STEP_KINDS
+from interpreter.ruleset.specs import StepSpec, walk
+
+
+def _mutable_parts(value: object, seen: set[int]) -> list[str]:
+    """Every list, dict or set reachable through dataclass fields, tuples and mapping proxies."""
+    if id(value) in seen:
+        return []
+    seen.add(id(value))
+    if isinstance(value, (list, dict, set)):
+        return [type(value).__name__]
+    found = []
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        assert type(value).__dataclass_params__.frozen, type(value)  # type: ignore[attr-defined]
+        for f in dataclasses.fields(value):
+            found += [f"{type(value).__name__}.{f.name}: {p}" for p in _mutable_parts(getattr(value, f.name), seen)]
+    elif isinstance(value, tuple):
+        for item in value:
+            found += _mutable_parts(item, seen)
+    elif isinstance(value, MappingProxyType):
+        for item in value.values():
+            found += _mutable_parts(item, seen)
+    return found
+
+
+@pytest.mark.parametrize("ref", bundled_ids())
+def test_every_step_and_procedure_is_frozen_all_the_way_down(ref):
+    ruleset = compile_ref(ref)
+    for proc in ruleset.procedures.values():
+        assert _mutable_parts(proc, set()) == [], proc.name
+        for step in walk(proc.steps):
+            assert isinstance(step.spec, StepSpec)
+
+
+def test_changing_a_compiled_step_is_refused_and_the_next_compile_is_unchanged():
+    """Mutating procedures['check'].steps[0].spec once changed what the next compile_ref returned."""
+    ruleset = compile_ref("lockwood")
+    step = ruleset.procedures["check"].steps[0]
+    first = dataclasses.fields(step.spec)[0].name
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        setattr(step.spec, first, None)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        step.where = None  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        ruleset.procedures["check"].outcome_help["x"] = "y"  # type: ignore[index]
+    with pytest.raises(TypeError):
+        ruleset.procedures["x"] = ruleset.procedures["check"]  # type: ignore[index]
+    assert compile_ref("lockwood").procedures["check"].steps[0] == step
+
+
+def test_the_registry_names_every_step_key_of_the_schema_once():
+    import json
+
+    from interpreter.load.bundled import schema_path
+
+    schema = json.loads(schema_path().read_text(encoding="utf-8"))
+    text = json.dumps(schema)
+    keys = [k.key for k in STEP_KINDS]
+    assert len(keys) == len(set(keys))
+    for key in keys:
+        assert f'"{key}"' in text, key
