@@ -242,10 +242,6 @@ class Distribution:
             fo[k] = fo.get(k, 0.0) + p
         return Distribution(None, floats=fo, truncated=self._trunc)
 
-    def convolve(self, other: Distribution) -> Distribution:
-        """The distribution of the sum of two independent values."""
-        return Distribution.combine(self, other, "+")
-
     @staticmethod
     def combine(a: Distribution, b: Distribution, op: str | Callable[[int, int], int]) -> Distribution:
         """The distribution of op(X, Y) for independent X ~ a and Y ~ b; op is a symbol or a function."""
