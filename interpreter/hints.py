@@ -3,21 +3,32 @@
 from __future__ import annotations
 
 import difflib
+from collections.abc import Iterable
 from typing import Any
 
 from interpreter.errors import Location
 
-
-def closest(word: str, choices: list[str]) -> str | None:
-    """The choice a misspelt word most likely meant, or None."""
-    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
-    if close:
-        return close[0]
-    lowered = {c.lower(): c for c in choices}
-    return lowered.get(word.lower())
+# How alike (difflib's ratio, case ignored) a choice must be to be suggested for a misspelt word.
+CUTOFF = 0.6
 
 
-def suggest(word: str, choices: list[str]) -> str | None:
+def closest(word: str, choices: Iterable[str]) -> str | None:
+    """The choice a misspelt word most likely meant, or None.
+
+    The same word in another case wins; otherwise the most alike choice, ignoring case, if it is
+    at least CUTOFF alike.  Every "did you mean" in rulesmith comes from here.
+    """
+    lowered: dict[str, str] = {}
+    for choice in choices:
+        lowered.setdefault(choice.lower(), choice)
+    key = word.lower()
+    if key in lowered:
+        return lowered[key]
+    close = difflib.get_close_matches(key, list(lowered), n=1, cutoff=CUTOFF)
+    return lowered[close[0]] if close else None
+
+
+def suggest(word: str, choices: Iterable[str]) -> str | None:
     """A 'did you mean' hint for a misspelt word, or None."""
     close = closest(word, choices)
     return f"did you mean '{close}'?" if close else None

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import difflib
 import hashlib
 import os
 from functools import lru_cache
 from pathlib import Path
 
 from interpreter.errors import Invalid, RulesError, RulesetLoadError
-from interpreter.hints import sorted_unique
+from interpreter.hints import sorted_unique, suggest
 from interpreter.load.bundled import bundled_ids, rulesets_dir, schema_path
 from interpreter.load.yaml_loader import Document, load_file
 from interpreter.ruleset.model import Ruleset
@@ -22,8 +21,7 @@ def resolve(ref: str) -> tuple[Path, str]:
     path = Path(ref)
     if path.exists():
         return path, ref
-    close = difflib.get_close_matches(ref, bundled_ids(), n=1)
-    hint = f"did you mean '{close[0]}'?" if close else "bundled rulesets: " + ", ".join(bundled_ids())
+    hint = suggest(ref, bundled_ids()) or "bundled rulesets: " + ", ".join(bundled_ids())
     raise RulesetLoadError(f"no bundled ruleset or file named '{ref}'", hint=hint)
 
 

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import ast
-import difflib
-from collections.abc import Collection
 from typing import cast
 
 from interpreter import limits
 from interpreter.errors import FormulaSyntaxError, LimitExceeded, RulesError, UnknownName
 from interpreter.formula.functions import ALLOWED_FUNCTIONS, ARITY
 from interpreter.formula.source import Source
+from interpreter.hints import suggest
 
 _ARITHMETIC = {ast.Add, ast.Sub, ast.Mult, ast.Div, ast.FloorDiv, ast.Mod}
 _BINOP_REFUSED = {
@@ -51,19 +50,6 @@ _NODE_REFUSED = {
 }
 # A left operand in the same group as its parent continues a chain: no extra depth.
 _GROUP = {ast.Add: 1, ast.Sub: 1, ast.Mult: 2, ast.Div: 2, ast.FloorDiv: 2, ast.Mod: 2}
-
-
-def _did_you_mean(name: str, candidates: Collection[str]) -> str | None:
-    """A hint naming the closest candidate, ignoring case first."""
-    pool = sorted(set(candidates))
-    same_case = [c for c in pool if c.lower() == name.lower()]
-    if same_case:
-        return f"did you mean '{same_case[0]}'?"
-    lowered: dict[str, str] = {}
-    for c in pool:
-        lowered.setdefault(c.lower(), c)
-    close = difflib.get_close_matches(name.lower(), list(lowered), n=1, cutoff=0.6)
-    return f"did you mean '{lowered[close[0]]}'?" if close else None
 
 
 class Checker:
@@ -176,7 +162,7 @@ class Checker:
                 f"'{name}' is a function; call it with arguments, like {name}(...)", where
             )
         else:
-            hint = _did_you_mean(name, set(self.names) | {"True", "False"})
+            hint = suggest(name, sorted(set(self.names) | {"True", "False"}))
             error = UnknownName(f"unknown name '{name}'", where, hint=hint)
         self._problem(node, order, error)
 
@@ -222,7 +208,7 @@ class Checker:
             return [func, *children]
         name = func.id
         if name not in self.functions:
-            hint = _did_you_mean(name, self.functions)
+            hint = suggest(name, sorted(self.functions))
             error = FormulaSyntaxError(f"unknown function '{name}'", self.source.node_at(func), hint=hint)
             self._problem(node, order, error)
             return children

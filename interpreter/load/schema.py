@@ -8,12 +8,11 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any, NamedTuple
 
-import jsonschema  # type: ignore[import-untyped]  # no stubs for jsonschema in the venv
-from jsonschema.exceptions import ValidationError  # type: ignore[import-untyped]  # as above
+import jsonschema
+from jsonschema.exceptions import ValidationError
 
 from interpreter.errors import SchemaViolation
-from interpreter.hints import closest as _closest
-from interpreter.hints import suggest
+from interpreter.hints import closest, suggest
 from interpreter.load.bundled import schema_path
 
 _TYPE_WORDS = {
@@ -152,7 +151,7 @@ def _one_of(error: ValidationError, schema_name: str) -> Iterator[_Message]:
         known = {key for i in fitting for key in branches[i].get("properties", {})}
         unknown = [k for k in instance if k not in known]
         for key in unknown:
-            close = _closest(str(key), kinds)
+            close = closest(str(key), kinds)
             hint = f"did you mean '{close}'?" if close else f"{_a(what)} is one of: " + ", ".join(kinds)
             yield _Message(path + (key,), True, f"unknown {what} kind '{key}'", hint)
         if not unknown:
@@ -193,7 +192,7 @@ def _messages(error: ValidationError, schema_name: str) -> Iterator[_Message]:
         allowed = list(error.schema.get("properties", {}))
         for key in instance:
             if key not in allowed:
-                close = _closest(str(key), allowed)
+                close = closest(str(key), allowed)
                 if close:
                     hint = f"did you mean '{close}'?"
                 elif allowed:

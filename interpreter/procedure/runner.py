@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -10,6 +9,7 @@ from typing import Any
 
 from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, EvaluationError, RulesError
+from interpreter.hints import suggest
 from interpreter.procedure.kinds import RUNNERS
 from interpreter.procedure.steps import initial_env, run_steps
 from interpreter.procedure.worlds import EvalContext, World
@@ -50,8 +50,7 @@ def find_procedure(ruleset: Ruleset, name: str) -> Procedure:
     try:
         return ruleset.procedures[name]
     except KeyError:
-        close = difflib.get_close_matches(name, list(ruleset.procedures), n=1)
-        hint = f"did you mean '{close[0]}'?" if close else "procedures: " + ", ".join(ruleset.procedures)
+        hint = suggest(name, ruleset.procedures) or "procedures: " + ", ".join(ruleset.procedures)
         raise BadParameter(f"ruleset '{ruleset.id}' has no procedure '{name}'", hint=hint) from None
 
 
@@ -102,9 +101,7 @@ def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] 
     bound: dict[str, Any] = {}
     for name, raw in args.items():
         if name not in params:
-            close = difflib.get_close_matches(name, list(params), n=1)
-            hint = f"did you mean '{close[0]}'?" if close else (
-                "it takes " + ", ".join(params) if params else "it takes no parameters")
+            hint = suggest(name, params) or ("it takes " + ", ".join(params) if params else "it takes no parameters")
             raise BadParameter(f"procedure '{proc.name}' has no parameter '{name}'", hint=hint)
         param = params[name]
         text = raw.strip() if isinstance(raw, str) else raw
@@ -122,9 +119,8 @@ def _trait_param(param: Param, text: Any, sheet_env: Mapping[str, Any] | None, r
     if ruleset is None or sheet_env is None:
         raise BadParameter(f"parameter '{param.name}' names a trait of a character sheet: give --sheet FILE")
     if text not in ruleset.traits:
-        close = difflib.get_close_matches(str(text), list(ruleset.traits), n=1)
         raise BadParameter(f"parameter '{param.name}': '{text}' is not a trait of {ruleset.id}",
-                           hint=f"did you mean '{close[0]}'?" if close else None)
+                           hint=suggest(str(text), ruleset.traits))
     out: dict[str, Any] = {param.name: sheet_env[text], f"#trait:{param.name}": text}
     for group in {t.group for t in ruleset.traits.values() if t.group}:
         out[f"{param.name}_in_{group}"] = ruleset.traits[text].group == group

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from interpreter.errors import BadParameter, Location
+from interpreter.hints import suggest
 from interpreter.ruleset.model import Ruleset, SheetSpec, Track
 from interpreter.ruleset.tables import table_functions
 
@@ -117,7 +118,6 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
         env[name] = _number(value, f"trait '{name}'", _at(doc, ("traits", name)))
     unknown = [k for k in traits if k not in ruleset.traits]
     if unknown:
-        from interpreter.hints import suggest
         raise BadParameter(f"unknown trait '{unknown[0]}'", _at(doc, ("traits", unknown[0])),
                            suggest(unknown[0], list(ruleset.traits)))
     evaluate_derived(ruleset, env)
