@@ -12,7 +12,8 @@ import pytest
 from test_dice_oracle import combine, term_odds
 
 from interpreter.cli import dice as cli_dice
-from interpreter.dice.expr import Distribution, clear_caches, distribution_json, parse, render_distribution
+from interpreter.cli.render import distribution_text as render_distribution
+from interpreter.dice.expr import Distribution, clear_caches, distribution_json, parse
 from interpreter.errors import EvaluationError, LimitExceeded, UnknownName
 
 

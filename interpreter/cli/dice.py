@@ -7,6 +7,7 @@ import random
 
 import click
 
+from interpreter.cli.render import distribution_text
 from interpreter.dice import expr as dice
 
 
@@ -69,4 +70,4 @@ def odds_of_expression(expr_text: str, as_json: bool) -> str:
     dist = dice.parse(expr_text).distribution({})
     if as_json:
         return json.dumps(dice.distribution_json(expr_text, dist))
-    return dice.render_distribution(expr_text, dist)
+    return distribution_text(expr_text, dist)

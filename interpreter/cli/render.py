@@ -8,11 +8,13 @@ from fractions import Fraction
 from typing import Any
 
 from interpreter.dice import expr as dice
+from interpreter.dice.distribution import Distribution
 from interpreter.dice.report import dice_text
 from interpreter.procedure.runner import Odds, Result
 from interpreter.procedure.worlds import NoteRecord, RollRecord
 
 BAR_WIDTH = 40
+_BLOCKS = " ▏▎▍▌▋▊▉█"
 
 
 def _key(value: Any) -> str:
@@ -33,7 +35,7 @@ def _substitute(text: str, names: Any, env: Mapping[str, Any], depth: int = 0) -
             text = re.sub(pattern, str(value), text)
         elif value is not None and hasattr(value, "text") and depth < 8:
             inner = _substitute(value.text, value.names, env, depth + 1)
-            text = re.sub(pattern, lambda _m: f"({inner})", text)
+            text = re.sub(pattern, "(" + inner.replace("\\", "\\\\") + ")", text)
     return text
 
 
@@ -109,8 +111,29 @@ def odds_json(odds: Odds) -> dict[str, Any]:
     return out
 
 
-def _bar(p: float) -> str:
-    return "█" * round(p * BAR_WIDTH)
+def bar(share: float) -> str:
+    """A horizontal bar BAR_WIDTH long for a share of 1, drawn to an eighth of a block: the one chart of the CLI."""
+    eighths = round(min(max(share, 0.0), 1.0) * BAR_WIDTH * 8)
+    full, part = divmod(eighths, 8)
+    return "█" * full + (_BLOCKS[part] if part else "")
+
+
+def distribution_text(expr_text: str, dist: Distribution) -> str:
+    """Every value of a dice expression with its probability and a bar (the likeliest is full), then the mean."""
+    probs = dist.probs
+    lines = [f"{expr_text}:"]
+    if not probs:
+        lines.append("  (no possible values)")
+    top = max(float(p) for _, p in probs) if probs else 0.0
+    width = max((len(str(v)) for v, _ in probs), default=1)
+    for v, p in probs:
+        pf = float(p)
+        frac = f"  {p.numerator}/{p.denominator}" if dist.exact and isinstance(p, Fraction) else ""
+        lines.append(f"  {v:>{width}}  {pf * 100:9.5f}%  {bar(pf / top) if top > 0 else ''}{frac}")
+    lines.append(f"mean {dist.mean:.6g}")
+    if dist.truncated:
+        lines.append(f"cut off (endless explosions): {dist.truncated:.3g}")
+    return "\n".join(lines)
 
 
 def odds_text(odds: Odds) -> str:
@@ -119,13 +142,13 @@ def odds_text(odds: Odds) -> str:
     width = max((len(k) for k in odds.outcomes), default=7)
     for name, p in odds.outcomes.items():
         exact = f"  {_fraction(p)}" if isinstance(p, Fraction) and odds.exact else ""
-        lines.append(f"  {name:<{width}}  {float(p) * 100:7.3f}%  {_bar(float(p))}{exact}")
+        lines.append(f"  {name:<{width}}  {float(p) * 100:7.3f}%  {bar(float(p))}{exact}")
     for name, dist in odds.values.items():
         mean = _mean(dist)
         lines.append(f"{name}: mean {mean:.4f}" if mean is not None else f"{name}:")
         vwidth = max((len(_key(v)) for v in dist), default=1)
         for value, p in dist.items():
-            lines.append(f"  {_key(value):>{vwidth}}  {float(p) * 100:7.3f}%  {_bar(float(p))}")
+            lines.append(f"  {_key(value):>{vwidth}}  {float(p) * 100:7.3f}%  {bar(float(p))}")
     if odds.truncated:
         lines.append(f"(explosions cut off; mass not counted: {odds.truncated:.3g})")
     return "\n".join(lines)

@@ -2,7 +2,7 @@
 
 The notation is described in docs/dice.md.  Everything other modules need is importable
 from here: parse, DiceExpr, DiceSource, RandomSource, GivenSource, Roll, TermTrace, Die,
-Distribution, render_roll, roll_json, render_distribution, distribution_json.
+Distribution, render_roll, roll_json, distribution_json.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from interpreter import limits
 from interpreter.dice.distribution import Distribution
 from interpreter.dice.odds import node_distribution, term_distribution
-from interpreter.dice.report import distribution_json, render_distribution, render_roll, roll_json
+from interpreter.dice.report import distribution_json, render_roll, roll_json
 from interpreter.dice.roller import (
     DiceSource,
     Die,
@@ -42,12 +42,11 @@ __all__ = [
     "clear_caches",
     "distribution_json",
     "parse",
-    "render_distribution",
     "render_roll",
     "roll_json",
 ]
 
-_DIST_CACHE: dict[tuple, Distribution] = {}
+_DIST_CACHE: dict[tuple[Any, ...], Distribution] = {}
 _DIST_CACHE_SIZE = 4096
 
 
@@ -93,16 +92,13 @@ class DiceExpr:
     def roll(self, env: Mapping[str, Any], source: DiceSource) -> Roll:
         """Roll the expression, drawing every die from `source`."""
         run = self._run
-        traces: list = []
-        if isinstance(run, int):
-            value = run
-        else:
-            value = run(env, source.draw, [self._static, 0], traces)
+        traces: list[tuple[Any, ...]] = []
+        value = run if isinstance(run, int) else run(env, source.draw, [self._static, 0], traces)
         if not limits.INT_MIN <= value <= limits.INT_MAX:
             raise EvaluationError(f"the result of '{self.text}' is too large")
         return Roll(value, traces, env)
 
-    def run_in(self, env: Mapping[str, Any], draw: Any, ctx: list, traces: list) -> int:
+    def run_in(self, env: Mapping[str, Any], draw: Any, ctx: list[int], traces: list[tuple[Any, ...]]) -> int:
         """Roll as part of a larger roll (for a dice-typed parameter), sharing its dice count."""
         ctx[0] += self._static
         if ctx[0] > limits.MAX_DICE_ROLLED:
@@ -138,7 +134,7 @@ def _lookup(name: str, env: Mapping[str, Any], col: int = 0) -> Any:
     raise BadParameter(f"'{name}' must be a whole number or a dice expression, not {type(value).__name__}", where)
 
 
-def _env_key(expr: DiceExpr, env: Mapping[str, Any], depth: int) -> tuple:
+def _env_key(expr: DiceExpr, env: Mapping[str, Any], depth: int) -> tuple[Any, ...]:
     """The values an expression's result depends on, for caching its distribution."""
     if depth > limits.MAX_DICE_DEPTH:
         raise LimitExceeded(f"dice expressions refer to each other more than {limits.MAX_DICE_DEPTH} deep")

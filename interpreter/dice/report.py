@@ -22,10 +22,6 @@ class Expression(Protocol):
     def tree(self) -> Node: ...
 
 
-BAR_WIDTH = 40
-_BLOCKS = " ▏▎▍▌▋▊▉█"
-
-
 def _die_text(term: TermTrace, i: int) -> str:
     """One die: struck through when dropped, with any reroll history."""
     d = term.dice[i]
@@ -134,34 +130,6 @@ def roll_json(expr: Expression, roll: Roll) -> dict[str, Any]:
                       "first": first, "count": len(t.dice)})
         first += len(t.dice)
     return {"expr": expr.text, "result": roll.value, "dice": roll.to_json(), "terms": terms}
-
-
-def _bar(p: float, top: float) -> str:
-    """A horizontal bar of length proportional to p / top."""
-    if top <= 0:
-        return ""
-    eighths = round(p / top * BAR_WIDTH * 8)
-    full, part = divmod(eighths, 8)
-    return "█" * full + (_BLOCKS[part] if part else "")
-
-
-def render_distribution(expr_text: str, dist: Distribution) -> str:
-    """Every value with its probability and a bar, then the mean and any cut-off mass."""
-    probs = dist.probs
-    lines = [f"{expr_text}:"]
-    if not probs:
-        lines.append("  (no possible values)")
-    top = max(float(p) for _, p in probs) if probs else 0.0
-    width = max((len(str(v)) for v, _ in probs), default=1)
-    exact = dist.exact
-    for v, p in probs:
-        pf = float(p)
-        frac = f"  {p.numerator}/{p.denominator}" if exact and isinstance(p, Fraction) else ""
-        lines.append(f"  {v:>{width}}  {pf * 100:9.5f}%  {_bar(pf, top)}{frac}")
-    lines.append(f"mean {dist.mean:.6g}")
-    if dist.truncated:
-        lines.append(f"cut off (endless explosions): {dist.truncated:.3g}")
-    return "\n".join(lines)
 
 
 def distribution_json(expr_text: str, dist: Distribution) -> dict[str, Any]:
