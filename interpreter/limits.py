@@ -24,3 +24,5 @@ MAX_WORLDS = 200_000
 TRUNCATION_MASS = 1e-15  # per expression or loop; a whole procedure adds up a few of these
 MAX_ODDS_WORK = 3_000_000
 MAX_ODDS_BITS = 16_000_000
+
+LOCK_WAIT_SECONDS = 60.0  # how long a write waits for another writer of the same sheet

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
-import os
 import signal
 import stat
 import subprocess
@@ -15,9 +14,11 @@ from pathlib import Path
 import pytest
 
 from interpreter.errors import RulesError, RulesetLoadError
-from interpreter.sheet.file import SLOW_WRITE_ENV, SheetFile, new_sheet, transaction
+from interpreter.sheet.file import TEMP_MARK, SheetFile, new_sheet, transaction
 
 ROOT = Path(__file__).resolve().parent.parent
+SLOW_WRITE = str(Path(__file__).resolve().parent / "slow_write.py")  # runs code with sheet writes slowed down
+TEMPS = f".sheet.yaml{TEMP_MARK}*"
 
 FOUR_SPACES = """\
 # Character sheet: Mara Voss
@@ -275,7 +276,7 @@ def test_one_bak_with_the_previous_text_and_the_mode_kept(tmp_path):
     assert SheetFile.read(path).get(("hp",)) == 12
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     assert stat.S_IMODE((tmp_path / "sheet.yaml.bak").stat().st_mode) == 0o640
-    assert sorted(p.name for p in tmp_path.iterdir()) == [".sheet.yaml.lock", "sheet.yaml", "sheet.yaml.bak"]
+    assert {p.name for p in tmp_path.iterdir()} - {".sheet.yaml.lock"} == {"sheet.yaml", "sheet.yaml.bak"}
 
 
 def test_a_sheet_changed_on_disk_since_it_was_read_is_not_written(tmp_path):
@@ -349,11 +350,12 @@ def test_a_write_killed_midway_leaves_the_old_or_the_new_sheet(tmp_path, phase):
     expected.set(("hp",), 11)
     new = expected.render().encode("utf-8")
     size = len(new) // 2 if phase == "half written" else len(new)
-    env = dict(os.environ, **{SLOW_WRITE_ENV: "1"})
-    proc = subprocess.Popen([sys.executable, "-c", INCREMENT, str(path)], cwd=ROOT, env=env)
+    script = tmp_path / "increment.py"
+    script.write_text(INCREMENT)
+    proc = subprocess.Popen([sys.executable, SLOW_WRITE, "1", str(script), str(path)], cwd=ROOT)
 
     def temp_file_or_done():
-        for tmp in tmp_path.glob(".sheet.yaml.tmp-*"):
+        for tmp in tmp_path.glob(TEMPS):
             with contextlib.suppress(FileNotFoundError):
                 if tmp.stat().st_size == size:
                     return tmp
@@ -374,16 +376,17 @@ def test_a_write_killed_midway_leaves_the_old_or_the_new_sheet(tmp_path, phase):
         sheet.set(("hp",), sheet.get(("hp",)) + 1)
         sheet.write()
     assert SheetFile.read(path).get(("hp",)) in (11, 12)
-    others = {p.name for p in tmp_path.iterdir()} - {"sheet.yaml", "sheet.yaml.bak", ".sheet.yaml.lock"}
-    assert all(name.startswith(".sheet.yaml.tmp-") for name in others)
+    others = {p.name for p in tmp_path.iterdir()} - {"sheet.yaml", "sheet.yaml.bak", "increment.py"}
+    assert not others - {".sheet.yaml.lock"}  # the next write removed the killed writer's temporary file
 
 
 def test_a_slow_write_that_is_not_killed_completes(tmp_path):
     path = make(tmp_path, TWO_SPACES)
-    env = dict(os.environ, **{SLOW_WRITE_ENV: "0.05"})
-    subprocess.run([sys.executable, "-c", INCREMENT, str(path)], cwd=ROOT, env=env, check=True, timeout=60)
+    script = tmp_path / "increment.py"
+    script.write_text(INCREMENT)
+    subprocess.run([sys.executable, SLOW_WRITE, "0.05", str(script), str(path)], cwd=ROOT, check=True, timeout=60)
     assert path.read_text() == TWO_SPACES.replace("hp: 10", "hp: 11")
-    assert not list(tmp_path.glob(".sheet.yaml.tmp-*"))
+    assert not list(tmp_path.glob(TEMPS))
 
 
 @pytest.mark.parametrize("text, line, col", [
@@ -412,4 +415,29 @@ def test_new_sheet_creates_and_never_overwrites(tmp_path):
     with pytest.raises(RulesetLoadError):
         new_sheet(tmp_path / "bad.yaml", "hp: 1\nhp: 2\n")
     assert not (tmp_path / "bad.yaml").exists()
-    assert not list(tmp_path.glob(".*.tmp-*"))
+    assert not list(tmp_path.glob(f".*{TEMP_MARK}*"))
+
+
+def test_a_read_only_sheet_is_refused_not_replaced(tmp_path):
+    path = make(tmp_path, TWO_SPACES)
+    path.chmod(0o444)
+    with transaction(path) as sheet:
+        sheet.set(("hp",), 3)
+        with pytest.raises(RulesError, match=r"the sheet is read-only \(mode 0444\); nothing was written") as caught:
+            sheet.write()
+    assert "\n" not in str(caught.value)
+    assert path.read_text() == TWO_SPACES and stat.S_IMODE(path.stat().st_mode) == 0o444
+    assert {p.name for p in tmp_path.iterdir()} - {".sheet.yaml.lock"} == {"sheet.yaml"}
+
+
+def test_stale_temporary_files_are_removed_by_the_next_write_and_others_kept(tmp_path):
+    path = make(tmp_path, TWO_SPACES)
+    stale = [tmp_path / f".sheet.yaml{TEMP_MARK}0123456789abcdef", tmp_path / f".sheet.yaml.bak{TEMP_MARK}00"]
+    kept = [tmp_path / f".other.yaml{TEMP_MARK}0123456789abcdef", tmp_path / ".sheet.yaml.tmp-notours"]
+    for file in stale + kept:
+        file.write_text("half a sheet")
+    with transaction(path) as sheet:
+        sheet.set(("hp",), 3)
+        sheet.write()
+    assert [f.exists() for f in stale + kept] == [False, False, True, True]
+    assert SheetFile.read(path).get(("hp",)) == 3

@@ -10,7 +10,6 @@ Willpower Resolve + Composure for +3 dice, and the experience costs and study da
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -22,6 +21,7 @@ from helpers import edited_copy, ruleset
 from helpers import show_sheet as show
 
 from interpreter.load.yaml_loader import load_text
+from interpreter.sheet.file import TEMP_MARK
 
 RULES = str(Path(sys.executable).with_name("rules"))  # the console script installed beside this Python
 
@@ -602,14 +602,14 @@ def test_a_write_killed_midway_leaves_the_old_sheet_whole(tmp_path):
     path = write(tmp_path)
     old = path.read_bytes()
     new = old.replace(b"health: [null, null", b"health: [lethal, null")
-    env = dict(os.environ, RULESMITH_TEST_SLOW_WRITE="2")   # sheetfile pauses twice inside the write
-    proc = subprocess.Popen([RULES, "run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", str(path)],
-                            env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    slow = [sys.executable, str(Path(__file__).resolve().parent / "slow_write.py"), "2", "rules"]  # pauses twice
+    proc = subprocess.Popen([*slow, "run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", str(path)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     caught = None
     try:
         deadline = time.monotonic() + 30
         while caught is None and proc.poll() is None and time.monotonic() < deadline:
-            for tmp in tmp_path.glob(f".{path.name}.tmp-*"):
+            for tmp in tmp_path.glob(f".{path.name}{TEMP_MARK}*"):
                 try:
                     if tmp.stat().st_size > 0:
                         caught = tmp
@@ -627,6 +627,7 @@ def test_a_write_killed_midway_leaves_the_old_sheet_whole(tmp_path):
                           capture_output=True, timeout=60, check=False)
     assert done.returncode == 0, done.stderr
     assert path.read_bytes() == new
+    assert not list(tmp_path.glob(f".{path.name}{TEMP_MARK}*"))  # and removed the killed writer's temporary file
 
 
 BAD = [

@@ -2,12 +2,12 @@
 
 The bytes are read once and loaded twice: by the safe loader (all its checks; ``doc.where``)
 and by ruamel.yaml's round-trip loader, whose tree ``set`` edits.  The new text is, best first:
-the old text with each changed scalar rewritten where it stands (when only scalars changed); a
-three-way merge putting only the lines ruamel.yaml's output changed into the old text (ruamel
-normalises some text, such as ``~`` and comments above ``---``); ruamel's whole output.  The
-first that loads again to exactly the expected values is used.  Writes are atomic and keep one
-``<name>.bak``; ``transaction`` holds an ``fcntl.flock`` on ``.<name>.lock`` from the read until
-after the write.  POSIX only (``fcntl``, directory fsync).
+the old text with each changed scalar rewritten where it stands (when only scalars changed), or
+ruamel.yaml's round-trip output of the edited tree.  The first that loads again to exactly the
+expected values is used.  Writes are atomic (a synced ``.<name>.rulesmith-tmp-<random>`` renamed
+over the sheet) and keep one ``<name>.bak``; ``transaction`` holds a ``filelock`` lock on
+``.<name>.lock`` from the read until after the write, and a write removes the temporary files
+that writers killed mid-write left behind.
 """
 
 from __future__ import annotations
@@ -15,15 +15,12 @@ from __future__ import annotations
 import contextlib
 import copy
 import difflib
-import fcntl
 import io
 import json
 import math
 import os
-import re
 import secrets
 import time
-from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,19 +28,25 @@ from typing import Any
 from ruamel.yaml import YAML
 from ruamel.yaml.comments import CommentedMap, CommentedSeq
 from ruamel.yaml.error import YAMLError
-from ruamel.yaml.events import AliasEvent, CollectionEndEvent, CollectionStartEvent, MappingStartEvent, ScalarEvent
 from ruamel.yaml.scalarstring import ScalarString
 
 from interpreter import limits
 from interpreter.errors import Location, RulesError, RulesetLoadError
 from interpreter.load.yaml_loader import Document, load_text
+from interpreter.sheet.splice import (
+    SheetPath,
+    document_prefix,
+    indents,
+    respelled,
+    scalar_edits,
+    scalar_spans,
+    scalar_text,
+)
 
-__all__ = ["SLOW_WRITE_ENV", "SheetFile", "SheetPath", "new_sheet", "transaction"]
+__all__ = ["TEMP_MARK", "SheetFile", "SheetPath", "new_sheet", "transaction"]
 
-SheetPath = tuple[str | int, ...]
-SLOW_WRITE_ENV = "RULESMITH_TEST_SLOW_WRITE"  # test hook: seconds to pause inside each write
+TEMP_MARK = ".rulesmith-tmp-"  # in the name of every temporary file: .<name>.rulesmith-tmp-<random>
 _MISSING: Any = object()
-_PLAIN = re.compile(r"[^\W\d_][\w .'/()+-]*(?<! )")  # strings safe to write unquoted anywhere
 
 
 class SheetFile:
@@ -61,13 +64,12 @@ class SheetFile:
         self._text = raw.decode("utf-8")[len(self._bom):]
         self._tree, self._yaml = tree, yaml
         self._now = copy.deepcopy(doc.data)  # the plain values with every change applied
-        self._base: list[str] | None = None  # ruamel's output before the first change
         self._changes: list[tuple[SheetPath, Any, Any]] = []
         self._rendered: str | None = None
         self._holds_lock = False
 
     @classmethod
-    def read(cls, path: str | os.PathLike) -> SheetFile:
+    def read(cls, path: str | os.PathLike[str]) -> SheetFile:
         """Read and check a sheet; a bad one raises RulesetLoadError with FILE:LINE:COL."""
         file = os.fspath(path)
         try:
@@ -78,7 +80,7 @@ class SheetFile:
         doc = load_text(raw, file)
         yaml = YAML()
         yaml.preserve_quotes, yaml.width = True, 1 << 20
-        yaml.indent(*_indents(doc))
+        yaml.indent(*indents(doc))
         try:
             tree = yaml.load(raw.decode("utf-8").removeprefix("\ufeff"))
         except YAMLError as exc:
@@ -109,8 +111,6 @@ class SheetFile:
                 raise RulesError("no such value in the sheet (only a missing mapping key can be added)")
         except RulesError as exc:
             raise exc.located(self.doc.where(path)) from None
-        if self._base is None:
-            self._base = self._dump()
         parent[path[-1]] = copy.deepcopy(value)
         _assign(tree, _tree_key(tree, path[-1]), value)
         self._changes.append((path, None if old is _MISSING else copy.deepcopy(old), copy.deepcopy(value)))
@@ -126,8 +126,8 @@ class SheetFile:
             return self._text
         if self._rendered is None:
             expected = json.dumps(self._now, sort_keys=True)
-            # best first: scalars rewritten in place, a merge of ruamel's edits, ruamel's whole output
-            for make in (self._spliced, self._merged, lambda: self._crlf("".join(self._dump()))):
+            # best first: scalars rewritten in place, ruamel's output as the text spelt it, ruamel's output
+            for make in (self._spliced, lambda: self._dumped(True), lambda: self._dumped(False)):
                 text = make()
                 with contextlib.suppress(RulesError):
                     if text is not None and json.dumps(load_text(text, str(self.path)).data, sort_keys=True) == expected:
@@ -140,25 +140,28 @@ class SheetFile:
 
     def _spliced(self) -> str | None:
         """The text as read with each changed scalar rewritten where it is, if only scalars changed."""
-        edits, spans, text = _scalar_edits(self.data, self._now, ()), _scalar_spans(self._text), self._text
+        edits, spans, text = scalar_edits(self.data, self._now, ()), scalar_spans(self._text), self._text
         if edits is None or any(path not in spans for path, _ in edits):
             return None
         for path, value in sorted(edits, key=lambda edit: -spans[edit[0]][0]):  # from the end backwards
             start, end, style = spans[path]
-            new = _scalar_text(value, style, start < end)
+            new = scalar_text(value, style, start < end)
             if new is None:
                 return None
             text = text[:start] + new + text[end:]
         return text
 
-    def _merged(self) -> str:
-        """The text as read with the lines ruamel.yaml's output changed, merged in."""
-        assert self._base is not None
-        ours = self._text.replace("\r\n", "\n")
-        merged = "".join(_merge(ours.splitlines(True), self._base, self._dump()))
-        return self._crlf(merged if ours.endswith("\n") or not ours else merged.removesuffix("\n"))
+    def _dumped(self, as_written: bool) -> str:
+        """ruamel.yaml's round-trip output of the edited tree, with the sheet's line ends.
 
-    def _crlf(self, text: str) -> str:
+        ``as_written`` puts back what ruamel normalises: the lines up to an explicit ``---`` (it
+        drops comments above it) and the spelling of unchanged scalars (``~``, ``True``, ``0x1F``).
+        """
+        out = io.StringIO()
+        self._yaml.dump(self._tree, out)
+        text, old = out.getvalue(), self._text.replace("\r\n", "\n")
+        if as_written:
+            text = document_prefix(old) + respelled(text, old, self.data, self._now)
         return text.replace("\n", "\r\n") if "\r\n" in self._text else text
 
     def diff(self) -> str:
@@ -180,18 +183,17 @@ class SheetFile:
                 raise RulesError(f"{self.path}: cannot read the sheet again: {exc.strerror or exc}") from None
             if current != self._on_disk:
                 raise RulesError(f"{self.path}: the sheet changed on disk since it was read; nothing was written")
+            if not mode & 0o222 or not os.access(self._real, os.W_OK):
+                raise RulesError(f"{self.path}: the sheet is read-only (mode {mode:04o}); nothing was written",
+                                 hint="make it writable (chmod u+w) to let rules change it")
+            _remove_stale_temporaries(self._real)
             _atomic_write(self._real.with_name(self._real.name + ".bak"), current, mode)
-            _atomic_write(self._real, new, mode, slow=True)
+            _atomic_write(self._real, new, mode)
         self._on_disk = new
-
-    def _dump(self) -> list[str]:
-        out = io.StringIO()
-        self._yaml.dump(self._tree, out)
-        return out.getvalue().splitlines(keepends=True)
 
 
 @contextlib.contextmanager
-def transaction(path: str | os.PathLike) -> Iterator[SheetFile]:
+def transaction(path: str | os.PathLike[str]) -> Iterator[SheetFile]:
     """Lock the sheet, read it and yield it (the caller may write()), then release the lock."""
     with _locked(Path(os.path.realpath(path))):
         sheet = SheetFile.read(path)
@@ -202,11 +204,12 @@ def transaction(path: str | os.PathLike) -> Iterator[SheetFile]:
             sheet._holds_lock = False  # a sheet used after its transaction locks on its own
 
 
-def new_sheet(path: str | os.PathLike, text: str) -> None:
+def new_sheet(path: str | os.PathLike[str], text: str) -> None:
     """Create a sheet holding ``text`` (which must load), refusing if the file already exists."""
     load_text(text, os.fspath(path))
     real = Path(os.path.realpath(path))
     with _locked(real):
+        _remove_stale_temporaries(real)
         _atomic_write(real, text.encode("utf-8"), None)
 
 
@@ -270,161 +273,81 @@ def _fresh(value: Any, old: Any) -> Any:
     return node
 
 
-def _scalar_edits(old: Any, new: Any, path: SheetPath) -> list[tuple[SheetPath, Any]] | None:
-    """The scalars that differ between two values, or None if their shapes (keys, lengths) differ."""
-    if isinstance(old, dict) and isinstance(new, dict) and list(old) == list(new):
-        parts = [_scalar_edits(old[k], new[k], path + (k,)) for k in old]
-    elif isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        parts = [_scalar_edits(o, n, path + (i,)) for i, (o, n) in enumerate(zip(old, new))]
-    elif isinstance(old, (dict, list)) or isinstance(new, (dict, list)):
-        return None
-    else:
-        return [] if type(old) is type(new) and old == new else [(path, new)]
-    return None if None in parts else [edit for part in parts if part for edit in part]
-
-
-def _scalar_spans(text: str) -> dict[SheetPath, tuple[int, int, str | None]]:
-    """Where each scalar value is written: start and end offsets and quoting style, by path."""
-    spans: dict[SheetPath, tuple[int, int, str | None]] = {}
-    stack: list[list[Any]] = []  # per open collection: [is mapping, path, key or index, a key comes next]
-    for event in YAML().parse(text):
-        if not isinstance(event, (ScalarEvent, AliasEvent, CollectionStartEvent)):
-            stack = stack[:-1] if isinstance(event, CollectionEndEvent) else stack
-            continue
-        path: SheetPath = ()
-        if stack:
-            top = stack[-1]
-            if top[0] and top[3]:  # a key: remember it, and where it ends
-                top[2:] = [getattr(event, "value", None), False, event.end_mark.index]
-                continue
-            path = top[1] + (top[2],)
-            top[2:4] = [top[2], True] if top[0] else [top[2] + 1, False]
-        if isinstance(event, ScalarEvent):
-            start, end, style = event.start_mark.index, event.end_mark.index, event.style
-            if start == end:  # an empty value ("key:" and nothing) is written just after the colon
-                after = stack[-1][4] if stack and stack[-1][0] else -1
-                start = end = after + 1
-                style = style if text[after:after + 1] == ":" else "|"  # else: not in place
-            spans[path] = (start, end, style)
-        elif isinstance(event, CollectionStartEvent):
-            is_map = isinstance(event, MappingStartEvent)
-            stack.append([is_map, path, None if is_map else 0, True, 0])
-    return spans
-
-
-def _scalar_text(value: Any, style: str | None, written: bool) -> str | None:
-    """How to write a new scalar in place of one written with ``style`` (None: plain, or empty)."""
-    if style in ("|", ">"):
-        return None
-    if not isinstance(value, str):
-        text = json.dumps(value)  # null, true, false and numbers are written as in JSON
-    elif style == "'" and value.isprintable():
-        text = "'" + value.replace("'", "''") + "'"
-    elif style is None and _PLAIN.fullmatch(value) and value.lower() not in ("true", "false", "null"):
-        text = value
-    else:
-        text = json.dumps(value, ensure_ascii=False)  # a JSON string is a YAML double-quoted one
-    return text if written else " " + text
-
-
-def _indents(doc: Document) -> tuple[int, int, int]:
-    """The mapping indent, sequence indent and dash offset most used by the sheet's block collections."""
-    maps: Counter[int] = Counter()
-    seqs: Counter[tuple[int, int]] = Counter()
-
-    def walk(node: Any, path: SheetPath) -> None:
-        for step, value in node.items() if isinstance(node, dict) else enumerate(node):
-            here = path + (step,)
-            if not isinstance(value, (dict, list)):
-                continue
-            key, start = doc.where(here, key=True), doc.where(here)
-            if isinstance(node, dict) and value and start.line > key.line:  # flow ones start on the key's line
-                if isinstance(value, dict) and start.col > key.col:
-                    maps[start.col - key.col] += 1
-                elif isinstance(value, list) and doc.where(here + (0,)).col >= start.col + 2 >= key.col + 2:
-                    seqs[(doc.where(here + (0,)).col - key.col, start.col - key.col)] += 1
-            walk(value, here)
-
-    walk(doc.data, ())
-    mapping = maps.most_common(1)[0][0] if maps else 2
-    sequence, offset = seqs.most_common(1)[0][0] if seqs else (mapping + 2, mapping)
-    return mapping, sequence, offset
-
-
-def _merge(ours: list[str], base: list[str], theirs: list[str]) -> list[str]:
-    """Apply the base-to-theirs edits to ours, which differs from base only in layout (a diff3)."""
-    def pairs(a: list[str], b: list[str]) -> dict[int, int]:
-        """Lines of a paired with lines of b: equal ones, and same-sized replaced blocks line by line."""
-        found: dict[int, int] = {}
-        for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
-            if op == "equal" or (op == "replace" and i2 - i1 == j2 - j1):
-                found.update(zip(range(i1, i2), range(j1, j2)))
-        return found
-
-    to_ours, to_theirs = pairs(base, ours), pairs(base, theirs)
-    anchors = [(b, to_ours[b], to_theirs[b]) for b in range(len(base)) if b in to_ours and b in to_theirs]
-    out: list[str] = []
-    b0 = o0 = t0 = 0
-    for b, o, t in anchors + [(len(base), len(ours), len(theirs))]:
-        bc, oc, tc = base[b0:b], ours[o0:o], theirs[t0:t]
-        if oc == bc or tc == bc:
-            out += tc if oc == bc else oc
-        else:  # both differ: keep the lines only ours has (comments ruamel lost), take theirs for the rest
-            placed = False
-            for op, _, _, j1, j2 in difflib.SequenceMatcher(None, bc, oc, autojunk=False).get_opcodes():
-                if op == "insert":
-                    out += oc[j1:j2]
-                elif not placed:
-                    out, placed = out + tc, True
-            out += [] if placed else tc
-        if b < len(base):
-            out.append(ours[o] if theirs[t] == base[b] else theirs[t])
-        b0, o0, t0 = b + 1, o + 1, t + 1
-    return out
-
-
 @contextlib.contextmanager
 def _locked(real: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``.<name>.lock`` beside the sheet (not on the sheet: its inode is replaced)."""
+    """Hold an exclusive lock on ``.<name>.lock`` beside the sheet (not on the sheet: its inode is replaced).
+
+    ``filelock`` locks the same way on POSIX and on Windows; it is imported here, when a sheet is
+    written, so that commands which never lock a sheet do not pay for importing it.
+    """
+    import filelock
+
+    lock = filelock.FileLock(os.fspath(real.with_name(f".{real.name}.lock")), timeout=limits.LOCK_WAIT_SECONDS)
     try:
-        fd = os.open(real.with_name(f".{real.name}.lock"), os.O_RDWR | os.O_CREAT, 0o666)
+        lock.acquire()
+    except filelock.Timeout:
+        raise RulesError(f"{real}: another rules command has held the sheet's lock for "
+                         f"{limits.LOCK_WAIT_SECONDS:g} s; nothing was written",
+                         hint="try again when it has finished") from None
     except OSError as exc:
         raise RulesError(f"{real}: cannot lock the sheet: {exc.strerror or exc}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
         yield
     finally:
-        os.close(fd)  # which releases the lock
+        lock.release()
 
 
-def _atomic_write(target: Path, data: bytes, mode: int | None, slow: bool = False) -> None:
-    """Write a synced ``.<name>.tmp-<random>`` and rename it over ``target`` (or, with no mode, link it to a new one)."""
-    tmp = target.with_name(f".{target.name}.tmp-{secrets.token_hex(8)}")
-    pause = float(os.environ.get(SLOW_WRITE_ENV) or 0) if slow else 0.0
+def _remove_stale_temporaries(real: Path) -> None:
+    """Remove the temporary files of this sheet (and its backup) that killed writers left behind.
+
+    Called with the sheet's lock held: every writer holds it while its temporary file exists, so
+    any such file made before the lock was taken belongs to a writer that is gone.
+    """
+    now = time.time()
+    prefixes = (f".{real.name}{TEMP_MARK}", f".{real.name}.bak{TEMP_MARK}")
+    with contextlib.suppress(OSError), os.scandir(real.parent) as entries:
+        for entry in entries:
+            if entry.name.startswith(prefixes):
+                with contextlib.suppress(OSError):
+                    if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime <= now:
+                        os.unlink(entry.path)
+
+
+def _atomic_write(target: Path, data: bytes, mode: int | None) -> None:
+    """Write a synced ``.<name>.rulesmith-tmp-<random>`` and rename it over ``target`` (or, with no mode,
+    link it to a new one, so that an existing file is never replaced)."""
+    tmp = target.with_name(f".{target.name}{TEMP_MARK}{secrets.token_hex(8)}")
     try:
-        with open(tmp, "xb") as handle:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
+        try:
             if mode is not None:
-                os.fchmod(handle.fileno(), mode)
-            for piece in (data[: len(data) // 2], data[len(data) // 2:]):
-                handle.write(piece)
-                handle.flush()
-                if pause:  # the test hook: a window to kill the process in, mid-file and before the rename
-                    os.fsync(handle.fileno())
-                    time.sleep(pause)
-            os.fsync(handle.fileno())
+                os.chmod(tmp, mode)
+            view = memoryview(data)
+            while view:  # os.write may write less than asked
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         if mode is None:
             os.link(tmp, target)
             os.unlink(tmp)
         else:
             os.replace(tmp, target)
-        dir_fd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
+        _sync_folder(target.parent)
     except OSError as exc:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         if isinstance(exc, FileExistsError) and mode is None:
             raise RulesError(f"{target}: the file already exists; nothing was written") from None
         raise RulesError(f"{target}: cannot write: {exc.strerror or exc}") from None
+
+
+def _sync_folder(folder: Path) -> None:
+    """Make a rename in ``folder`` durable (POSIX); folders cannot be opened for this on Windows."""
+    if os.name != "posix":
+        return
+    dir_fd = os.open(folder, os.O_RDONLY)
+    try:
+        os.fsync(dir_fd)
+    finally:
+        os.close(dir_fd)
