@@ -231,9 +231,10 @@ def test_sampled_values_agree_with_exact_odds():
 def test_L3_critwin_face_is_one_yaml_number(tmp_path):
     path = edited_copy(tmp_path, "lockwood", ("critwin: 20 ", "critwin: 19 "))
     got = odds(str(path), "check", {"stat": -100, "dc": 50})
-    assert got.outcomes["critical_success"] == Fraction(1, 20)
+    assert got.outcomes["critical_success"] == Fraction(2, 20)  # critwin is the least critical face
     assert run_given(str(path), "check", {"stat": -100, "dc": 50}, [19]).outcome == "critical_success"
-    assert run_given(str(path), "check", {"stat": -100, "dc": 50}, [20]).outcome == "failure"
+    assert run_given(str(path), "check", {"stat": -100, "dc": 50}, [20]).outcome == "critical_success"
+    assert run_given(str(path), "check", {"stat": -100, "dc": 50}, [18]).outcome == "failure"
 
 
 def test_L2_advantage_count_is_one_yaml_number(tmp_path):

@@ -523,7 +523,7 @@ def test_three_numbers_changed_in_the_yaml_change_the_behaviour(tmp_path, rules)
     path = edited_copy(
         tmp_path, "nwod",
         ("uncontested_target: 8 ", "uncontested_target: 9 "),
-        ("again: &again {type: int, default: 10,", "again: &again {type: int, default: 9,"),
+        ("default_again: 10 ", "default_again: 9 "),
         ("{on: 7, value: 4, text: petty theft}", "{on: 7, value: 2, text: petty theft}"),
     )
     got, values = cli_odds(rules, "action", ref=path, pool=5)

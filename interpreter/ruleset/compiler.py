@@ -30,7 +30,7 @@ class Compiler(Checker):
     # -- sections ------------------------------------------------------------------------
     def compile(self) -> Ruleset:
         data = self.data
-        constants: dict[str, Any] = {}
+        constants = self.constants
         for name, value in (data.get("constants") or {}).items():
             f = self.formula(value, ("constants", name), constants.keys(), functions=())
             if f is not None:
@@ -46,8 +46,9 @@ class Compiler(Checker):
                 named_dice[name] = expr
         tables = {name: compile_table(self, name, spec, base, constants)
                   for name, spec in (data.get("tables") or {}).items()}
-        traits = {name: Trait(name, spec.get("label", name), spec.get("group", ""), spec.get("min"), spec.get("max"),
-                              spec.get("default")) for name, spec in (data.get("traits") or {}).items()}
+        traits = {name: Trait(name, spec.get("label", name), spec.get("group", ""),
+                              *(self.number(spec, key, ("traits", name)) for key in ("min", "max", "default")))
+                  for name, spec in (data.get("traits") or {}).items()}
         derived = self.derived(base | set(traits))
         sheet = compile_sheet(self, data["sheet"], base, traits, derived) if "sheet" in data else None
         sections = Sections(MappingProxyType(constants), MappingProxyType(named_dice), MappingProxyType(traits),
@@ -181,28 +182,16 @@ class Compiler(Checker):
             elif kind == "dice":
                 default = self.dice_expr(default, path + ("default",), None)
             elif kind == "int" and not options:
-                default = self._constant(default, path + ("default",), constants)
+                default = self.constant(default, path + ("default",))
             else:
                 self.problem(SchemaViolation(
                     f"default '{default}' is not one of the options of '{name}'" if options or kind == "choice"
                     else f"default '{default}' is not " + {"flag": "true or false", "int": "a whole number"}.get(
                         kind, f"allowed for a {kind} parameter"),
                     self.where(path + ("default",)), suggest(default, list(options)) if options else None))
-        bounds = [self._constant(spec[k], path + (k,), constants) if isinstance(spec.get(k), str) else spec.get(k)
-                  for k in ("min", "max")]
+        bounds = [self.number(spec, k, path) for k in ("min", "max")]
         return Param(name, kind, default, not has_default, bounds[0], bounds[1], MappingProxyType(options),
                      spec.get("help", ""), self.where(path, key=True))
-
-    def _constant(self, text: str, path: P, constants: Mapping[str, Any]) -> Any:
-        """A formula of constants, evaluated once at load (parameter defaults and bounds)."""
-        f = self.formula(text, path, constants.keys(), functions=())
-        if f is None:
-            return None
-        try:
-            return f.evaluate(constants, {})
-        except RulesError as err:
-            self.problem(err.located(self.where(path)))
-            return None
 
     def check_calls(self, procedures: dict[str, Procedure]) -> None:
         """Calls must name existing procedures and parameters and must not recurse."""

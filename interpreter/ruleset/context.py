@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.dice import expr as dice
-from interpreter.errors import Location, RulesError, UnknownName, UnknownStepKind
+from interpreter.errors import Location, RulesError, SchemaViolation, UnknownName, UnknownStepKind
 from interpreter.formula.compile import Formula, compile_formula
 from interpreter.hints import suggest
 from interpreter.load.yaml_loader import Document
@@ -48,6 +48,7 @@ class Checker:
         self.data: dict[str, Any] = doc.data
         self.problems: list[RulesError] = []
         self.named_dice: dict[str, dice.DiceExpr] = {}
+        self.constants: dict[str, Any] = {}  # the values of the constants compiled so far
         self.table_functions: set[str] = {n for n, t in (self.data.get("tables") or {}).items() if "die" not in t}
 
     def where(self, path: P, key: bool = False) -> Location:
@@ -66,6 +67,26 @@ class Checker:
         except RulesError as err:
             self.problem(err.located(where))
             return None
+
+    def constant(self, text: str, path: P) -> Any:
+        """A whole number written as a formula of constants, evaluated once at load (defaults and bounds)."""
+        f = self.formula(text, path, self.constants.keys(), functions=())
+        if f is None:
+            return None
+        try:
+            value = f.evaluate(self.constants, {})
+        except RulesError as err:
+            self.problem(err.located(self.where(path)))
+            return None
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.problem(SchemaViolation(f"'{text}' gives {value!r}, not a whole number", self.where(path)))
+            return None
+        return value
+
+    def number(self, spec: Mapping[str, Any], key: str, path: P) -> Any:
+        """spec[key]: a number as written, or a formula of constants evaluated (None when absent)."""
+        value = spec.get(key)
+        return self.constant(value, path + (key,)) if isinstance(value, str) else value
 
     def dice_expr(self, value: Any, path: P, scope: Scope | None) -> Any:
         """A parsed dice expression with its names checked, or None after recording the problem."""

@@ -35,7 +35,8 @@ def compile_sheet(c: Checker, spec: dict[str, Any], base: set[str], traits: dict
     state = {}
     for name, s in state_specs.items():
         default = c.formula(s.get("default", 0), root + ("state", name, "default"), stats)
-        state[name] = StateValue(name, s["type"], default, s.get("min"), s.get("max"), s.get("help", ""))
+        bounds = [c.number(s, key, root + ("state", name)) for key in ("min", "max")]
+        state[name] = StateValue(name, s["type"], default, bounds[0], bounds[1], s.get("help", ""))
     tracks = {}
     for name, t in track_specs.items():
         tpath = root + ("tracks", name)
