@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.ruleset import samples
 from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.specs import (
     BestOf,
@@ -93,6 +94,8 @@ def _procedure(proc: Procedure) -> list[str]:
             words = f"; words: {', '.join(f'{k}={v}' for k, v in p.options.items())}" if p.options else ""
             lines.append(f"- `{p.name}`: {p.type}{default}{words}{' — ' + p.help if p.help else ''}")
         lines.append("")
+    if proc.samples:
+        lines += ["Samples: " + ", ".join(f"`{samples.shown(s) or '(defaults)'}`" for s in proc.samples), ""]
     lines.append("Outcomes, best first: " + ", ".join(
         f"`{o}`" + (f" ({proc.outcome_help[o]})" if proc.outcome_help.get(o) else "") for o in proc.outcomes))
     if proc.values:

@@ -11,6 +11,7 @@ from interpreter.hints import suggest
 from interpreter.load.yaml_loader import Document
 from interpreter.ruleset.context import Checker, ProcContext, Scope, Sections, StepCompiler, compile_steps
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Trait
+from interpreter.ruleset.samples import compile_samples
 from interpreter.ruleset.specs import Call, walk
 from interpreter.ruleset.tables import compile_table
 from interpreter.sheet.compile import compile_sheet
@@ -166,7 +167,8 @@ class Compiler(Checker):
         return Procedure(name, spec.get("summary", ""), params, outcomes,
                          MappingProxyType(dict(spec.get("outcomes") or {})), values,
                          MappingProxyType(dict(spec.get("values") or {})), steps, tuple(spec.get("refs") or ()),
-                         self.where(path, key=True), spec.get("sheet", "none"))
+                         self.where(path, key=True), spec.get("sheet", "none"),
+                         compile_samples(self, spec.get("samples") or [], path + ("samples",), params))
 
     def param(self, name: str, spec: dict[str, Any], path: P, constants: Mapping[str, Any]) -> Param:
         kind = spec["type"]

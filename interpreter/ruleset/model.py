@@ -41,6 +41,7 @@ class Procedure:
     refs: tuple[str, ...]
     where: Location
     sheet: str = "none"
+    samples: tuple[Mapping[str, Any], ...] = ()  # parameter sets for diffs and references
 
     def rank(self, outcome: str | None) -> int:
         """How good an outcome is: 0 for the best, larger for worse, and worst of all when unset."""
