@@ -142,3 +142,14 @@ __all__ = [
     "show_sheet",
     "shutil",
 ]
+
+
+def with_constants(tmp_path: Path, ref: str, **values: int) -> Path:
+    """A copy of a bundled ruleset with some constants set (each `  name: value` line must occur once)."""
+    text = (rulesets_dir() / f"{ref}.yaml").read_text(encoding="utf-8")
+    for name, value in values.items():
+        text, n = re.subn(rf"^(  {name}: )[^ #\n]+", rf"\g<1>{value}", text, count=0, flags=re.MULTILINE)
+        assert n == 1, name
+    path = tmp_path / f"{ref}-house.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path

@@ -11,20 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import enumerate_dice, odds, one_line_error, ruleset
-
-from interpreter.load.bundled import rulesets_dir
-
-
-def with_constants(tmp_path: Path, ref: str, **values: int) -> Path:
-    """A copy of a bundled ruleset with some constants set (each `  name: value` line must occur once)."""
-    text = (rulesets_dir() / f"{ref}.yaml").read_text(encoding="utf-8")
-    for name, value in values.items():
-        text, n = re.subn(rf"^(  {name}: )[^ #\n]+", rf"\g<1>{value}", text, count=0, flags=re.MULTILINE)
-        assert n == 1, name
-    path = tmp_path / f"{ref}-house.yaml"
-    path.write_text(text, encoding="utf-8")
-    return path
+from helpers import enumerate_dice, odds, one_line_error, ruleset, with_constants
 
 
 def write(tmp_path: Path, text: str, name: str = "mini.yaml") -> Path:

@@ -239,8 +239,11 @@ def _yaml_value(value: Any) -> str:
     return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
 
-def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None) -> str:
-    """A commented starting sheet with every trait and choice at its default; `ref` names the ruleset."""
+def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None, traits: Mapping[str, int] | None = None,
+                   choices: Mapping[str, Any] | None = None) -> str:
+    """A commented starting sheet: every trait and choice as given, or else at its default; `ref` names the ruleset."""
+    chosen = {t.name: t.default if t.default is not None else 0 for t in ruleset.traits.values()}
+    chosen.update(traits or {})
     if ruleset.sheet is None and not ruleset.traits:
         raise BadParameter(f"ruleset '{ruleset.id}' describes no character sheet")
     lines = [f"# A {ruleset.title} character. Check it with: rules sheet check FILE",
@@ -251,13 +254,14 @@ def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None) -> str:
             group = trait.group
             lines.append(f"  # {group}")
         span = f", {trait.minimum}-{trait.maximum}" if trait.minimum is not None and trait.maximum is not None else ""
-        lines.append(f"  {trait.name}: {trait.default if trait.default is not None else 0}  # {trait.label}{span}")
+        lines.append(f"  {trait.name}: {chosen[trait.name]}  # {trait.label}{span}")
     spec = ruleset.sheet
-    data = {"ruleset": ruleset.id, "traits": {t.name: t.default or 0 for t in ruleset.traits.values()}}
+    data = {"ruleset": ruleset.id, "traits": chosen}
     if spec is not None and spec.fields:
         lines.append("choices:")
         for field in spec.fields.values():
             default = field.default if field.default is not None else ([] if field.kind == "list" else "")
+            default = (choices or {}).get(field.name, default)
             note = field.help or field.kind
             if field.count:
                 note += f"; {field.count} needed"

@@ -1,0 +1,173 @@
+"""A new character that meets its ruleset's creation rules whatever the constants are.
+
+The spreading rule (docs/format.md, "A new sheet"): every trait starts at its default, kept within
+its range. Then each `budget` rule, and each group of a `priorities` rule (with the budget the
+default order gives it), is met by moving its traits one dot at a time, in the order the rule lists
+them and round and round: up while points are left, down while too many are spent. A trait does not
+move past its range, nor by a dot that costs more than is left to spend (or refunds more than is
+over). A `points` field is met the same way, a point at a time over its entries. When nothing can
+move any more and the rule is still unmet, the new sheet is refused with the rule's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interpreter.errors import BadParameter, RulesError
+from interpreter.ruleset.model import CreationRule, Ruleset, SheetField
+from interpreter.ruleset.tables import table_functions
+from interpreter.sheet.bind import bind
+from interpreter.sheet.creation import check, new_sheet_text, spent
+
+_MOVES = 100_000  # no budget needs more single-dot moves than this
+
+
+class Unmet(Exception):
+    """A creation rule the spreading rule cannot meet: its name and why."""
+
+    def __init__(self, rule: str, reason: str):
+        super().__init__(f"{rule}: {reason}")
+        self.rule = rule
+        self.reason = reason
+
+
+def default_traits(ruleset: Ruleset) -> dict[str, int]:
+    """Every trait at its default, kept within its range."""
+    out = {}
+    for trait in ruleset.traits.values():
+        value = trait.default if trait.default is not None else 0
+        if trait.maximum is not None:
+            value = min(value, trait.maximum)
+        if trait.minimum is not None:
+            value = max(value, trait.minimum)
+        out[trait.name] = value
+    return out
+
+
+def default_choices(ruleset: Ruleset) -> dict[str, Any]:
+    """Every field's default, as a new sheet writes it."""
+    spec = ruleset.sheet
+    fields = spec.fields.values() if spec is not None else ()
+    return {f.name: f.default if f.default is not None else ([] if f.kind == "list" else "") for f in fields}
+
+
+def _meet(ruleset: Ruleset, rule: CreationRule, traits: dict[str, int], names: tuple[str, ...], target: int,
+          env: Mapping[str, Any], functions: Mapping[str, Any], what: str) -> None:
+    """Move the named traits a dot at a time until `rule` counts `target` points on them."""
+    at_most = rule.spec.get("compare") == "at_most"
+
+    def cost(dot: int) -> int:
+        return int(rule.spec["dot_cost"].evaluate({**env, **traits, "dot": dot}, functions))
+
+    base = rule.spec["base"].evaluate({**env, **traits}, functions)
+    used = spent(rule, {**env, **traits}, functions, names)
+    moves = 0
+    while used != target and not (at_most and used < target) and moves < _MOVES:
+        moved = False
+        for name in names:
+            trait = ruleset.traits[name]
+            value = traits[name]
+            if used < target:
+                step = cost(value + 1) if value >= base else 0
+                if step and (trait.maximum is None or value < trait.maximum) and used + step <= target:
+                    traits[name], used, moved = value + 1, used + step, True
+            elif used > target:
+                step = cost(value) if value > base else 0
+                floor = max(base, trait.minimum) if trait.minimum is not None else base
+                if step and value > floor and (used - step >= target or at_most):
+                    traits[name], used, moved = value - 1, used - step, True
+            moves += 1
+            if used == target or (at_most and used < target):
+                break
+        if not moved:
+            break
+    if used != target and not (at_most and used <= target):
+        raise Unmet(rule.name, f"{len(names)} traits within their ranges cannot spend {target} points on {what} "
+                               f"(they reach {used})")
+
+
+def _meet_points(field: SheetField, value: Any, total: int) -> dict[str, int]:
+    """A points field's entries raised or lowered a point at a time, in turn, until they sum to `total`."""
+    entries = {str(k): int(v) for k, v in (value or {}).items()}
+    if not entries:
+        raise Unmet(field.name, f"no entries to spend {total} points on")
+    points = sum(entries.values())
+    names = list(entries)
+    while points != total:
+        moved = False
+        for name in names:
+            if points < total:
+                entries[name] += 1
+                points += 1
+                moved = True
+            elif points > total and entries[name] > 1:
+                entries[name] -= 1
+                points -= 1
+                moved = True
+            if points == total:
+                break
+        if not moved:
+            raise Unmet(field.name, f"its entries cannot sum to {total} points")
+    return entries
+
+
+def starting_values(ruleset: Ruleset) -> tuple[dict[str, int], dict[str, Any]]:
+    """The traits and choices of a new sheet, spread to meet the creation rules; Unmet when they cannot."""
+    traits = default_traits(ruleset)
+    choices = default_choices(ruleset)
+    spec = ruleset.sheet
+    if spec is None:
+        return traits, choices
+    functions = table_functions(ruleset)
+    env = bind(ruleset, {"traits": traits})
+    for rule in spec.creation:
+        if rule.kind == "budget":
+            total = int(rule.spec["total"].evaluate(env, functions))
+            _meet(ruleset, rule, traits, rule.spec["traits"], total, env, functions, ", ".join(rule.spec["traits"]))
+        elif rule.kind == "priorities":
+            order = choices.get(rule.spec["order"])
+            groups = rule.spec["groups"]
+            if not isinstance(order, list) or sorted(map(str, order)) != sorted(groups):
+                raise Unmet(rule.name, f"the default of '{rule.spec['order']}' must list {', '.join(groups)}")
+            for rank, group in enumerate(order):
+                budget = int(rule.spec["budgets"][rank].evaluate(env, functions))
+                _meet(ruleset, rule, traits, groups[group], budget, env, functions, f"{group} (priority {rank + 1})")
+    env = bind(ruleset, {"traits": traits})
+    for field in spec.fields.values():
+        if field.kind == "points" and field.total is not None:
+            total = int(field.total.evaluate(env, functions))
+            value = choices.get(field.name)
+            if not isinstance(value, Mapping) or sum(int(v) for v in value.values()) != total:
+                choices[field.name] = _meet_points(field, value, total)
+    return traits, choices
+
+
+def new_sheet(ruleset: Ruleset, name: str, ref: str | None, file: str) -> str:
+    """The text of a new sheet that passes `rules sheet check --creation`, or BadParameter naming the rule it cannot meet."""
+    from interpreter.load.yaml_loader import load_text
+
+    try:
+        traits, choices = starting_values(ruleset)
+    except Unmet as unmet:
+        raise BadParameter(f"a new {ruleset.id} sheet cannot meet creation rule '{unmet.rule}': {unmet.reason}",
+                           hint="change the constants it uses") from None
+    text = new_sheet_text(ruleset, name, ref, traits, choices)
+    doc = load_text(text, file)
+    found: list[RulesError] = check(ruleset, doc.data, doc, creation=True)
+    if found:
+        raise BadParameter(f"a new {ruleset.id} sheet would break its creation rules: {found[0].message}",
+                           hint="give the traits and fields defaults that pass them")
+    return text
+
+
+def default_problems(ruleset: Ruleset) -> list[str]:
+    """How a sheet of every trait and field at its default breaks the ruleset's own rules (empty when it does not)."""
+    from interpreter.load.yaml_loader import load_text
+
+    if ruleset.sheet is None and not ruleset.traits:
+        return []
+    raw = {t.name: t.default if t.default is not None else 0 for t in ruleset.traits.values()}
+    text = new_sheet_text(ruleset, "Default", None, raw, default_choices(ruleset))
+    doc = load_text(text, ruleset.file)
+    return [error.message for error in check(ruleset, doc.data, doc, creation=True)]
