@@ -11,7 +11,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from interpreter.dice.roller import DiceSource, Roll
+    from interpreter.dice.sources import DiceSource
+    from interpreter.dice.trace import Roll
     from interpreter.errors import RulesError
     from interpreter.procedure.runner import Odds, Result
     from interpreter.ruleset.model import Ruleset
@@ -36,7 +37,7 @@ def validate(ref: str) -> list[RulesError]:
 
 
 def _source(seed: int | None, dice: Sequence[int] | None) -> DiceSource:
-    from interpreter.dice.roller import GivenSource, RandomSource
+    from interpreter.dice.sources import GivenSource, RandomSource
     from interpreter.errors import BadParameter
 
     if seed is not None and dice is not None:
@@ -47,7 +48,7 @@ def _source(seed: int | None, dice: Sequence[int] | None) -> DiceSource:
 
 
 def _exhausted(source: DiceSource) -> None:
-    from interpreter.dice.roller import GivenSource
+    from interpreter.dice.sources import GivenSource
 
     if isinstance(source, GivenSource):
         source.check_exhausted()

@@ -15,19 +15,12 @@ from interpreter import limits
 from interpreter.dice.distribution import Distribution
 from interpreter.dice.odds import node_distribution, term_distribution
 from interpreter.dice.report import distribution_json, render_roll, roll_json
-from interpreter.dice.roller import (
-    DiceSource,
-    Die,
-    GivenSource,
-    RandomSource,
-    Roll,
-    Runner,
-    TermTrace,
-    compile_node,
-    static_dice,
-)
-from interpreter.dice.syntax import Name, Node, parse_tree
+from interpreter.dice.roller import Runner, compile_node, static_dice
+from interpreter.dice.sources import DiceSource, GivenSource, RandomSource
+from interpreter.dice.syntax import parse_tree
 from interpreter.dice.term import free_names, make_spec
+from interpreter.dice.trace import Die, Roll, TermTrace
+from interpreter.dice.tree import Name, Node
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
 __all__ = [
@@ -93,7 +86,7 @@ class DiceExpr:
         """Roll the expression, drawing every die from `source`."""
         run = self._run
         traces: list[tuple[Any, ...]] = []
-        value = run if isinstance(run, int) else run(env, source.draw, [self._static, 0], traces)
+        value = run if isinstance(run, int) else run(env, source.draw, [self._static, 0, source], traces)
         if not limits.INT_MIN <= value <= limits.INT_MAX:
             raise EvaluationError(f"the result of '{self.text}' is too large")
         return Roll(value, traces, env)

@@ -11,9 +11,10 @@ from itertools import product
 
 from interpreter import limits
 from interpreter.dice.distribution import Distribution, Poly, poly_add, poly_mul, poly_pow, poly_scale
-from interpreter.dice.syntax import Chain, Compare, Dice, Name, Neg, Node, Num
-from interpreter.dice.term import TermSpec, parameter_nodes, spec_for
-from interpreter.errors import LimitExceeded
+from interpreter.dice.saturate import capped_term, keep_members, operand_caps
+from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
+from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, Num
+from interpreter.errors import EvaluationError, LimitExceeded
 
 MAX_PARAMETER_COMBINATIONS = 2000
 
@@ -188,17 +189,6 @@ def _keep_dp(faces: list[int], pools: list[tuple[int, list[int]]], keep: int,
     return result
 
 
-def _keep_plan(kind: str, k: int, total: int) -> tuple[bool, int]:
-    """(highest first?, how many of the first dice are kept) for a keep/drop modifier."""
-    if kind == "kh":
-        return True, k
-    if kind == "kl":
-        return False, k
-    if kind == "dh":
-        return False, total - k
-    return True, total - k
-
-
 @lru_cache(maxsize=1024)
 def term_distribution(spec: TermSpec) -> Distribution:
     """The exact (or finely truncated) distribution of one resolved dice term."""
@@ -250,7 +240,7 @@ def _keep_term(spec: TermSpec, w: list[int], wE: list[int], wN: list[int], total
     desc_faces = [v for v in range(spec.sides, 0, -1) if w[v]]
     asc_faces = desc_faces[::-1]
     if spec.explode is None:
-        high, keep = _keep_plan(kind, k, n)
+        high, keep = keep_plan(kind, k, n)
         if keep >= n:
             return term_distribution(replace(spec, keep=None))
         if keep <= 0:
@@ -260,7 +250,7 @@ def _keep_term(spec: TermSpec, w: list[int], wE: list[int], wN: list[int], total
     merged: dict[int, int] = {}
     if spec.explode_once:
         for a in range(n + 1):
-            high, keep = _keep_plan(kind, k, n + a)
+            high, keep = keep_plan(kind, k, n + a)
             part = _keep_dp(desc_faces if high else asc_faces,
                             [(a, wE), (n - a, wN), (a, w)], keep, gain, work)
             factor = math.comb(n, a) * total ** (n - a)
@@ -269,7 +259,7 @@ def _keep_term(spec: TermSpec, w: list[int], wE: list[int], wN: list[int], total
         return Distribution(merged, total ** (2 * n))
     tmax = explosion_cutoff(n, sum(wE), total)
     for t in range(tmax + 1):
-        high, keep = _keep_plan(kind, k, n + t)
+        high, keep = keep_plan(kind, k, n + t)
         part = _keep_dp(desc_faces if high else asc_faces, [(t, wE), (n, wN)], keep, gain, work)
         factor = math.comb(n + t - 1, t) * total ** (tmax - t)
         for v, x in part.items():
@@ -280,27 +270,61 @@ def _keep_term(spec: TermSpec, w: list[int], wE: list[int], wN: list[int], total
 Resolver = Callable[[Name], Distribution]
 
 
-def node_distribution(node: Node, resolve: Resolver) -> Distribution:
-    """The distribution of a syntax tree, every dice term independent of the others."""
+def node_distribution(node: Node, resolve: Resolver, cap: int | None = None) -> Distribution:
+    """The distribution of a syntax tree, every dice term independent of the others.
+
+    With a cap, only min(value, cap) is needed (the value is compared with numbers below the cap):
+    exploding terms then give exact odds with "cap or more" as one value.  Nodes that cannot use
+    the cap give the whole distribution, which compares the same.
+    """
     if isinstance(node, Num):
         return Distribution.point(node.value)
     if isinstance(node, Dice):
-        return _dice_distribution(node, resolve)
+        return _dice_distribution(node, resolve, cap)
     if isinstance(node, Chain):
-        acc = node_distribution(node.first, resolve)
-        for op, operand in node.rest:
-            acc = Distribution.combine(acc, node_distribution(operand, resolve), op)
-        return acc
+        caps = operand_caps(node, cap)
+        acc = node_distribution(node.first, resolve, caps[0])
+        for (op, operand), c in zip(node.rest, caps[1:], strict=True):
+            acc = Distribution.combine(acc, node_distribution(operand, resolve, c), op)
+        return acc if cap is None or caps[0] is None else acc.map(lambda v: min(v, cap))
     if isinstance(node, Name):
         return resolve(node)
     if isinstance(node, Neg):
         return node_distribution(node.operand, resolve).map(lambda v: -v)
+    if isinstance(node, Group):
+        return _group_distribution(node, resolve, cap)
     assert isinstance(node, Compare)
-    return Distribution.combine(node_distribution(node.left, resolve),
-                                node_distribution(node.right, resolve), node.op)
+    right = node_distribution(node.right, resolve)
+    left = node_distribution(node.left, resolve, _above(right))
+    if right.truncated and not left.truncated:
+        right = node_distribution(node.right, resolve, _above(left))
+    return Distribution.combine(left, right, node.op)
 
 
-def _dice_distribution(node: Dice, resolve: Resolver) -> Distribution:
+def _above(dist: Distribution) -> int | None:
+    """A cap for a value compared with this one: one more than its largest value, when nothing is cut off."""
+    values = dist.values
+    return values[-1] + 1 if values and not dist.truncated else None
+
+
+def _group_distribution(node: Group, resolve: Resolver, cap: int | None) -> Distribution:
+    """A dice group: the sum of its members, or of the members a keep/drop keeps."""
+    if node.keep is None:
+        return node_distribution(Chain(node.members[0], tuple(("+", m) for m in node.members[1:]), node.col),
+                                 resolve, cap)
+    kd = node_distribution(node.keep[1], resolve)
+    if len(kd.probs) != 1:
+        raise LimitExceeded(f"exact odds of '{node.text}' need a fixed number of members to keep or drop")
+    k = kd.probs[0][0]
+    if k < 0:
+        raise EvaluationError(f"'{node.text}' keeps or drops a negative number of members ({k})")
+    one = keep_plan(node.keep[0], k, len(node.members))[1] == 1
+    dists = [node_distribution(m, resolve, cap if one else None) for m in node.members]
+    out = keep_members(dists, node.keep[0], k)
+    return out if cap is None or not one else out.map(lambda v: min(v, cap))
+
+
+def _dice_distribution(node: Dice, resolve: Resolver, cap: int | None = None) -> Distribution:
     """A dice term's distribution, mixing over the values of any random parameters."""
     parts = parameter_nodes(node)
     dists = [None if p is None else node_distribution(p, resolve) for p in parts]
@@ -311,7 +335,7 @@ def _dice_distribution(node: Dice, resolve: Resolver) -> Distribution:
     if combos > MAX_PARAMETER_COMBINATIONS:
         raise LimitExceeded(f"the parameters of '{node.text}' take too many different values to compute exact odds")
     if combos == 1:
-        return term_distribution(spec_for(node, [c[0][0] for c in choices]))
+        return _term(spec_for(node, [c[0][0] for c in choices]), cap)
     cost = 0
     for combo in product(*choices):
         count, sides = combo[0][0], combo[1][0]
@@ -325,8 +349,17 @@ def _dice_distribution(node: Dice, resolve: Resolver) -> Distribution:
         for _, q in combo:
             p *= q
         if p:
-            mixed.append((p, term_distribution(spec_for(node, [v for v, _ in combo]))))
+            mixed.append((p, _term(spec_for(node, [v for v, _ in combo]), cap)))
     return Distribution.mixture(mixed)
+
+
+def _term(spec: TermSpec, cap: int | None) -> Distribution:
+    """A term's distribution; saturated at the cap when that makes endless explosions exact."""
+    if cap is not None:
+        capped = capped_term(spec, cap)
+        if capped is not None:
+            return capped
+    return term_distribution(spec)
 
 
 def _choices(dist: Distribution) -> list[tuple[int, Fraction | float]]:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from fractions import Fraction
 from typing import Any, Protocol
 
 from interpreter.dice.distribution import Distribution
-from interpreter.dice.roller import Roll, TermTrace
-from interpreter.dice.syntax import Chain, Compare, Dice, Name, Neg, Node, Num
 from interpreter.dice.term import parameter_nodes
+from interpreter.dice.trace import Roll, TermTrace
+from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, Num
 
 
 class Expression(Protocol):
@@ -62,7 +61,8 @@ class _Renderer:
     """Walks a tree in roll order, pairing each dice term with its trace."""
 
     def __init__(self, roll: Roll):
-        self.terms: Iterator[TermTrace] = iter(roll.terms)
+        self.terms: tuple[TermTrace, ...] = roll.terms
+        self.at = 0
         self.env = roll.env
 
     def node(self, node: Node, wrap: bool = False) -> str:
@@ -77,6 +77,8 @@ class _Renderer:
             return "-" + self.node(node.operand, True)
         if isinstance(node, Compare):
             return f"{self.node(node.left)} {node.op} {self.node(node.right)}"
+        if isinstance(node, Group):
+            return self.group(node)
         assert isinstance(node, Chain)
         inner_wrap = node.rest[0][0] in ("*", "//")
         text = self.node(node.first, inner_wrap)
@@ -88,13 +90,28 @@ class _Renderer:
         """A dice term's dice, after any dice rolled for its parameters."""
         params = [self.node(p) for p in parameter_nodes(node)
                   if p is not None and not isinstance(p, Num)]
-        term = next(self.terms)
+        term = self.terms[self.at]
+        self.at += 1
         text = dice_text(term)
         if term.counting:
             text += f" ({_successes(term.result)})"
         if params:
             text = f"{node.text} with {', '.join(params)}: {text}"
         return text
+
+    def group(self, node: Group) -> str:
+        """Each member of a dice group with its total; a dropped member says so."""
+        parts = []
+        for member in node.members:
+            first = self.at
+            text = self.node(member)
+            used = self.terms[first:self.at]
+            if isinstance(member, Dice) and used:
+                text += f" = {used[0].result}"
+            if used and not any(d.kept for t in used for d in t.dice):
+                text += " (dropped)"
+            parts.append(text)
+        return "{" + ", ".join(parts) + "}"
 
     def name(self, node: Name) -> str:
         """A name and the value it stood for."""
@@ -126,8 +143,11 @@ def roll_json(expr: Expression, roll: Roll) -> dict[str, Any]:
     terms = []
     first = 0
     for t in roll.terms:
-        terms.append({"term": t.text, "sides": t.sides, "result": t.result,
-                      "first": first, "count": len(t.dice)})
+        item: dict[str, Any] = {"term": t.text, "sides": t.sides, "result": t.result,
+                                "first": first, "count": len(t.dice)}
+        if t.faces is not None:
+            item["faces"] = list(t.faces)
+        terms.append(item)
         first += len(t.dice)
     return {"expr": expr.text, "result": roll.value, "dice": roll.to_json(), "terms": terms}
 

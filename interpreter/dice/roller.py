@@ -1,178 +1,19 @@
-"""Rolling: dice sources, compiled roll functions, and the traced result of a roll."""
+"""Rolling: compiled roll functions for every node of a dice expression."""
 
 from __future__ import annotations
 
 import operator
-import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from interpreter import limits
-from interpreter.dice.syntax import Chain, Compare, Dice, Name, Neg, Node, Num
-from interpreter.dice.term import TermSpec, parameter_nodes, spec_for
+from interpreter.dice.sources import DiceSource
+from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
+from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, Num
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
 # A compiled node: run(env, draw, ctx, traces) -> value.  ctx is [dice rolled, name depth].
 Runner = Callable[[Mapping[str, Any], Callable[[int], int], list, list], int]
-# What one dice term leaves behind: (spec, values, dropped, reroll history, parents, result).
-RawTerm = tuple
-
-
-class DiceSource(Protocol):
-    """Where die results come from."""
-
-    def draw(self, sides: int) -> int:
-        """One die, 1..sides."""
-        ...
-
-
-class RandomSource:
-    """Dice from a random.Random generator."""
-
-    __slots__ = ("_random", "rng")
-
-    def __init__(self, rng: random.Random | None = None):
-        self.rng = rng if rng is not None else random.Random()
-        self._random = self.rng.random
-
-    def draw(self, sides: int) -> int:
-        """One die, 1..sides."""
-        return int(self._random() * sides) + 1
-
-
-class GivenSource:
-    """Dice results written out in advance, used in order."""
-
-    __slots__ = ("used", "values")
-
-    def __init__(self, values: Sequence[int]):
-        self.values = tuple(int(v) for v in values)
-        self.used = 0
-
-    def draw(self, sides: int) -> int:
-        """The next given value, which must be a face of the die."""
-        if self.used >= len(self.values):
-            raise BadParameter(
-                f"not enough given dice: {len(self.values)} were given and the roll needs more")
-        value = self.values[self.used]
-        if not 1 <= value <= sides:
-            raise BadParameter(f"given die {value} is not a face of a d{sides}")
-        self.used += 1
-        return value
-
-    def remaining(self) -> int:
-        """How many given values have not been used."""
-        return len(self.values) - self.used
-
-    def check_exhausted(self) -> None:
-        """Complain when given values were left over."""
-        left = self.values[self.used:]
-        if left:
-            word = "die was" if len(left) == 1 else "dice were"
-            raise BadParameter(f"{len(left)} given {word} not used: {', '.join(map(str, left))}")
-
-
-class Die:
-    """One die of a roll, with what happened to it."""
-
-    __slots__ = ("deducted", "exploded", "from_", "kept", "rerolled", "sides", "success", "value")
-
-    def __init__(self, value: int, sides: int, kept: bool = True, rerolled: tuple[int, ...] = (),
-                 exploded: bool = False, from_: int | None = None, success: bool | None = None,
-                 deducted: bool = False):
-        self.value, self.sides, self.kept, self.rerolled = value, sides, kept, rerolled
-        self.exploded, self.from_, self.success, self.deducted = exploded, from_, success, deducted
-
-    def __repr__(self) -> str:
-        extra = "".join(f", {k}={getattr(self, k)!r}" for k in self.__slots__[2:]
-                        if getattr(self, k) not in (None, False, (), True) or k == "kept" and not self.kept)
-        return f"Die({self.value}, d{self.sides}{extra})"
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Die):
-            return NotImplemented
-        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
-
-    __hash__ = None  # type: ignore[assignment]
-
-
-class TermTrace:
-    """One dice term of a roll: its text, its dice in draw order and its result."""
-
-    __slots__ = ("counting", "dice", "result", "sides", "text")
-
-    def __init__(self, raw: RawTerm):
-        spec, vals, dropped, hist, parents, result = raw
-        self.text: str = spec.text
-        self.sides: int = spec.sides
-        self.result: int = result
-        self.counting: bool = spec.success is not None
-        triggered = set(parents.values()) if parents else ()
-        succ, ded = spec.success, spec.deduct
-        dice = []
-        for i, v in enumerate(vals):
-            kept = not dropped or i not in dropped
-            dice.append(Die(
-                v, spec.sides, kept,
-                hist.get(i, ()) if hist else (),
-                i in triggered,
-                parents.get(i) if parents else None,
-                (kept and succ[v]) if succ is not None else None,
-                bool(kept and ded is not None and ded[v])))
-        self.dice: tuple[Die, ...] = tuple(dice)
-
-    def __repr__(self) -> str:
-        return f"TermTrace({self.text!r}, {list(self.dice)!r}, result={self.result})"
-
-
-class Roll:
-    """The outcome of rolling an expression: its value and a trace of every dice term."""
-
-    __slots__ = ("_raw", "_terms", "env", "value")
-
-    def __init__(self, value: int, raw: list[RawTerm], env: Mapping[str, Any]):
-        self.value = value
-        self._raw = raw
-        self._terms: tuple[TermTrace, ...] | None = None
-        self.env = env
-
-    @property
-    def terms(self) -> tuple[TermTrace, ...]:
-        """One trace per dice term, in roll order."""
-        if self._terms is None:
-            self._terms = tuple(TermTrace(r) for r in self._raw)
-        return self._terms
-
-    @property
-    def dice(self) -> tuple[Die, ...]:
-        """Every die of every term, in draw order."""
-        return tuple(d for t in self.terms for d in t.dice)
-
-    def to_json(self) -> list[dict[str, Any]]:
-        """Every die as a JSON-ready dict, all terms flattened in draw order."""
-        out: list[dict[str, Any]] = []
-        for term in self.terms:
-            base = len(out)
-            for d in term.dice:
-                item: dict[str, Any] = {"value": d.value}
-                if not d.kept:
-                    item["kept"] = False
-                    item["dropped"] = True
-                if d.rerolled:
-                    item["rerolled"] = list(d.rerolled)
-                if d.success is not None:
-                    item["success"] = d.success
-                if d.deducted:
-                    item["deducted"] = True
-                if d.exploded:
-                    item["exploded"] = True
-                if d.from_ is not None:
-                    item["from"] = base + d.from_
-                out.append(item)
-        return out
-
-    def __repr__(self) -> str:
-        return f"Roll(value={self.value}, terms={list(self.terms)!r})"
 
 
 def _too_many() -> LimitExceeded:
@@ -203,6 +44,8 @@ def _draw_rerolled(spec: TermSpec, draw: Callable[[int], int], ctx: list, hist: 
 def roll_spec(spec: TermSpec, draw: Callable[[int], int], ctx: list, traces: list, counted: bool) -> int:
     """Roll one resolved term with all its modifiers and record its trace."""
     n, s = spec.count, spec.sides
+    if spec.raw is not None:
+        draw = _face_drawer(spec, ctx[2])
     if not counted:
         ctx[0] += n
         if ctx[0] > limits.MAX_DICE_ROLLED:
@@ -246,7 +89,7 @@ def roll_spec(spec: TermSpec, draw: Callable[[int], int], ctx: list, traces: lis
         if keep < total_dice:
             order = sorted(range(total_dice), key=vals.__getitem__, reverse=high)
             dropped = frozenset(order[max(keep, 0):])
-    if spec.success is None:
+    if spec.success is None and spec.faces is None:
         result = sum(vals)
         if dropped:
             result -= sum(vals[i] for i in dropped)
@@ -259,9 +102,21 @@ def roll_spec(spec: TermSpec, draw: Callable[[int], int], ctx: list, traces: lis
     return result
 
 
+def _face_drawer(spec: TermSpec, source: DiceSource) -> Callable[[int], int]:
+    """A draw function for a die with written faces: the index of the face the source gives."""
+    raw, index = spec.raw, spec.faces
+    assert raw is not None and index is not None
+    pick = source.draw_face
+    return lambda _sides: index.index(pick(raw)) + 1
+
+
 def _term_runner(spec: TermSpec) -> Runner:
     """A fast roll function for a term whose parameters are all constant."""
     s, n = spec.sides, spec.count
+    if spec.raw is not None:
+        def run_faces(env: Mapping[str, Any], draw: Callable[[int], int], ctx: list, traces: list) -> int:
+            return roll_spec(spec, draw, ctx, traces, True)
+        return run_faces
     if spec.plain and n == 1:
         def run_one(env: Mapping[str, Any], draw: Callable[[int], int], ctx: list, traces: list) -> int:
             v = draw(s)
@@ -294,6 +149,8 @@ def static_dice(node: Node) -> int:
         return static_dice(node.operand)
     if isinstance(node, Compare):
         return static_dice(node.left) + static_dice(node.right)
+    if isinstance(node, Group):
+        return sum(static_dice(m) for m in node.members)
     return 0
 
 
@@ -312,6 +169,8 @@ def compile_node(node: Node) -> Runner | int:
         return lambda env, draw, ctx, tr: -inner(env, draw, ctx, tr)
     if isinstance(node, Compare):
         return _compile_pair(_COMPARE[node.op], compile_node(node.left), compile_node(node.right), node.col)
+    if isinstance(node, Group):
+        return _compile_group(node)
     assert isinstance(node, Chain)
     acc = compile_node(node.first)
     for op, operand in node.rest:
@@ -390,4 +249,39 @@ def _compile_name(node: Name) -> Runner:
             return sub(env, draw, ctx, traces)
         finally:
             ctx[1] -= 1
+    return run
+
+
+def kept_members(kind: str, k: int, totals: list[int]) -> set[int]:
+    """Which members of a dice group a keep/drop keeps (ties go to the earlier member)."""
+    high, keep = keep_plan(kind, k, len(totals))
+    order = sorted(range(len(totals)), key=totals.__getitem__, reverse=high)
+    return set(order[:max(keep, 0)])
+
+
+def _compile_group(node: Group) -> Runner:
+    """A roll function for a dice group: members rolled in turn, dice of dropped members marked dropped."""
+    members = [compile_node(m) for m in node.members]
+    keep = node.keep
+    karg = None if keep is None else compile_node(keep[1])
+    where = Location("<expr>", 1, node.col)
+
+    def run(env: Mapping[str, Any], draw: Callable[[int], int], ctx: list, traces: list) -> int:
+        totals, spans = [], []
+        for m in members:
+            start = len(traces)
+            totals.append(m if isinstance(m, int) else m(env, draw, ctx, traces))
+            spans.append((start, len(traces)))
+        if keep is None or karg is None:
+            return sum(totals)
+        k = karg if isinstance(karg, int) else karg(env, draw, ctx, traces)
+        if k < 0:
+            raise EvaluationError(f"'{node.text}' keeps or drops a negative number of members ({k})", where)
+        kept = kept_members(keep[0], k, totals)
+        for i, (a, b) in enumerate(spans):
+            if i not in kept:
+                for j in range(a, b):
+                    spec, vals, _, hist, parents, result = traces[j]
+                    traces[j] = (spec, vals, frozenset(range(len(vals))), hist, parents, result)
+        return sum(totals[i] for i in kept)
     return run

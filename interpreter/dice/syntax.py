@@ -3,83 +3,42 @@
 from __future__ import annotations
 
 from interpreter import limits
-from interpreter.dice.tree import COMPARISONS, CONDITIONS, Chain, Compare, Cond, Dice, Mods, Name, Neg, Node, Num
-from interpreter.errors import DiceSyntaxError, LimitExceeded, Location
+from interpreter.dice.scan import NAME_CHARS, NAME_START, Scanner, fail
+from interpreter.dice.tree import (
+    COMPARISONS,
+    CONDITIONS,
+    Chain,
+    Compare,
+    Cond,
+    Dice,
+    Group,
+    Mods,
+    Name,
+    Neg,
+    Node,
+    Num,
+)
+from interpreter.errors import LimitExceeded, Location
 
-__all__ = ["COMPARISONS", "CONDITIONS", "Chain", "Compare", "Cond", "Dice", "Mods", "Name", "Neg", "Node", "Num",
-           "Parser", "parse_tree"]
-
-_NAME_START = set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz_")
-_NAME_CHARS = _NAME_START | set("0123456789")
+__all__ = ["COMPARISONS", "CONDITIONS", "Chain", "Compare", "Cond", "Dice", "Group", "Mods", "Name", "Neg", "Node",
+           "Num", "Parser", "parse_tree"]
 
 
-def _fail(message: str, pos: int) -> DiceSyntaxError:
-    """A syntax error at a 0-based position of the text."""
-    return DiceSyntaxError(message, Location(file="<expr>", line=1, col=pos + 1))
-
-
-class Parser:
+class Parser(Scanner):
     """A recursive-descent parser over one expression text."""
-
-    def __init__(self, text: str):
-        self.text = text
-        self.pos = 0
-        self.depth = 0
-
-    # -- helpers ---------------------------------------------------------
-    def peek(self, n: int = 1) -> str:
-        """The next n characters (fewer at the end)."""
-        return self.text[self.pos:self.pos + n]
-
-    def skip_space(self) -> None:
-        """Move past blanks."""
-        text, pos = self.text, self.pos
-        while pos < len(text) and text[pos] in " \t":
-            pos += 1
-        self.pos = pos
-
-    def describe(self) -> str:
-        """A short quote of what comes next, for messages."""
-        if self.pos >= len(self.text):
-            return "the end of the expression"
-        if self.text[self.pos] in _NAME_START:
-            end = self.pos
-            while end < len(self.text) and self.text[end] in _NAME_CHARS:
-                end += 1
-            return f"'{self.text[self.pos:end]}'"
-        return f"'{self.text[self.pos]}'"
-
-    def enter(self) -> None:
-        """Go one nesting level deeper, within the limit."""
-        self.depth += 1
-        if self.depth > limits.MAX_DICE_DEPTH:
-            raise LimitExceeded(
-                f"dice expression nested deeper than {limits.MAX_DICE_DEPTH} levels",
-                Location(file="<expr>", line=1, col=self.pos + 1))
-
-    def digits(self) -> int | None:
-        """An unsigned integer literal, or None when no digit comes next."""
-        text, start = self.text, self.pos
-        end = start
-        while end < len(text) and text[end].isdigit() and text[end].isascii():
-            end += 1
-        if end == start:
-            return None
-        self.pos = end
-        return int(text[start:end])
 
     # -- grammar ---------------------------------------------------------
     def parse(self) -> Node:
         """The whole text as one expression."""
         self.skip_space()
         if self.pos >= len(self.text):
-            raise _fail("the dice expression is empty", 0)
+            raise fail("the dice expression is empty", 0)
         node = self.expression()
         self.skip_space()
         if self.pos < len(self.text):
             if self.peek() == ")":
-                raise _fail("unmatched ')'", self.pos)
-            raise _fail(f"expected an operator before {self.describe()}", self.pos)
+                raise fail("unmatched ')'", self.pos)
+            raise fail(f"expected an operator before {self.describe()}", self.pos)
         return node
 
     def expression(self) -> Node:
@@ -94,7 +53,7 @@ class Parser:
         right = self.sum()
         self.skip_space()
         if self.comparison() is not None:
-            raise _fail("only one comparison is allowed in an expression", self.pos - 1)
+            raise fail("only one comparison is allowed in an expression", self.pos - 1)
         return Compare(op, left, right, col)
 
     def comparison(self) -> str | None:
@@ -132,7 +91,7 @@ class Parser:
             elif self.peek() == "*":
                 op = "*"
             elif self.peek() == "/":
-                raise _fail("use // for division (it rounds down)", self.pos)
+                raise fail("use // for division (it rounds down)", self.pos)
             else:
                 break
             self.pos += len(op)
@@ -169,17 +128,19 @@ class Parser:
                 return self.dice(inner, start)
             self.no_bad_die()
             return inner
-        if ch == "d" and self.at_dice():
+        if ch == "d" and self.at_dice(bare=True):
             return self.dice(Num(1, start + 1), start)
-        if ch and ch in _NAME_START:
+        if ch == "{":
+            return self.group_of_dice()
+        if ch and ch in NAME_START:
             end = start
-            while end < len(self.text) and self.text[end] in _NAME_CHARS:
+            while end < len(self.text) and self.text[end] in NAME_CHARS:
                 end += 1
             self.pos = end
             return Name(self.text[start:end], start + 1)
         if not ch:
-            raise _fail("the expression ends where a number, name or dice were expected", start)
-        raise _fail(f"expected a number, name or dice, not '{ch}'", start)
+            raise fail("the expression ends where a number, name or dice were expected", start)
+        raise fail(f"expected a number, name or dice, not '{ch}'", start)
 
     def group(self) -> Node:
         """A parenthesized expression."""
@@ -191,8 +152,8 @@ class Parser:
         self.skip_space()
         if self.peek() != ")":
             if self.pos >= len(self.text):
-                raise _fail("'(' is never closed", open_pos)
-            raise _fail(f"expected ')' before {self.describe()}", self.pos)
+                raise fail("'(' is never closed", open_pos)
+            raise fail(f"expected ')' before {self.describe()}", self.pos)
         self.pos += 1
         self.depth -= 1
         return inner
@@ -200,14 +161,45 @@ class Parser:
     def no_bad_die(self) -> None:
         """Complain about a count followed by a `d` that does not start a die."""
         if self.peek() == "d":
-            raise _fail("a die needs its number of sides after 'd', as in 1d6", self.pos)
+            raise fail("a die needs its number of sides after 'd', as in 1d6", self.pos)
 
-    def at_dice(self) -> bool:
-        """Whether a `d` starting a die comes next: `d` then digits, `%` or `(`."""
+    def at_dice(self, bare: bool = False) -> bool:
+        """Whether a `d` starting a die comes next: `d` then digits, `%`, `(`, `{` or `F`.
+
+        A `dF` with no count is a Fate die only when no longer name goes on from it (`dFoo` is a name).
+        """
         if self.peek() != "d":
             return False
         nxt = self.text[self.pos + 1:self.pos + 2]
-        return nxt in ("%", "(") or (nxt.isdigit() and nxt.isascii())
+        if nxt == "F" and bare:
+            after = self.text[self.pos + 2:self.pos + 3]
+            return not after or after not in NAME_CHARS or after in "kdxrc"
+        return nxt in ("%", "(", "{", "F") or (nxt.isdigit() and nxt.isascii())
+
+    def group_of_dice(self) -> Group:
+        """`{A, B, ...}` with an optional keep or drop of whole members: `{1d8x, 1d6x}kh1`."""
+        start = self.pos
+        self.pos += 1
+        self.enter()
+        members: list[Node] = []
+        while True:
+            self.skip_space()
+            members.append(self.expression())
+            self.skip_space()
+            ch = self.peek()
+            if ch == "}":
+                self.pos += 1
+                break
+            if ch != ",":
+                if not ch:
+                    raise fail("'{' is never closed", start)
+                raise fail(f"expected ',' or '}}' in a dice group, not {self.describe()}", self.pos)
+            self.pos += 1
+        self.depth -= 1
+        keep = self.keep_modifier() if self.at_keep() else None
+        if self.peek() and self.peek() in NAME_CHARS:
+            raise fail("a dice group takes only a keep or drop (kh, kl, dh, dl) after its '}'", self.pos)
+        return Group(tuple(members), keep, self.text[start:self.pos], start + 1)
 
     def argument(self, after: str) -> Node:
         """A modifier's number: a literal or a parenthesized expression."""
@@ -216,33 +208,67 @@ class Parser:
             return self.group()
         value = self.digits()
         if value is None:
-            raise _fail(f"expected a number after '{after}'", self.pos)
+            raise fail(f"expected a number after '{after}'", self.pos)
         return Num(value, col)
+
+    def signed(self, after: str) -> Node:
+        """A condition's number, which may be negative (faces of Fate and custom dice can be)."""
+        if self.peek() == "-":
+            self.pos += 1
+            value = self.digits()
+            if value is None:
+                raise fail(f"expected a number after '{after}-'", self.pos)
+            return Num(-value, self.pos + 1)
+        return self.argument(after)
 
     def condition(self, after: str, required: bool) -> Cond | None:
         """A condition after a modifier: `>=N`, `<N`, `=N`, or a bare `N` (meaning `=N`)."""
         for op in CONDITIONS:
             if self.text.startswith(op, self.pos):
                 self.pos += len(op)
-                return Cond("==" if op == "=" else op, self.argument(after + op))
+                return Cond("==" if op == "=" else op, self.signed(after + op))
         ch = self.peek()
-        if ch == "(" or (ch.isdigit() and ch.isascii()):
-            return Cond("==", self.argument(after))
+        if ch == "(" or (ch.isdigit() and ch.isascii()) or (required and ch == "-"):
+            return Cond("==", self.signed(after))
         if required:
-            raise _fail(f"expected a comparison or a number after '{after}'", self.pos)
+            raise fail(f"expected a comparison or a number after '{after}'", self.pos)
         return None
 
     def dice(self, count: Node, start: int) -> Dice:
         """The rest of a dice term from its `d`: sides, then modifiers."""
         self.pos += 1  # the 'd'
         side_col = self.pos + 1
+        faces: tuple[int, ...] | None = None
         if self.peek() == "%":
             self.pos += 1
             sides: Node = Num(100, side_col)
+        elif self.peek() == "F":
+            self.pos += 1
+            faces = (-1, 0, 1)
+            sides = Num(3, side_col)
+        elif self.peek() == "{":
+            faces = self.face_list()
+            sides = Num(len(faces), side_col)
         else:
             sides = self.argument("d")
         mods = self.modifiers()
-        return Dice(count, sides, mods, self.text[start:self.pos], start + 1)
+        return Dice(count, sides, mods, self.text[start:self.pos], start + 1, faces)
+
+    def at_keep(self) -> bool:
+        """Whether a keep or drop modifier comes next."""
+        two = self.peek(2)
+        return two in ("kh", "kl", "dh", "dl") or (self.peek() == "k" and two != "kh")
+
+    def keep_modifier(self) -> tuple[str, Node]:
+        """`kh`, `kl`, `dh`, `dl` or `k` (keep highest) with an optional count (1 when left out)."""
+        two = self.peek(2)
+        name = two if two in ("kh", "kl", "dh", "dl") else "k"
+        self.pos += len(name)
+        arg: Node = Num(1, self.pos + 1)
+        nxt = self.peek()
+        if nxt == "(" or (nxt.isdigit() and nxt.isascii()):
+            arg = self.argument(name)
+        return ("kh" if name == "k" else name, arg)
 
     def modifiers(self) -> Mods:
         """Modifiers written right after a dice term, in any order."""
@@ -250,24 +276,16 @@ class Parser:
 
         def once(kind: str, label: str, pos: int) -> None:
             if kind in found:
-                raise _fail(f"only one {label} modifier is allowed per dice term", pos)
+                raise fail(f"only one {label} modifier is allowed per dice term", pos)
             found[kind] = True
 
         while True:
             pos = self.pos
             two = self.peek(2)
             ch = self.peek()
-            if two in ("kh", "kl", "dh", "dl") or (ch == "k" and two != "kh"):
-                name = two if two in ("kh", "kl", "dh", "dl") else "k"
+            if self.at_keep():
                 once("keep", "keep or drop", pos)
-                self.pos += len(name)
-                kind = "kh" if name == "k" else name
-                col = self.pos + 1
-                arg: Node = Num(1, col)
-                nxt = self.peek()
-                if nxt == "(" or (nxt.isdigit() and nxt.isascii()):
-                    arg = self.argument(name)
-                found["keep_v"] = (kind, arg)
+                found["keep_v"] = self.keep_modifier()
             elif two == "df":
                 once("df", "df", pos)
                 self.pos += 2
@@ -295,15 +313,15 @@ class Parser:
                     found["reroll_again"] = True
                     label = "rr"
                 found["reroll_v"] = self.condition(label, True)
-            elif ch and ch in _NAME_CHARS:
+            elif ch and ch in NAME_CHARS:
                 end = pos
-                while end < len(self.text) and self.text[end] in _NAME_CHARS:
+                while end < len(self.text) and self.text[end] in NAME_CHARS:
                     end += 1
-                raise _fail(f"unknown dice modifier '{self.text[pos:end]}'", pos)
+                raise fail(f"unknown dice modifier '{self.text[pos:end]}'", pos)
             else:
                 break
         if "df_v" in found and "cs_v" not in found:
-            raise _fail("'df' (deduct failures) needs a 'cs' success condition on the same dice", self.pos)
+            raise fail("'df' (deduct failures) needs a 'cs' success condition on the same dice", self.pos)
         return Mods(
             reroll=found.get("reroll_v"),  # type: ignore[arg-type]
             reroll_again=bool(found.get("reroll_again")),

@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 
 from interpreter import limits
-from interpreter.dice.syntax import Chain, Compare, Dice, Name, Neg, Node
+from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node
 from interpreter.errors import EvaluationError, LimitExceeded, Location
 
 Table = tuple[bool, ...]  # indexed by face value; index 0 is unused
 
-_TESTS = {
-    ">=": lambda v, n: v >= n,
-    ">": lambda v, n: v > n,
-    "==": lambda v, n: v == n,
-    "<=": lambda v, n: v <= n,
-    "<": lambda v, n: v < n,
+_TESTS: dict[str, Callable[[int, int], bool]] = {
+    ">=": operator.ge, ">": operator.gt, "==": operator.eq, "<=": operator.le, "<": operator.lt,
 }
 
 
@@ -35,6 +33,8 @@ class TermSpec:
     success: Table | None
     deduct: Table | None
     gain: tuple[int, ...]  # what each face adds to the result when kept
+    faces: tuple[int, ...] | None = None  # Fate/custom dice: face index i shows faces[i - 1] (distinct, ascending)
+    raw: tuple[int, ...] | None = None  # the faces as written, repeats included, to draw from
 
     @property
     def counting(self) -> bool:
@@ -51,21 +51,29 @@ class TermSpec:
         """Relative chance of each face (index = face) for one die after its reroll rule."""
         s = self.sides
         table = self.reroll
+        many = [0] + ([1] * s if self.raw is None else [self.raw.count(f) for f in self.faces or ()])
         if table is None:
-            return [0] + [1] * s
-        matching = sum(table[1:])
+            return many
         if self.reroll_again:
-            return [0] + [0 if table[v] else 1 for v in range(1, s + 1)]
-        return [0] + [(0 if table[v] else s) + matching for v in range(1, s + 1)]
+            return [0 if table[v] else many[v] for v in range(s + 1)]
+        matching = sum(m for m, hit in zip(many, table, strict=True) if hit)
+        throws = sum(many)
+        return [0] + [(0 if table[v] else throws) * many[v] + matching * many[v] for v in range(1, s + 1)]
+
+    def value(self, index: int) -> int:
+        """What face index `index` shows."""
+        return index if self.faces is None else self.faces[index - 1]
 
 
-def _table(sides: int, cond: tuple[str, int | None]) -> Table:
-    """The faces of a die meeting a condition."""
+def _table(sides: int, cond: tuple[str, int | None], faces: tuple[int, ...] | None = None) -> Table:
+    """The faces of a die meeting a condition (tested on what each face shows)."""
     op, arg = cond
     if op == "max":
         return tuple(v == sides for v in range(sides + 1))
     test = _TESTS[op]
-    return (False,) + tuple(bool(test(v, arg)) for v in range(1, sides + 1))
+    assert arg is not None
+    shown = faces if faces is not None else range(1, sides + 1)
+    return (False,) + tuple(bool(test(v, arg)) for v in shown)
 
 
 def _describe(op: str, arg: int | None) -> str:
@@ -78,9 +86,17 @@ def make_spec(text: str, col: int, count: int, sides: int,
               reroll: tuple[str, int] | None, reroll_again: bool,
               explode: tuple[str, int | None] | None, explode_once: bool,
               keep: tuple[str, int] | None,
-              success: tuple[str, int] | None, deduct: tuple[str, int] | None) -> TermSpec:
-    """Check resolved parameters against the rules and limits and build the term."""
+              success: tuple[str, int] | None, deduct: tuple[str, int] | None,
+              raw: tuple[int, ...] | None = None) -> TermSpec:
+    """Check resolved parameters against the rules and limits and build the term.
+
+    A die with written faces (Fate, custom) is rolled as its distinct faces in ascending order,
+    each weighted by how often it is written, so order statistics and tables work on indices.
+    """
     where = Location(file="<expr>", line=1, col=col)
+    faces = None if raw is None else tuple(sorted(set(raw)))
+    if faces is not None:
+        sides = len(faces)
     if count < 0:
         raise EvaluationError(f"'{text}' would roll a negative number of dice ({count})", where)
     if count > limits.MAX_DICE_ROLLED:
@@ -91,11 +107,11 @@ def make_spec(text: str, col: int, count: int, sides: int,
     if sides > limits.MAX_FACES:
         raise LimitExceeded(
             f"'{text}' asks for dice with {sides} faces; at most {limits.MAX_FACES} are allowed", where)
-    rtable = _table(sides, reroll) if reroll is not None else None
+    rtable = _table(sides, reroll, faces) if reroll is not None else None
     if rtable is not None and reroll_again and all(rtable[1:]):
         raise LimitExceeded(
             f"'{text}' rerolls forever: every face of a d{sides} matches {_describe(*reroll)}", where)  # type: ignore[misc]
-    etable = _table(sides, explode) if explode is not None else None
+    etable = _table(sides, explode, faces) if explode is not None else None
     if etable is not None and not any(etable):
         etable = None
     if etable is not None and not explode_once:
@@ -107,14 +123,14 @@ def make_spec(text: str, col: int, count: int, sides: int,
                 f"{_describe(*explode)}", where)  # type: ignore[misc]
     if keep is not None and keep[1] < 0:
         raise EvaluationError(f"'{text}' keeps or drops a negative number of dice ({keep[1]})", where)
-    stable = _table(sides, success) if success is not None else None
-    dtable = _table(sides, deduct) if deduct is not None else None
+    stable = _table(sides, success, faces) if success is not None else None
+    dtable = _table(sides, deduct, faces) if deduct is not None else None
     if stable is None:
-        gain = tuple(range(sides + 1))
+        gain = tuple(range(sides + 1)) if faces is None else (0, *faces)
     else:
         gain = tuple(int(stable[v]) - int(dtable[v] if dtable else 0) for v in range(sides + 1))
     return TermSpec(text, count, sides, rtable, reroll_again, etable, explode_once,
-                    keep, stable, dtable, gain)
+                    keep, stable, dtable, gain, faces, raw)
 
 
 def spec_for(node: Dice, args: list[int | None]) -> TermSpec:
@@ -127,7 +143,7 @@ def spec_for(node: Dice, args: list[int | None]) -> TermSpec:
         (m.explode.op, ex) if m.explode else None, m.explode_once,
         (m.keep[0], kp) if m.keep else None,
         (m.success.op, cs) if m.success else None,
-        (m.deduct.op, df) if m.deduct else None)
+        (m.deduct.op, df) if m.deduct else None, node.faces)
 
 
 def parameter_nodes(node: Dice) -> list[Node | None]:
@@ -160,4 +176,19 @@ def free_names(node: Node) -> frozenset[str]:
             stack += [item.left, item.right]
         elif isinstance(item, Dice):
             stack.extend(p for p in parameter_nodes(item) if p is not None)
+        elif isinstance(item, Group):
+            stack.extend(item.members)
+            if item.keep is not None:
+                stack.append(item.keep[1])
     return frozenset(out)
+
+
+def keep_plan(kind: str, k: int, total: int) -> tuple[bool, int]:
+    """(highest first?, how many of the first are kept) for a keep/drop of `k` out of `total`."""
+    if kind == "kh":
+        return True, k
+    if kind == "kl":
+        return False, k
+    if kind == "dh":
+        return False, total - k
+    return True, total - k

@@ -1,4 +1,4 @@
-"""The syntax tree of a dice expression: literals, names, operators, comparisons and dice terms."""
+"""The syntax tree of a dice expression: literals, names, operators, comparisons, dice terms and groups."""
 
 from __future__ import annotations
 
@@ -81,6 +81,17 @@ class Dice:
     mods: Mods
     text: str
     col: int
+    faces: tuple[int, ...] | None = None  # the faces as written, for Fate and custom dice
 
 
-Node = Num | Name | Neg | Chain | Compare | Dice
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Expressions in braces, `{1d8x, 1d6x}kh1`: each rolled in turn; keep/drop picks whole members."""
+
+    members: tuple[Node, ...]
+    keep: tuple[str, Node] | None
+    text: str
+    col: int
+
+
+Node = Num | Name | Neg | Chain | Compare | Dice | Group

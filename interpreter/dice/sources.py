@@ -1,0 +1,83 @@
+"""Where die results come from: random dice, or dice given in advance."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+from interpreter.errors import BadParameter
+
+
+class DiceSource(Protocol):
+    """Where die results come from."""
+
+    def draw(self, sides: int) -> int:
+        """One die, 1..sides."""
+        ...
+
+    def draw_face(self, faces: tuple[int, ...]) -> int:
+        """One die with written faces (repeats allowed): the face it shows."""
+        ...
+
+
+class RandomSource:
+    """Dice from a random.Random generator."""
+
+    __slots__ = ("_random", "rng")
+
+    def __init__(self, rng: random.Random | None = None):
+        self.rng = rng if rng is not None else random.Random()
+        self._random = self.rng.random
+
+    def draw(self, sides: int) -> int:
+        """One die, 1..sides."""
+        return int(self._random() * sides) + 1
+
+    def draw_face(self, faces: tuple[int, ...]) -> int:
+        """One die with written faces: each written face equally likely."""
+        return faces[int(self._random() * len(faces))]
+
+
+class GivenSource:
+    """Dice results written out in advance, used in order."""
+
+    __slots__ = ("used", "values")
+
+    def __init__(self, values: Sequence[int]):
+        self.values = tuple(int(v) for v in values)
+        self.used = 0
+
+    def draw(self, sides: int) -> int:
+        """The next given value, which must be a face of the die."""
+        if self.used >= len(self.values):
+            raise BadParameter(
+                f"not enough given dice: {len(self.values)} were given and the roll needs more")
+        value = self.values[self.used]
+        if not 1 <= value <= sides:
+            raise BadParameter(f"given die {value} is not a face of a d{sides}")
+        self.used += 1
+        return value
+
+    def draw_face(self, faces: tuple[int, ...]) -> int:
+        """The next given value, which must be one of the written faces."""
+        if self.used >= len(self.values):
+            raise BadParameter(
+                f"not enough given dice: {len(self.values)} were given and the roll needs more")
+        value = self.values[self.used]
+        if value not in faces:
+            shown = "dF" if faces == (-1, 0, 1) else "d{" + ",".join(map(str, faces)) + "}"
+            raise BadParameter(f"given die {value} is not a face of a {shown}")
+        self.used += 1
+        return value
+
+    def remaining(self) -> int:
+        """How many given values have not been used."""
+        return len(self.values) - self.used
+
+    def check_exhausted(self) -> None:
+        """Complain when given values were left over."""
+        left = self.values[self.used:]
+        if left:
+            word = "die was" if len(left) == 1 else "dice were"
+            raise BadParameter(f"{len(left)} given {word} not used: {', '.join(map(str, left))}")

@@ -1,0 +1,114 @@
+"""The traced result of a roll: every die, what happened to it, and the terms it belongs to."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+# What one dice term leaves behind: (spec, values, dropped, reroll history, parents, result).
+RawTerm = tuple[Any, ...]
+
+
+class Die:
+    """One die of a roll, with what happened to it."""
+
+    __slots__ = ("deducted", "exploded", "from_", "kept", "rerolled", "sides", "success", "value")
+
+    def __init__(self, value: int, sides: int, kept: bool = True, rerolled: tuple[int, ...] = (),
+                 exploded: bool = False, from_: int | None = None, success: bool | None = None,
+                 deducted: bool = False):
+        self.value, self.sides, self.kept, self.rerolled = value, sides, kept, rerolled
+        self.exploded, self.from_, self.success, self.deducted = exploded, from_, success, deducted
+
+    def __repr__(self) -> str:
+        extra = "".join(f", {k}={getattr(self, k)!r}" for k in self.__slots__[2:]
+                        if getattr(self, k) not in (None, False, (), True) or k == "kept" and not self.kept)
+        return f"Die({self.value}, d{self.sides}{extra})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Die):
+            return NotImplemented
+        return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+class TermTrace:
+    """One dice term of a roll: its text, its dice in draw order and its result."""
+
+    __slots__ = ("counting", "dice", "faces", "result", "sides", "text")
+
+    def __init__(self, raw: RawTerm):
+        spec, vals, dropped, hist, parents, result = raw
+        self.text: str = spec.text
+        self.sides: int = spec.sides if spec.raw is None else len(spec.raw)
+        self.faces: tuple[int, ...] | None = spec.raw
+        shown = spec.value
+        self.result: int = result
+        self.counting: bool = spec.success is not None
+        triggered = set(parents.values()) if parents else ()
+        succ, ded = spec.success, spec.deduct
+        dice = []
+        for i, v in enumerate(vals):
+            kept = not dropped or i not in dropped
+            dice.append(Die(
+                shown(v), self.sides, kept,
+                tuple(map(shown, hist.get(i, ()))) if hist else (),
+                i in triggered,
+                parents.get(i) if parents else None,
+                (kept and succ[v]) if succ is not None else None,
+                bool(kept and ded is not None and ded[v])))
+        self.dice: tuple[Die, ...] = tuple(dice)
+
+    def __repr__(self) -> str:
+        return f"TermTrace({self.text!r}, {list(self.dice)!r}, result={self.result})"
+
+
+class Roll:
+    """The outcome of rolling an expression: its value and a trace of every dice term."""
+
+    __slots__ = ("_raw", "_terms", "env", "value")
+
+    def __init__(self, value: int, raw: list[RawTerm], env: Mapping[str, Any]):
+        self.value = value
+        self._raw = raw
+        self._terms: tuple[TermTrace, ...] | None = None
+        self.env = env
+
+    @property
+    def terms(self) -> tuple[TermTrace, ...]:
+        """One trace per dice term, in roll order."""
+        if self._terms is None:
+            self._terms = tuple(TermTrace(r) for r in self._raw)
+        return self._terms
+
+    @property
+    def dice(self) -> tuple[Die, ...]:
+        """Every die of every term, in draw order."""
+        return tuple(d for t in self.terms for d in t.dice)
+
+    def to_json(self) -> list[dict[str, Any]]:
+        """Every die as a JSON-ready dict, all terms flattened in draw order."""
+        out: list[dict[str, Any]] = []
+        for term in self.terms:
+            base = len(out)
+            for d in term.dice:
+                item: dict[str, Any] = {"value": d.value}
+                if not d.kept:
+                    item["kept"] = False
+                    item["dropped"] = True
+                if d.rerolled:
+                    item["rerolled"] = list(d.rerolled)
+                if d.success is not None:
+                    item["success"] = d.success
+                if d.deducted:
+                    item["deducted"] = True
+                if d.exploded:
+                    item["exploded"] = True
+                if d.from_ is not None:
+                    item["from"] = base + d.from_
+                out.append(item)
+        return out
+
+    def __repr__(self) -> str:
+        return f"Roll(value={self.value}, terms={list(self.terms)!r})"
