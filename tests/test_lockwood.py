@@ -268,3 +268,68 @@ def test_odds_json_follows_the_contract(rules):
     assert data["exact"]["success"] == "17/20"
     assert abs(sum(data["outcomes"].values()) - 1) < 1e-9
     assert data["values"]["total"]["mean"] == pytest.approx(22.5)
+
+
+# --- advantage on both sides of attack and opposed (L2, L7, L14), luck on attack (L6) -------------
+def kept_d20(adv: bool, dis: bool) -> dict[int, Fraction]:
+    """The kept d20 of L2, by enumerating both dice: two of a kind cancel."""
+    if adv == dis:
+        return {face: Fraction(1, 20) for face in D20}
+    dist: dict[int, Fraction] = defaultdict(Fraction)
+    for a, b in enumerate_dice(20, 20):
+        dist[max(a, b) if adv else min(a, b)] += Fraction(1, 400)
+    return dict(dist)
+
+
+FLAGS = [(True, False, False, False), (False, True, False, False), (False, False, True, False),
+         (False, False, False, True), (True, True, False, False), (False, False, True, True),
+         (True, False, False, True), (False, True, True, False)]
+
+
+@pytest.mark.parametrize("adv,dis,dadv,ddis", FLAGS)
+def test_L2_L14_L15_attack_takes_advantage_and_disadvantage_on_both_sides(adv, dis, dadv, ddis):
+    damage: dict[int, Fraction] = defaultdict(Fraction)
+    for a, pa in kept_d20(adv, dis).items():
+        for d, pd in kept_d20(dadv, ddis).items():
+            damage[max(0, (a + 11) - (d + 9))] += pa * pd
+    got = odds("lockwood", "attack", {"attack": 11, "defense": 9, "advantage": adv, "disadvantage": dis,
+                                      "defender_advantage": dadv, "defender_disadvantage": ddis})
+    assert got.exact
+    assert got.values["damage"] == dict(damage)
+    assert got.outcomes["hit"] == sum(p for dmg, p in damage.items() if dmg > 0)
+
+
+@pytest.mark.parametrize("adv,dis,dadv,ddis", FLAGS)
+def test_L2_L7_opposed_rolls_both_stats_with_their_advantages(adv, dis, dadv, ddis):
+    wins = ties = Fraction(0)
+    for a, pa in kept_d20(adv, dis).items():
+        for d, pd in kept_d20(dadv, ddis).items():
+            wins += pa * pd if a + 12 > d + 10 else 0
+            ties += pa * pd if a + 12 == d + 10 else 0
+    got = odds("lockwood", "opposed", {"actor": 12, "defender": 10, "advantage": adv, "disadvantage": dis,
+                                       "defender_advantage": dadv, "defender_disadvantage": ddis})
+    assert got.outcomes["success"] == wins
+    assert got.values["defenders_clause"].get(True, 0) == ties
+
+
+def test_L2_L15_the_attackers_dice_come_first_then_the_defenders(rules):
+    result = rules("run", "lockwood", "attack", "attack=11", "defense=9", "advantage=true", "--dice", "15,6,3", "--json")
+    data = json.loads(result.stdout)
+    assert data["values"] == {"attack_total": 26, "defense_total": 12, "damage": 14}
+    given = run_given("lockwood", "attack", {"attack": 11, "defense": 9, "defender_disadvantage": "true"}, [6, 15, 3])
+    assert (given.values["attack_total"], given.values["defense_total"], given.values["damage"]) == (17, 12, 5)
+    given = run_given("lockwood", "opposed", {"actor": 5, "defender": 5, "defender_advantage": "true"}, [10, 4, 12])
+    assert (given.values["defender_total"], given.outcome) == (17, "failure")
+
+
+def test_L6_luck_on_an_attack_adds_1dN_but_at_most_2_damage():
+    damage: dict[int, Fraction] = defaultdict(Fraction)
+    for a, d, luck in enumerate_dice(20, 20, 3):
+        plain = max(0, (a + 10) - (d + 10))
+        damage[min(max(0, (a + 10 + luck) - (d + 10)), plain + 2)] += Fraction(1, 1200)
+    got = odds("lockwood", "attack", {"attack": 10, "defense": 10, "luck": 3})
+    assert got.values["damage"] == dict(damage)
+    # a tie turned into a hit by luck 6: 6 more on the attack, 2 damage; a hit of 5 raised by 6: 7
+    assert run_given("lockwood", "attack", {"attack": 10, "defense": 10, "luck": 6}, [10, 10, 6]).values["damage"] == 2
+    assert run_given("lockwood", "attack", {"attack": 10, "defense": 10, "luck": 6}, [15, 10, 6]).values["damage"] == 7
+    assert run_given("lockwood", "attack", {"attack": 10, "defense": 10, "luck": 1}, [15, 10, 1]).values["damage"] == 6

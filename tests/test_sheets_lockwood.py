@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from helpers import ruleset
+from helpers import edited_copy, ruleset
 from helpers import show_sheet as show
 
 SHEET = """\
@@ -269,3 +269,73 @@ def test_odds_of_a_state_procedure_with_a_sheet(rules, tmp_path):
     data = json.loads(result.stdout)
     assert data["exact"]["minor"] == "1/1"
     assert data["values"]["hp_current"]["distribution"] == {"0": 1.0}
+
+
+# --- L6 luck from the sheet, L19 critical condition, L15/L18 attack wounds, L23 once a day --------
+@pytest.mark.parametrize("procedure, params, dice, total", [
+    ("check", ["stat=10", "dc=15"], "8,3", ("total", 21)),                        # 8 + 10 + 3
+    ("attack", ["attack=10", "defense=10"], "8,5,3", ("attack_total", 21)),      # attacker's d20, defender's, luck
+])
+def test_L6_luck_spent_with_a_sheet_comes_out_of_luck_points(rules, tmp_path, procedure, params, dice, total):
+    path = write(tmp_path)
+    result = rules("run", "lockwood", procedure, *params, "luck=3", "--sheet", str(path), "--dice", dice, "--json")
+    data = json.loads(result.stdout)
+    assert data["values"][total[0]] == total[1]
+    assert data["changes"] == [{"path": "state.luck_points", "old": 12, "new": 9}]
+    before = path.read_bytes()
+    refused = rules("run", "lockwood", procedure, *params, "luck=10", "--sheet", str(path), "--dice", dice)
+    assert (refused.exit_code, refused.stderr) == (1, "not enough luck points: 10 spent, 9 left\n")
+    assert path.read_bytes() == before
+
+
+def test_L6_without_a_sheet_luck_spends_nothing(rules, tmp_path):
+    result = rules("run", "lockwood", "check", "stat=10", "dc=15", "luck=30", "--dice", "8,30", "--json")
+    assert json.loads(result.stdout)["values"]["total"] == 48
+
+
+@pytest.mark.parametrize("current, procedure, params, dice, key, expected", [
+    (22, "check", ["stat=10", "dc=15"], "8", "total", 18),
+    (0, "check", ["stat=10", "dc=15"], "8", "total", 16),          # the ruling: 2 off at 0 current HP
+    (1, "check", ["stat=10", "dc=15"], "8", "total", 18),
+    (0, "attack", ["attack=10", "defense=5"], "8,4", "attack_total", 16),
+])
+def test_L19_critical_condition_lowers_the_stats_rolled(rules, tmp_path, current, procedure, params, dice, key,
+                                                       expected):
+    path = write(tmp_path, current=current, max=20)
+    result = rules("run", "lockwood", procedure, *params, "--sheet", str(path), "--dice", dice, "--json")
+    assert json.loads(result.stdout)["values"][key] == expected
+
+
+def test_L19_the_critical_penalty_is_one_yaml_value(rules, tmp_path):
+    copy = edited_copy(tmp_path, "lockwood", ("critical_stat_penalty: 2 ", "critical_stat_penalty: 5 "))
+    path = write(tmp_path, current=0, max=20, text=SHEET.format(STR=11, current=0, max=20).replace(
+        "ruleset: lockwood", f"ruleset: {copy}"))
+    result = rules("run", str(copy), "check", "stat=10", "dc=15", "--sheet", str(path), "--dice", "8", "--json")
+    assert json.loads(result.stdout)["values"]["total"] == 13
+
+
+@pytest.mark.parametrize("minor_setting, outcome, after", [(1, "minor", (17, 22)), (0, "major", (17, 17))])
+def test_L15_L18_an_attacks_damage_is_minor_wounds_by_the_ruling(rules, tmp_path, minor_setting, outcome, after):
+    # L15: attack damage is "dealt in minor wounds"; L18 sorts a 5 as major. One constant decides.
+    copy = edited_copy(tmp_path, "lockwood", ("attack_wounds_are_minor: 1 ", f"attack_wounds_are_minor: {minor_setting} "))
+    path = write(tmp_path, text=SHEET.format(STR=11, current=22, max=22).replace("ruleset: lockwood", f"ruleset: {copy}"))
+    result = rules("run", str(copy), "take_damage", "amount=5", "from_attack=true", "--sheet", str(path), "--json")
+    assert json.loads(result.stdout)["outcome"] == outcome
+    assert hp(rules, path) == after
+    plain = rules("run", str(copy), "take_damage", "amount=4", "--sheet", str(path), "--json")
+    assert json.loads(plain.stdout)["outcome"] == "major"   # a wound that is not an attack's is sorted by size
+
+
+def test_L23_one_major_wound_treatment_per_patient_per_day(rules, tmp_path):
+    path = write(tmp_path)
+    rules("run", "lockwood", "take_damage", "amount=5", "--sheet", str(path))
+    assert rules("run", "lockwood", "heal_major", "healing=8", "--sheet", str(path), "--dice", "7,3,5").exit_code == 0
+    before = path.read_bytes()
+    again = rules("run", "lockwood", "heal_major", "healing=8", "--sheet", str(path), "--dice", "7,3,5")
+    assert (again.exit_code, again.stderr) == (1, "the patient's major wound was already treated today: one wound "
+                                                  "per patient per day\n")
+    assert path.read_bytes() == before
+    rules("run", "lockwood", "rest", "--sheet", str(path))       # the next day
+    assert show(rules, path)["state"]["treatment_days_left"] == 14 - 3 - 1
+    assert rules("run", "lockwood", "heal_major", "healing=8", "--sheet", str(path), "--dice", "7,4,5").exit_code == 0
+    assert show(rules, path)["state"]["treatment_days_left"] == 14 - 3 - 1 - 4

@@ -252,8 +252,10 @@ def main(argv: list[str] | None = None) -> int:
         for n, m in chosen:
             print(f"#{n} line {m.line}: {m.what}")
         return 0
-    tests = args.tests or [*sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests").glob(f"test_*{args.ruleset}*.py")),
-                           "tests/test_examples.py", "-k", args.ruleset]
+    # the worked examples first: they are quick and catch most changes
+    tests = args.tests or ["tests/test_examples.py", *sorted(str(p.relative_to(ROOT)) for p in
+                                                            (ROOT / "tests").glob(f"test_*{args.ruleset}*.py")),
+                           "-k", args.ruleset]
     survivors = []
     with tempfile.TemporaryDirectory(prefix="mutate-") as tmp:
         project = _copy_project(Path(tmp))
