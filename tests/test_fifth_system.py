@@ -259,13 +259,14 @@ def test_a_sheet_procedure_called_without_a_sheet_is_refused(ladder, rules):
         "procedure 'take_stress' works on a character sheet, and this call has none to give")
 
 
-def test_sheet_new_writes_nothing_when_the_defaults_break_a_creation_rule(rules, tmp_path):
+def test_sheet_new_writes_nothing_when_a_creation_rule_cannot_be_met(rules, tmp_path):
     house = tmp_path / "ladder.yaml"
-    house.write_text(LADDER.replace("traits: [Fight, Notice, Will], total: 4}", "traits: [Fight, Notice, Will], total: 5}"),
+    house.write_text(LADDER.replace("traits: [Fight, Notice, Will], total: 4}", "traits: [Fight, Notice, Will], total: 13}"),
                      encoding="utf-8")
     new = tmp_path / "new.yaml"
     result = rules("sheet", "new", str(house), "-o", str(new))
     assert result.exit_code == 1
-    assert result.stderr.strip() == ("a new ladder sheet would break its creation rules: skills: 4 points spent; "
-                                     "the budget is 5; give the traits and fields defaults that pass them")
+    assert result.stderr.strip() == ("a new ladder sheet cannot meet creation rule 'skills': 3 traits within their "
+                                     "ranges cannot spend 13 points on Fight, Notice, Will (they reach 12); "
+                                     "change the constants it uses")
     assert not new.exists()
