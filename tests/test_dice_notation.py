@@ -258,3 +258,23 @@ def test_sampled_frequencies_agree_with_exact_odds(text):
     bins = [(seen[v], float(p) * n) for v, p in exact.items() if float(p) * n >= 5]
     stat = sum((o - e) ** 2 / e for o, e in bins)
     assert stat < chi_square_critical(len(bins) - 1), (text, stat)
+
+
+def test_commands_shown_for_the_new_forms_in_dice_md_run(rules):
+    """docs/dice.md shows these commands; each runs and prints what the text next to it says."""
+    import shlex
+    from pathlib import Path
+    text = (Path(__file__).parent.parent / "docs" / "dice.md").read_text(encoding="utf-8")
+    section = text.split("## Fate dice, written faces and dice groups")[1].split("\n## ")[0]
+    commands = [line for line in section.split("```")[1].splitlines() if line.startswith("rules ")]
+    assert len(commands) == 7
+    outputs = {}
+    for line in commands:
+        result = rules(*shlex.split(line)[1:])
+        assert result.exit_code == 0, (line, result.output)
+        outputs[line] = result.output
+    assert "19/81" in outputs["rules odds 4dF"]
+    assert "53/108" in outputs['rules odds "3d{0,0,1,1,1,2}>=3"']
+    assert "71/288" in outputs['rules odds "{1d8x,1d6x}kh1>=8"']
+    assert outputs['rules roll "{1d8x,1d6x}kh1" --dice 8,8,3,6,2'].strip() == (
+        "{1d8x,1d6x}kh1: {[8 → 8 → 3] = 19, [~~6~~ → ~~2~~] = 8 (dropped)} = 19")

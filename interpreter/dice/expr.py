@@ -18,9 +18,9 @@ from interpreter.dice.report import distribution_json, render_roll, roll_json
 from interpreter.dice.roller import Runner, compile_node, static_dice
 from interpreter.dice.sources import DiceSource, GivenSource, RandomSource
 from interpreter.dice.syntax import parse_tree
-from interpreter.dice.term import free_names, make_spec
+from interpreter.dice.term import TermSpec, free_names, make_spec, parameter_nodes, spec_for
 from interpreter.dice.trace import Die, Roll, TermTrace
-from interpreter.dice.tree import Name, Node
+from interpreter.dice.tree import Dice, Name, Node
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
 __all__ = [
@@ -98,6 +98,22 @@ class DiceExpr:
             raise LimitExceeded(f"the roll needs more than {limits.MAX_DICE_ROLLED} dice")
         run = self._run
         return run if isinstance(run, int) else run(env, draw, ctx, traces)
+
+    def pool_spec(self, env: Mapping[str, Any]) -> TermSpec:
+        """The one dice term of a pool with its parameters resolved; each must have one value."""
+        tree = self.tree
+        if not isinstance(tree, Dice):
+            raise BadParameter(f"'{self.text}' is not one dice term, so it has no pool to read")
+        args: list[int | None] = []
+        for part in parameter_nodes(tree):
+            if part is None:
+                args.append(None)
+                continue
+            dist = node_distribution(part, lambda node: _resolve(node, env))
+            if len(dist.probs) != 1:
+                raise BadParameter(f"exact odds of the pool '{self.text}' need its dice count and modifiers fixed")
+            args.append(dist.probs[0][0])
+        return spec_for(tree, args)
 
     def distribution(self, env: Mapping[str, Any]) -> Distribution:
         """The exact distribution of the expression's value (truncated only for endless explosions)."""

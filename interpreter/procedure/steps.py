@@ -77,6 +77,14 @@ def roll_into(world: World, weight: Weight, rolls: tuple[RollInto, ...], ctx: Ev
     for r in rolls:
         grown = []
         for w, p in branches:
+            if r.reads:
+                for values, prob, records in ctx.pool_outcomes(r, w.env, p):
+                    new = w.bound(r.name, values[0])
+                    for (name, _), value in zip(r.reads, values[1:], strict=True):
+                        new.env[name] = value
+                    new.trace = w.trace + records
+                    grown.append((new, p * prob))
+                continue
             for value, prob, record in ctx.outcomes(r.name, r.expr, w.env, p, r.where):
                 new = w.bound(r.name, value)
                 if record is not None:

@@ -16,9 +16,10 @@ from fractions import Fraction
 from typing import Any
 
 from interpreter import limits
+from interpreter.dice.pool import RESULT, pool_odds, read_pool
 from interpreter.errors import LimitExceeded, Location, RulesError
 from interpreter.ruleset.model import Ruleset
-from interpreter.ruleset.specs import Step
+from interpreter.ruleset.specs import RollInto, Step
 
 Weight = Fraction | float
 FIXED = "#fixed"  # env entry: how many leading entries never change during a run
@@ -122,6 +123,31 @@ class EvalContext:
             self.truncated += float(weight) * dist.truncated
         for value, prob in dist.probs:
             yield value, prob, None
+
+
+    def pool_outcomes(self, r: RollInto, env: Mapping[str, Any],
+                      weight: Weight) -> Iterator[tuple[tuple[Any, ...], Weight, tuple[Any, ...]]]:
+        """Each combination of a pool's result and the statistics it reads, with its probability."""
+        stats = [RESULT, *(s for _, s in r.reads)]
+        try:
+            if not self.exact:
+                roll = r.expr.roll(env, self.source)
+                kept = [d.value for t in roll.terms for d in t.dice if d.kept]
+                got = read_pool(kept, roll.value, stats)
+                note = NoteRecord(f"{r.name}: " + ", ".join(
+                    f"{name} = {'true' if v is True else 'false' if v is False else v} ({s.text})"
+                    for (name, s), v in zip(r.reads, got[1:], strict=True)))
+                yield got, 1, (RollRecord(r.name, r.expr, dict(env), roll), note)
+                return
+            joint, den = pool_odds(r.expr.pool_spec(env), stats)
+        except RulesError as err:
+            raise err.located(r.where) from None
+        self.tick(len(joint), r.where)
+        cut = den - sum(joint.values())
+        if cut:
+            self.truncated += float(weight) * cut / den
+        for key, x in joint.items():
+            yield key, (x / den if cut else Fraction(x, den)), ()
 
 
 def merge(worlds: Iterable[tuple[World, Weight]]) -> Worlds:

@@ -14,6 +14,7 @@ from interpreter.errors import Location
 
 if TYPE_CHECKING:
     from interpreter.dice.expr import DiceExpr
+    from interpreter.dice.pool import Statistic
     from interpreter.formula.compile import Formula
 
 
@@ -70,6 +71,7 @@ class RollInto:
     name: str
     expr: DiceExpr
     where: Location
+    reads: tuple[tuple[str, Statistic], ...] = ()  # `read`: names bound to statistics of the same pool
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,9 +7,12 @@ Each returns the step kind's frozen spec (see `specs`); the registry of step kin
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from typing import Any
 
-from interpreter.errors import SchemaViolation, UnknownName
+from interpreter.dice.pool import Statistic, parse_statistic
+from interpreter.dice.tree import Dice as DiceTerm
+from interpreter.errors import RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.ruleset.context import Checker, ProcContext, Scope, compile_steps
 from interpreter.ruleset.specs import (
@@ -74,7 +77,30 @@ def compile_roll(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
         _not_sheet(c, name, at, ctx)
         rolls.append(RollInto(name, c.dice_expr(value, at, scope), c.where(at)))
         _bind(scope, ctx, name)
+    if "read" in spec:
+        rolls[-1] = replace(rolls[-1], reads=_pool_reads(c, spec, path, rolls[-1].expr))
+        for name in spec["read"]:
+            _not_sheet(c, name, path + ("read", name), ctx)
+            _bind(scope, ctx, name)
     return Roll(tuple(rolls))
+
+
+def _pool_reads(c: Checker, spec: Spec, path: P, expr: Any) -> tuple[tuple[str, Statistic], ...]:
+    """`read`: statistics of the pool of a roll step's one dice term."""
+    if len(spec["roll"]) != 1:
+        c.problem(SchemaViolation("a roll step with 'read' rolls one pool: give 'roll' one name",
+                                  c.where(path + ("read",), key=True)))
+    elif expr is not None and not isinstance(expr.tree, DiceTerm):
+        c.problem(SchemaViolation(f"'{expr.text}' is not one dice term, so it has no pool to read",
+                                  c.where(path + ("roll", next(iter(spec["roll"]))))))
+    reads = []
+    for name, text in spec["read"].items():
+        try:
+            reads.append((name, parse_statistic(text)))
+        except RulesError as err:
+            err.where = c.where(path + ("read", name))
+            c.problem(err)
+    return tuple(reads)
 
 
 def compile_decide(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Decide:
