@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -28,16 +31,58 @@ class RulesCommandError(click.ClickException):
         click.echo(self.message, err=True)
 
 
+class InternalError(RulesCommandError):
+    """A bug: an exception no input should cause, shown as one line with exit code 3."""
+
+    exit_code = 3
+
+
+# Output that cannot be written (a closed pipe, a full disk) ends the command with one line.
+_OUTPUT_ERRNOS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
 class Group(click.Group):
-    """A group that turns every RulesError into a one-line message and exit code 1."""
+    """The one guard of the command line.
+
+    A RulesError (the user's mistake) becomes its one line and exit code 1; output that cannot be
+    written becomes one line and exit code 1; anything else is a bug: one line asking for a report,
+    exit code 3, and the traceback only with RULESMITH_DEBUG=1.
+    """
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # so that an output error is reported here, not after exit
+            return result
         except RulesError as err:
             raise RulesCommandError(str(err)) from None
         except RecursionError:
             raise RulesCommandError("input nested too deeply") from None
+        except (click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except OSError as err:
+            if err.errno not in _OUTPUT_ERRNOS:
+                raise _internal(err) from None
+            _discard_output()
+            raise RulesCommandError(f"cannot write the output: {err.strerror or err}") from None
+        except Exception as err:  # noqa: BLE001  (the guard is there to catch what nothing else did)
+            raise _internal(err) from None
+
+
+def _internal(err: Exception) -> Exception:
+    """The one-line report of a bug, or the exception itself (with its traceback) under RULESMITH_DEBUG=1."""
+    if os.environ.get("RULESMITH_DEBUG") == "1":
+        return err
+    text = " ".join(f"{type(err).__name__}: {err}".split())
+    return InternalError(f"internal error: {text[:300]}; please report")
+
+
+def _discard_output() -> None:
+    """Point stdout at the null device, so that Python's flush at exit does not fail a second time."""
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
 
 
 @click.group(cls=Group)
