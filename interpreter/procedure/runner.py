@@ -136,12 +136,15 @@ def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Ma
            doc: Any) -> tuple[dict[str, Any], dict[str, Any]]:
     """The starting env of a run, and the sheet's names alone (empty without a sheet)."""
     from interpreter.sheet import bind as sheets
+    from interpreter.sheet.creation import refuse_broken
 
     if proc.sheet == "required" and sheet is None:
         raise BadParameter(f"procedure '{proc.name}' works on a character sheet: give --sheet FILE")
     if sheet is not None and not sheets.names_ruleset(sheet.get("ruleset"), ruleset, doc.file if doc is not None else None):
         raise BadParameter(f"the sheet is for ruleset '{sheet.get('ruleset')}', not '{ruleset.id}'",
                            doc.where(("ruleset",)) if doc is not None else None)
+    if sheet is not None:
+        refuse_broken(ruleset, sheet, doc)
     sheet_env = sheets.bind(ruleset, sheet, doc) if sheet is not None else None
     params = bind(proc, args, sheet_env, ruleset)
     env = initial_env(ruleset, proc, params)

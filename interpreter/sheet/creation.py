@@ -53,6 +53,9 @@ def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list
         problems.append(SheetProblem(f"the sheet names ruleset '{data.get('ruleset')}', not '{ruleset.id}'",
                                      _where(doc, ("ruleset",))))
         return problems
+    problems.extend(_shapes(ruleset, data, doc))
+    if problems:
+        return problems
     traits = data.get("traits") or {}
     for name, trait in ruleset.traits.items():
         if name not in traits:
@@ -61,7 +64,7 @@ def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list
         value = traits[name]
         at = _where(doc, ("traits", name))
         if isinstance(value, bool) or not isinstance(value, int):
-            problems.append(SheetProblem(f"traits.{name}: {value!r} is not a whole number", at))
+            problems.append(SheetProblem(f"trait '{name}' must be a whole number, not {value!r}", at))
         elif trait.maximum is not None and value > trait.maximum:
             problems.append(SheetProblem(f"traits.{name}: {value} is above the most, {trait.maximum}", at))
         elif trait.minimum is not None and value < trait.minimum:
@@ -89,6 +92,46 @@ def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list
     return sorted_unique(problems)
 
 
+def refuse_broken(ruleset: Ruleset, data: Any, doc: Any) -> None:
+    """Refuse a sheet that breaks a standing rule, before any procedure reads or changes it.
+
+    The refusal is the first line `rules sheet check` prints for the sheet.
+    """
+    found = check(ruleset, data, doc)
+    if found:
+        raise found[0]
+
+
+def _kind(value: Any) -> str:
+    if value is None or isinstance(value, bool):
+        return repr(value).lower().replace("none", "null")
+    return {int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping"}.get(type(value), "?")
+
+
+def _shapes(ruleset: Ruleset, data: Mapping[str, Any], doc: Any) -> list[RulesError]:
+    """The parts of a sheet that have the wrong kind of value for binding to read them."""
+    out: list[RulesError] = []
+    for key in ("traits", "choices", "state"):
+        value = data.get(key)
+        if value is not None and not isinstance(value, dict):
+            out.append(SheetProblem(f"{key} must be a mapping of names to values, not {_kind(value)}",
+                                    _where(doc, (key,))))
+    state = data.get("state")
+    if out or ruleset.sheet is None or not isinstance(state, dict):
+        return out
+    for track in ruleset.sheet.tracks.values():
+        raw = state.get(track.name)
+        if raw is None:
+            continue
+        if track.kind == "boxes" and not isinstance(raw, list):
+            out.append(SheetProblem(f"state.{track.name} must be a list of boxes (a damage type or null each), "
+                                    f"not {_kind(raw)}", _where(doc, ("state", track.name))))
+        elif track.kind == "current_max" and not isinstance(raw, dict):
+            out.append(SheetProblem(f"state.{track.name} must be a mapping with current and max, not {_kind(raw)}",
+                                    _where(doc, ("state", track.name))))
+    return out
+
+
 def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[str, Any]) -> list[RulesError]:
     """State values the sheet holds that binding would have to cut: too many boxes, values over a maximum."""
     out: list[RulesError] = []
@@ -97,10 +140,10 @@ def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[st
     for track in spec.tracks.values():
         raw = state.get(track.name)
         if track.kind == "boxes" and isinstance(raw, list):
-            marked = sum(1 for m in raw if m is not None)
-            size = env[f"{track.name}_size"]
-            if marked > size:
-                out.append(SheetProblem(f"state.{track.name}: {marked} boxes marked; the track has {size}",
+            marked, size = sum(1 for m in raw if m is not None), env[f"{track.name}_size"]
+            if len(raw) > size:
+                what = f"{marked} boxes marked" if marked > size else f"{len(raw)} boxes"
+                out.append(SheetProblem(f"state.{track.name}: {what}; the track has {size}",
                                         _where(doc, ("state", track.name))))
         elif track.kind == "current_max" and isinstance(raw, dict):
             current, top = raw.get("current"), raw.get("max")
