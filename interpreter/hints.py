@@ -34,6 +34,13 @@ def suggest(word: str, choices: Iterable[str]) -> str | None:
     return f"did you mean '{close}'?" if close else None
 
 
+def shown(text: str, most: int = 60) -> str:
+    """Text as a message quotes it: in quotes, cut in the middle when longer than ``most`` characters."""
+    if len(text) <= most:
+        return f"'{text}'"
+    return f"'{text[: most // 2]}…{text[-10:]}' ({len(text)} characters)"
+
+
 def sorted_unique(problems: list[Any]) -> list[Any]:
     """Problems sorted by position, each once."""
     seen = set()

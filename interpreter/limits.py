@@ -26,3 +26,23 @@ MAX_ODDS_WORK = 3_000_000
 MAX_ODDS_BITS = 16_000_000
 
 LOCK_WAIT_SECONDS = 60.0  # how long a write waits for another writer of the same sheet
+
+
+def whole_number(text: str) -> int | None:
+    """The value of text written as a whole number in ASCII digits (an optional sign, no '_'), else None.
+
+    A number beyond 64 bits gives OverflowError before Python converts it, so that a number of
+    thousands of digits never reaches int() and its digit limit.
+    """
+    body = text[1:] if text[:1] in "+-" else text
+    if not body or not body.isascii() or not body.isdigit():
+        return None
+    if len(body.lstrip("0")) > 19:
+        raise OverflowError(text)
+    value = int(text)
+    if not INT_MIN <= value <= INT_MAX:
+        raise OverflowError(text)
+    return value
+
+
+OUT_OF_RANGE = f"whole numbers must lie between {INT_MIN} and {INT_MAX} (64 bits)"

@@ -13,10 +13,12 @@ from typing import Any, cast
 
 import click
 
+from interpreter import limits
 from interpreter.cli import describe as describe_mod
 from interpreter.cli import render
 from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, RulesError
+from interpreter.hints import shown
 from interpreter.load.bundled import bundled_ids
 from interpreter.pipeline import compile_ref, problems, resolve
 from interpreter.procedure import runner
@@ -144,10 +146,17 @@ def parse_dice_list(text: str | None) -> list[int] | None:
     """The values of --dice as integers."""
     if text is None:
         return None
-    try:
-        return [int(part) for part in text.replace(" ", "").split(",") if part]
-    except ValueError:
-        raise BadParameter(f"--dice takes whole numbers separated by commas, not '{text}'") from None
+    values = []
+    for part in text.replace(" ", "").split(","):
+        try:
+            value = limits.whole_number(part) if part else None
+        except OverflowError:
+            raise BadParameter(f"--dice: {shown(part)} is out of range: {limits.OUT_OF_RANGE}") from None
+        if part and value is None:
+            raise BadParameter(f"--dice takes whole numbers separated by commas, not {shown(text)}")
+        if value is not None:
+            values.append(value)
+    return values
 
 
 @main.command()

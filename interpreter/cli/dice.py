@@ -7,8 +7,11 @@ import random
 
 import click
 
+from interpreter import limits
 from interpreter.cli.render import distribution_text
 from interpreter.dice import expr as dice
+from interpreter.errors import BadParameter
+from interpreter.hints import shown
 
 
 def _parse_given(text: str) -> list[int]:
@@ -19,9 +22,12 @@ def _parse_given(text: str) -> list[int]:
         if not part:
             continue
         try:
-            values.append(int(part))
-        except ValueError:
-            raise click.BadParameter(f"'{part}' is not a whole number", param_hint="--dice") from None
+            value = limits.whole_number(part)
+        except OverflowError:
+            raise BadParameter(f"--dice: {shown(part)} is out of range: {limits.OUT_OF_RANGE}") from None
+        if value is None:
+            raise click.BadParameter(f"{shown(part)} is not a whole number", param_hint="--dice")
+        values.append(value)
     return values
 
 
@@ -32,9 +38,10 @@ def _parse_setting(item: str) -> tuple[str, object]:
         raise click.BadParameter(f"'{item}' is not NAME=VALUE", param_hint="--set")
     value = value.strip()
     try:
-        return name.strip(), int(value)
-    except ValueError:
-        return name.strip(), dice.parse(value)
+        number = limits.whole_number(value)
+    except OverflowError:
+        raise BadParameter(f"--set {name.strip()}: {shown(value)} is out of range: {limits.OUT_OF_RANGE}") from None
+    return name.strip(), number if number is not None else dice.parse(value)
 
 
 @click.command("roll")

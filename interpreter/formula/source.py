@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ast
 import re
+import unicodedata
 import warnings
 
 from interpreter import limits
@@ -121,6 +122,21 @@ def prescan(source: Source) -> None:
     deep_not = re.search(_NOT_CHAIN + f"{{{max_depth + 1},}}", text)
     if deep_not:
         raise LimitExceeded(too_deep, source.at_index(deep_not.start()))
+    if not text.isascii():
+        _refuse_folded_names(source)
+
+
+_WORD = re.compile(r"[^\W\d]\w*")
+
+
+def _refuse_folded_names(source: Source) -> None:
+    """Refuse a name Python would read as another (full-width 'ＳＴＲ' is read as 'STR'): the name shown must be the one run."""
+    for match in _WORD.finditer(source.text):
+        word = match.group()
+        folded = unicodedata.normalize("NFKC", word)
+        if folded != word:
+            raise FormulaSyntaxError(f"the name '{word}' would be read as '{folded}'; write '{folded}'",
+                                     source.at_index(match.start()))
 
 
 def _string_end(text: str, i: int) -> int:

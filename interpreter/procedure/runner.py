@@ -7,9 +7,10 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from interpreter import limits
 from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, EvaluationError, RulesError
-from interpreter.hints import suggest
+from interpreter.hints import shown, suggest
 from interpreter.procedure.kinds import RUNNERS
 from interpreter.procedure.steps import initial_env, run_steps
 from interpreter.procedure.worlds import EvalContext, World
@@ -65,7 +66,7 @@ def convert(param: Param, raw: Any) -> Any:
             try:
                 value = dice.parse(text)
             except RulesError as err:
-                raise BadParameter(f"parameter '{param.name}' ('{text}'): {err.message}") from None
+                raise BadParameter(f"parameter '{param.name}' ({shown(text)}): {err.message}") from None
         elif param.type == "flag":
             lowered = text.lower()
             if lowered not in ("true", "false", "1", "0", "yes", "no"):
@@ -76,10 +77,12 @@ def convert(param: Param, raw: Any) -> Any:
             raise BadParameter(f"parameter '{param.name}' must be one of {options}, not '{raw}'")
         else:
             try:
-                value = int(text)
-            except ValueError:
+                value = limits.whole_number(text)
+            except OverflowError:
+                raise BadParameter(f"parameter '{param.name}' is {shown(text)}: {limits.OUT_OF_RANGE}") from None
+            if value is None:
                 words = f" or one of {', '.join(param.options)}" if param.options else ""
-                raise BadParameter(f"parameter '{param.name}' must be a whole number{words}, not '{raw}'") from None
+                raise BadParameter(f"parameter '{param.name}' must be a whole number{words}, not {shown(raw)}")
     if param.type == "flag":
         value = bool(value)
     if param.type in ("int", "choice") and not isinstance(value, bool) and isinstance(value, int):
@@ -153,7 +156,19 @@ def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Ma
     if proc.sheet != "none" and sheet_env is not None:
         for key, value in sheet_env.items():
             env.setdefault(key, value)
+    _check_dice_params(proc, params, env)
     return env, sheet_env or {}
+
+
+def _check_dice_params(proc: Procedure, params: Mapping[str, Any], env: Mapping[str, Any]) -> None:
+    """A dice expression given for a parameter names only what the run knows, whatever branch it takes."""
+    for param in proc.params:
+        value = params.get(param.name)
+        if param.type == "dice" and isinstance(value, dice.DiceExpr):
+            unknown = sorted(set(value.names) - set(env))
+            if unknown:
+                raise BadParameter(f"parameter '{param.name}' ({shown(value.text)}): unknown name '{unknown[0]}'",
+                                   hint="give dice such as 1d8, or a whole number")
 
 
 def _sheet_names(ruleset: Ruleset, sheet_env: Mapping[str, Any]) -> tuple[str, ...]:

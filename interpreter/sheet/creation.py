@@ -8,6 +8,7 @@ the `creation` rules (budgets, priorities and the like); experience spent in pla
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -278,8 +279,13 @@ def _yaml_value(value: Any) -> str:
         return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in value.items()) + "}"
-    text = str(value)
-    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    # a JSON string is a YAML double-quoted one; characters a reader may not show as written are escaped too
+    quoted = json.dumps(str(value), ensure_ascii=False)
+    return "".join(c if c.isprintable() or c in "\\\"" else _escape(c) for c in quoted)
+
+
+def _escape(c: str) -> str:
+    return f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
 
 
 def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None, traits: Mapping[str, int] | None = None,
