@@ -294,7 +294,7 @@ def test_L6_without_a_sheet_luck_spends_nothing(rules, tmp_path):
 
 
 @pytest.mark.parametrize("current, procedure, params, dice, key, expected", [
-    (22, "check", ["stat=10", "dc=15"], "8", "total", 18),
+    (20, "check", ["stat=10", "dc=15"], "8", "total", 18),
     (0, "check", ["stat=10", "dc=15"], "8", "total", 16),          # the ruling: 2 off at 0 current HP
     (1, "check", ["stat=10", "dc=15"], "8", "total", 18),
     (0, "attack", ["attack=10", "defense=5"], "8,4", "attack_total", 16),
