@@ -2,21 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 
 @dataclass(frozen=True, slots=True)
 class Location:
-    """A place in a source file: file name, 1-based line and column, and the JSON path."""
+    """A place in a source file: file name, 1-based line and column, and the JSON path.
+
+    ``source`` is the path the file can be read from to show the line, when ``file`` (the
+    name shown in messages) is not one; it takes no part in comparisons.
+    """
 
     file: str = "<input>"
     line: int = 0
     col: int = 0
     path: str = ""
+    source: str = field(default="", compare=False, repr=False)
 
     def shifted(self, cols: int) -> Location:
         """The same place moved right by a number of columns (for a spot inside a scalar)."""
-        return Location(self.file, self.line, self.col + cols, self.path)
+        return Location(self.file, self.line, self.col + cols, self.path, self.source)
 
     def __str__(self) -> str:
         if self.line:

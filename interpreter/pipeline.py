@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import hashlib
-import os
-from functools import lru_cache
 from pathlib import Path
 
 from interpreter.errors import Invalid, RulesError, RulesetLoadError
 from interpreter.hints import sorted_unique, suggest
-from interpreter.load.bundled import bundled_ids, rulesets_dir, schema_path
-from interpreter.load.yaml_loader import Document, load_file
+from interpreter.load.bundled import bundled_ids, rulesets_dir
+from interpreter.load.checked import load_checked
+from interpreter.load.document import Document
 from interpreter.ruleset.model import Ruleset
 
 
@@ -26,9 +24,12 @@ def resolve(ref: str) -> tuple[Path, str]:
 
 
 def problems(ref: str) -> list[RulesError]:
-    """Every problem of a ruleset, sorted by position; empty when it is valid."""
+    """Every problem of a ruleset, sorted by position; empty when it is valid.
+
+    The file is parsed and checked against the schema whatever the parse cache says.
+    """
     try:
-        compile_ref(ref)
+        compile_ref(ref, trust_cache=False)
     except Invalid as err:
         return err.problems
     except RulesError as err:
@@ -36,60 +37,61 @@ def problems(ref: str) -> list[RulesError]:
     return []
 
 
-def compile_ref(ref: str) -> Ruleset:
-    """Load, validate and compile a ruleset; raise Invalid with every problem found."""
+# Rulesets compiled in this process: (file, shown name) -> (size and time, checked for real, ruleset).
+_COMPILED: dict[tuple[str, str], tuple[tuple[int, int], bool, Ruleset]] = {}
+_COMPILED_MAX = 32
+
+
+def forget_compiled() -> None:
+    """Drop the rulesets this process compiled (the next compile_ref loads its file again)."""
+    _COMPILED.clear()
+
+
+def compile_ref(ref: str, *, trust_cache: bool = True) -> Ruleset:
+    """Load, validate and compile a ruleset; raise Invalid with every problem found.
+
+    A file compiled before in this process and not changed since (same size and
+    modification time) is not loaded again.  With ``trust_cache=False`` the file is parsed
+    and checked against the schema even when the parse cache remembers it.
+    """
     path, shown = resolve(ref)
+    real = str(path.resolve())
     stat = path.stat()
-    return _compile_cached(str(path.resolve()), shown, stat.st_mtime_ns, stat.st_size)
+    version = (stat.st_mtime_ns, stat.st_size)
+    known = _COMPILED.get((real, shown))
+    if known is not None and known[0] == version and (trust_cache or known[1]):
+        return known[2]
+    ruleset, for_real = _load_and_compile(Path(real), shown, trust_cache)
+    if len(_COMPILED) >= _COMPILED_MAX:
+        _COMPILED.pop(next(iter(_COMPILED)))
+    _COMPILED[(real, shown)] = (version, for_real, ruleset)
+    return ruleset
 
 
-@lru_cache(maxsize=32)
-def _compile_cached(path: str, shown: str, mtime: int, size: int) -> Ruleset:
+def _load_and_compile(path: Path, shown: str, trust_cache: bool) -> tuple[Ruleset, bool]:
+    """The compiled ruleset, and whether its file was checked against the schema in this run."""
+    loaded = load_checked(path, shown, trust_cache=trust_cache)
+    try:
+        return _compile(loaded.doc), not loaded.trusted
+    except RulesError:
+        raise
+    except Exception:
+        # The compiler relies on the shape the schema checked.  A document taken from the
+        # cache on trust that breaks it was not what the cache claimed (a forged record):
+        # check the file for real, which reports its problems as errors.
+        if not loaded.trusted:
+            raise
+    return _compile(load_checked(path, shown, trust_cache=False).doc), True
+
+
+def _compile(doc: Document) -> Ruleset:
     from interpreter.procedure.kinds import COMPILERS
     from interpreter.ruleset.compiler import Compiler
 
-    doc = load_file(path, shown)
-    check_schema(Path(path), doc)
-    compiler = Compiler(doc, COMPILERS)
     try:
-        return compiler.compile()
+        return Compiler(doc, COMPILERS).compile()
     except Invalid as err:
         raise Invalid(sorted_unique(err.problems)) from None
-
-
-def _cache_dir() -> Path | None:
-    """Where files that passed the schema are remembered, or None when remembering is off."""
-    if os.environ.get("RULESMITH_CACHE", "").lower() in ("0", "off", "no", "false"):
-        return None
-    base = os.environ.get("RULESMITH_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rulesmith")
-    return Path(base) / "schema-valid"
-
-
-def check_schema(path: Path, doc: Document) -> None:
-    """Raise Invalid with every schema problem of a loaded file.
-
-    A file whose exact bytes already passed this exact schema is not checked again: the
-    answer cannot differ, and it spares every command the JSON Schema work.
-    """
-    folder = _cache_dir()
-    marker = None
-    if folder is not None:
-        digest = hashlib.sha256(schema_path().read_bytes() + b"\0" + path.read_bytes()).hexdigest()
-        marker = folder / digest
-        if marker.exists():
-            return
-    from interpreter.load.schema import iter_errors  # imported only when a file has to be checked
-
-    found = list(iter_errors(doc))
-    if found:
-        raise Invalid(sorted_unique(found))
-    if marker is not None:
-        try:
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            marker.touch()
-        except OSError:
-            pass  # remembering is only a saving
 
 
 def load_ruleset(ref: str) -> Ruleset:
@@ -97,4 +99,4 @@ def load_ruleset(ref: str) -> Ruleset:
     return compile_ref(ref)
 
 
-__all__ = ["compile_ref", "load_ruleset", "problems", "resolve"]
+__all__ = ["compile_ref", "forget_compiled", "load_ruleset", "problems", "resolve"]

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from helpers import one_line_error, with_constants
 
-from interpreter.load.yaml_loader import load_file
+from interpreter.load.yaml import load_file
 
 LOCKWOOD_STATS = ["STR", "AGI", "END", "KNO", "WIS", "PER", "CHA", "WILL", "LUCK"]
 

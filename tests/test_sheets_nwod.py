@@ -20,7 +20,7 @@ import pytest
 from helpers import edited_copy, ruleset
 from helpers import show_sheet as show
 
-from interpreter.load.yaml_loader import load_text
+from interpreter.load.yaml import load_text
 from interpreter.sheet.file import TEMP_MARK
 
 RULES = str(Path(sys.executable).with_name("rules"))  # the console script installed beside this Python

@@ -36,8 +36,8 @@ class Source:
         if where is None:
             return Location("<formula>", line, col + 1)
         if line == 1:
-            return Location(where.file, where.line, where.col + col, where.path)
-        return Location(where.file, where.line + line - 1, col + 1, where.path)
+            return Location(where.file, where.line, where.col + col, where.path, where.source)
+        return Location(where.file, where.line + line - 1, col + 1, where.path, where.source)
 
     def at_index(self, index: int) -> Location:
         """The file position of a character index into the text."""

@@ -8,7 +8,7 @@ from typing import Any
 
 from interpreter.errors import Invalid, RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
-from interpreter.load.yaml_loader import Document
+from interpreter.load.document import Document
 from interpreter.ruleset.context import Checker, ProcContext, Scope, Sections, StepCompiler, compile_steps
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Trait
 from interpreter.ruleset.samples import compile_samples

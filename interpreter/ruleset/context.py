@@ -16,7 +16,7 @@ from interpreter.dice import expr as dice
 from interpreter.errors import Location, RulesError, SchemaViolation, UnknownName, UnknownStepKind
 from interpreter.formula.compile import Formula, compile_formula
 from interpreter.hints import suggest
-from interpreter.load.yaml_loader import Document
+from interpreter.load.document import Document
 from interpreter.ruleset.model import Derived, SheetSpec, Trait
 from interpreter.ruleset.specs import Step, StepSpec
 

@@ -32,7 +32,8 @@ from ruamel.yaml.scalarstring import ScalarString
 
 from interpreter import limits
 from interpreter.errors import Location, RulesError, RulesetLoadError
-from interpreter.load.yaml_loader import Document, load_text
+from interpreter.load.document import Document
+from interpreter.load.yaml import load_text
 from interpreter.sheet.splice import (
     SheetPath,
     document_prefix,

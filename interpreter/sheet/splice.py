@@ -22,7 +22,7 @@ from ruamel.yaml.events import (
     ScalarEvent,
 )
 
-from interpreter.load.yaml_loader import Document
+from interpreter.load.document import Document
 
 __all__ = ["SheetPath", "document_prefix", "indents", "respelled", "scalar_edits", "scalar_spans", "scalar_text"]
 

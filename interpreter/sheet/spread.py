@@ -145,7 +145,7 @@ def starting_values(ruleset: Ruleset) -> tuple[dict[str, int], dict[str, Any]]:
 
 def new_sheet(ruleset: Ruleset, name: str, ref: str | None, file: str) -> str:
     """The text of a new sheet that passes `rules sheet check --creation`, or BadParameter naming the rule it cannot meet."""
-    from interpreter.load.yaml_loader import load_text
+    from interpreter.load.yaml import load_text
 
     try:
         traits, choices = starting_values(ruleset)
@@ -163,7 +163,7 @@ def new_sheet(ruleset: Ruleset, name: str, ref: str | None, file: str) -> str:
 
 def default_problems(ruleset: Ruleset) -> list[str]:
     """How a sheet of every trait and field at its default breaks the ruleset's own rules (empty when it does not)."""
-    from interpreter.load.yaml_loader import load_text
+    from interpreter.load.yaml import load_text
 
     if ruleset.sheet is None and not ruleset.traits:
         return []

@@ -1,0 +1,166 @@
+"""The parse cache: documents that were parsed and passed the schema, kept as JSON on disk.
+
+Parsing a large ruleset with ruamel.yaml and checking it against the schema takes a tenth
+of a second or more; reading it back from here takes a millisecond or two.  Two kinds of
+entries live in the cache folder:
+
+* ``documents/KEY.json``: one parsed file (its data and its position tree);
+* ``checked/KEY``: an empty marker saying that a ruleset made of these exact files passed
+  the schema.
+
+Every key is the SHA-256 of the record format, the rulesmith, ruamel.yaml and jsonschema
+versions, the schema's hash and the SHA-256 of the exact bytes that were parsed (of every
+file, for a marker).  A record starts with one line of JSON that repeats its key and holds
+the SHA-256 of the rest; a record whose key or hash does not match (written for other
+bytes or another version, cut short, edited by hand) is ignored and the file is parsed
+and checked again.  Records are JSON: reading one never runs code, whatever it holds.
+
+The folder is ``$RULESMITH_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulesmith``, else
+``~/.cache/rulesmith``; ``RULESMITH_CACHE=off`` (or 0, no, false) turns the cache off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import sys
+import tempfile
+from collections.abc import Sequence
+from functools import cache
+from pathlib import Path
+
+from interpreter.load.bundled import schema_path
+from interpreter.load.document import Document
+
+__all__ = [
+    "FORMAT", "checked_key", "document_key", "folder", "is_checked", "mark_checked", "read_document",
+    "schema_digest", "versions", "write_document",
+]
+
+FORMAT = "rulesmith parse cache 1"  # changed whenever the record layout or the parser's output changes
+
+_DISTRIBUTIONS = ("rulesmith", "ruamel.yaml", "jsonschema")
+
+
+def folder() -> Path | None:
+    """The cache folder, or None when caching is turned off."""
+    if os.environ.get("RULESMITH_CACHE", "").lower() in ("0", "off", "no", "false"):
+        return None
+    base = os.environ.get("RULESMITH_CACHE_DIR") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rulesmith")
+    return Path(base)
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[-_.]+", "_", name).lower()
+
+
+@cache
+def versions() -> str:
+    """The installed versions of rulesmith, ruamel.yaml and jsonschema, as one line.
+
+    They are read from the ``*.dist-info`` folder names on ``sys.path``: importing
+    ``importlib.metadata`` alone would cost more than a cached load.
+    """
+    wanted = {_normal(name): name for name in _DISTRIBUTIONS}
+    found: dict[str, str] = {}
+    for entry in sys.path:
+        try:
+            names = os.listdir(entry or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.endswith(".dist-info"):
+                dist, _, version = name[: -len(".dist-info")].partition("-")
+                normal = _normal(dist)
+                if normal in wanted and normal not in found:
+                    found[normal] = version
+    if len(found) < len(wanted):
+        from importlib import metadata  # only where the folder names did not tell
+
+        for normal, name in wanted.items():
+            if normal not in found:
+                try:
+                    found[normal] = metadata.version(name)
+                except metadata.PackageNotFoundError:
+                    found[normal] = "unknown"
+    return "; ".join(f"{name} {found[_normal(name)]}" for name in _DISTRIBUTIONS)
+
+
+@cache
+def schema_digest() -> str:
+    """The SHA-256 of the bundled ruleset schema."""
+    return hashlib.sha256(schema_path().read_bytes()).hexdigest()
+
+
+def _key(*parts: str) -> str:
+    text = "\0".join((FORMAT, versions(), schema_digest()) + parts)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def document_key(digest: str) -> str:
+    """The key of the parsed document of a file whose bytes have SHA-256 ``digest``."""
+    return _key("document", digest)
+
+
+def checked_key(digests: Sequence[str]) -> str:
+    """The key of the marker for a ruleset made of files with these SHA-256s (top file first)."""
+    return _key("checked", *digests)
+
+
+def _write(path: Path, data: bytes) -> None:
+    """Write a file whole or not at all (a reader never sees half of it)."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                out.write(data)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        pass  # the cache is only a saving
+
+
+def write_document(where: Path, key: str, doc: Document) -> None:
+    """Store a parsed document under its key."""
+    payload = json.dumps({"data": doc.data, "positions": doc.positions}, separators=(",", ":")).encode("utf-8")
+    header = json.dumps({"format": FORMAT, "key": key, "versions": versions(),
+                         "sha256": hashlib.sha256(payload).hexdigest()})
+    _write(where / "documents" / f"{key}.json", header.encode("utf-8") + b"\n" + payload)
+
+
+def read_document(where: Path, key: str, file: str, source: str | None = None) -> Document | None:
+    """The document stored under a key, or None when there is none or the record is not intact."""
+    try:
+        with open(where / "documents" / f"{key}.json", "rb") as handle:
+            record = handle.read()
+        head, newline, payload = record.partition(b"\n")
+        header = json.loads(head)
+        if (not newline or not isinstance(header, dict) or header.get("format") != FORMAT
+                or header.get("key") != key or header.get("versions") != versions()
+                or header.get("sha256") != hashlib.sha256(payload).hexdigest()):
+            return None
+        body = json.loads(payload)
+        data, positions = body["data"], body["positions"]
+        if not isinstance(data, dict) or not isinstance(positions, list) or len(positions) < 3:
+            return None
+    except (OSError, ValueError, TypeError, KeyError, RecursionError):
+        return None  # no record, or one that is not ours: parse the file instead
+    return Document(data, file, positions, source)
+
+
+def is_checked(where: Path, key: str) -> bool:
+    """Whether a ruleset with this checked key passed the schema before."""
+    return (where / "checked" / key).is_file()
+
+
+def mark_checked(where: Path, key: str) -> None:
+    """Remember that a ruleset with this checked key passed the schema."""
+    marker = where / "checked" / key
+    if not marker.is_file():
+        _write(marker, b"")
