@@ -16,6 +16,7 @@ import click
 from interpreter import limits
 from interpreter.cli import describe as describe_mod
 from interpreter.cli import render
+from interpreter.cli.caret import error_lines, is_terminal
 from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, RulesError
 from interpreter.hints import shown
@@ -25,12 +26,29 @@ from interpreter.procedure import runner
 
 
 class RulesCommandError(click.ClickException):
-    """A user's mistake, shown as one line per problem, with exit code 1."""
+    """A user's mistake, shown as one line per problem, with exit code 1.
+
+    On a terminal (and without --json) each located problem is followed by its source
+    line and a caret under the column.
+    """
 
     exit_code = 1
 
+    def __init__(self, message: str, error: RulesError | None = None, carets: bool = False):
+        super().__init__(message)
+        self.error = error
+        self.carets = carets
+
     def show(self, file: Any = None) -> None:
-        click.echo(self.message, err=True)
+        if self.error is not None and self.carets and is_terminal():
+            click.echo("\n".join(error_lines(self.error, terminal=True)), err=True)
+        else:
+            click.echo(self.message, err=True)
+
+
+def echo_problem(problem: RulesError) -> None:
+    """Print one problem on stderr: its line, and on a terminal its source line and caret."""
+    click.echo("\n".join(error_lines(problem, terminal=is_terminal())), err=True)
 
 
 class InternalError(RulesCommandError):
@@ -52,12 +70,13 @@ class Group(click.Group):
     """
 
     def invoke(self, ctx: click.Context) -> Any:
+        as_json = "--json" in ctx.args  # read now: invoking the command consumes the arguments
         try:
             result = super().invoke(ctx)
             sys.stdout.flush()  # so that an output error is reported here, not after exit
             return result
         except RulesError as err:
-            raise RulesCommandError(str(err)) from None
+            raise RulesCommandError(str(err), err, carets=not as_json) from None
         except RecursionError:
             raise RulesCommandError("input nested too deeply") from None
         except (click.ClickException, click.exceptions.Exit, click.Abort):
@@ -114,7 +133,7 @@ def validate(rulesets: Sequence[str]) -> None:
         if found:
             bad += 1
             for problem in found:
-                click.echo(str(problem), err=True)
+                echo_problem(problem)
         else:
             shown = resolve(ref)[1]
             click.echo(f"{shown}: valid")
@@ -272,7 +291,7 @@ def sheet_check(file: str, creation: bool) -> None:
     handle, rs = open_sheet(file)
     found = check(rs, handle.data, handle.doc, creation=creation)
     for problem in found:
-        click.echo(str(problem), err=True)
+        echo_problem(problem)
     if found:
         sys.exit(1)
     click.echo(f"{file}: valid")
