@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.load.yaml_loader import load_text  # noqa: E402  (the project's own loader, for positions)
+from interpreter.load.yaml import load_text  # noqa: E402  (the project's own loader, for positions)
 
 PROSE = {"summary", "help", "text", "title", "description", "label", "source", "message", "refs", "ruleset"}
 SWAPS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "+": "-", "-": "+"}
