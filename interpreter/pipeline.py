@@ -94,9 +94,15 @@ def _compile(doc: Document) -> Ruleset:
         raise Invalid(sorted_unique(err.problems)) from None
 
 
+def document(ref: str) -> Document:
+    """The document a ruleset is compiled from (for an overlay, after merging it onto its base)."""
+    path, shown = resolve(ref)
+    return load_checked(Path(str(path.resolve())), shown).doc
+
+
 def load_ruleset(ref: str) -> Ruleset:
     """A compiled ruleset from a bundled id or a path."""
     return compile_ref(ref)
 
 
-__all__ = ["compile_ref", "forget_compiled", "load_ruleset", "problems", "resolve"]
+__all__ = ["compile_ref", "document", "forget_compiled", "load_ruleset", "problems", "resolve"]

@@ -312,8 +312,10 @@ def sheet_show(file: str, as_json: bool) -> None:
 
 def _register_dice() -> None:
     from interpreter.cli.dice import roll
+    from interpreter.cli.diff import diff
 
     main.add_command(roll)
+    main.add_command(diff)
 
 
 _register_dice()

@@ -1,0 +1,125 @@
+"""What differs between two rulesets' documents: every changed value by JSON path, and which
+procedures may behave differently because of it."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from interpreter.load.document import json_path
+
+IDENTITY = ("ruleset", "extends")  # keys that name a file, not a rule
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_SECTIONS = ("constants", "dice", "tables", "derived", "procedures", "traits")
+_SHEET_SECTIONS = ("traits", "derived", "sheet")  # what a procedure working on a sheet may read
+_PROSE = {"summary", "help", "label", "refs", "title", "text", "description", "message"}
+_REPORTED = ("outcomes", "values", "samples")  # a procedure's descriptions of what it reports, and its samples
+
+
+class _Missing:
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING: Any = _Missing()
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """One value that differs: `before` or `after` is MISSING when the value was added or removed."""
+
+    path: str
+    before: Any
+    after: Any
+
+    @property
+    def kind(self) -> str:
+        return "added" if self.before is MISSING else "removed" if self.after is MISSING else "changed"
+
+
+def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Change]:
+    """Every value that differs between two documents, in document order (the base's keys first)."""
+    top_before = {k: v for k, v in before.items() if k not in IDENTITY}
+    top_after = {k: v for k, v in after.items() if k not in IDENTITY}
+    return list(_walk(top_before, top_after, ()))
+
+
+def _walk(before: Any, after: Any, path: tuple[Any, ...]) -> Iterator[Change]:
+    if isinstance(before, Mapping) and isinstance(after, Mapping):
+        for key in list(before) + [k for k in after if k not in before]:
+            yield from _walk(before.get(key, MISSING), after.get(key, MISSING), path + (key,))
+    elif (isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
+          and any(isinstance(v, (Mapping, list)) for v in before)):
+        for i, (old, new) in enumerate(zip(before, after, strict=True)):
+            yield from _walk(old, new, path + (i,))
+    elif not _same(before, after):
+        yield Change(json_path(path), before, after)
+
+
+def _same(a: Any, b: Any) -> bool:
+    return type(a) is type(b) and a == b
+
+
+def _names(value: Any) -> set[str]:
+    """Every word in the text of a value, prose left out: the names a formula, dice expression or step may use."""
+    if isinstance(value, Mapping):
+        return {n for k, v in value.items() if k not in _PROSE for n in _names(v)}  # keys name what they define
+    if isinstance(value, list):
+        return {n for v in value for n in _names(v)}
+    if isinstance(value, str):
+        return set(_NAME.findall(value))
+    return set()
+
+
+def _uses(data: Mapping[str, Any], procedure: str) -> set[tuple[str, str]]:
+    """The (section, name) entries a procedure may depend on, followed through constants, dice,
+    tables, derived values and called procedures; a sheet procedure depends on the whole sheet."""
+    found: set[tuple[str, str]] = set()
+    todo = [("procedures", procedure)]
+    while todo:
+        section, name = todo.pop()
+        if (section, name) in found:
+            continue
+        found.add((section, name))
+        spec = data.get(section) if name == "*" else (data.get(section) or {}).get(name)
+        if section == "procedures" and isinstance(spec, Mapping) and spec.get("sheet", "none") != "none":
+            todo += [(s, "*") for s in _SHEET_SECTIONS]
+        if section == "procedures" and isinstance(spec, Mapping):
+            spec = {k: v for k, v in spec.items() if k not in _REPORTED}
+        for word in _names(spec):
+            for other in _SECTIONS:
+                if word in (data.get(other) or {}) and (other, word) not in found:
+                    todo.append((other, word))
+    return found
+
+
+def _part(data: Mapping[str, Any], section: str, name: str) -> Any:
+    value = data.get(section, MISSING)
+    if name == "*" or value is MISSING:
+        return value
+    return value.get(name, MISSING) if isinstance(value, Mapping) else MISSING
+
+
+def affected(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """The procedures of both documents whose definition, or anything they use, differs."""
+    names = list(before.get("procedures") or {})
+    names += [n for n in (after.get("procedures") or {}) if n not in names]
+    out = []
+    for name in names:
+        uses = _uses(before, name) | _uses(after, name)
+        if any(not _deep_same(_part(before, s, n), _part(after, s, n)) for s, n in uses):
+            out.append(name)
+    return out
+
+
+def _deep_same(a: Any, b: Any) -> bool:
+    if isinstance(a, Mapping) and isinstance(b, Mapping):
+        return a.keys() == b.keys() and all(_deep_same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_deep_same(x, y) for x, y in zip(a, b, strict=True))
+    return _same(a, b)
+
+
+__all__ = ["MISSING", "Change", "affected", "changes"]
