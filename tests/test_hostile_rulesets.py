@@ -12,7 +12,8 @@ HERE = Path(__file__).resolve().parent / "hostile" / "loops.yaml"
 @pytest.mark.parametrize("command,procedure,message", [
     ("run", "spin", "the procedure needs more than 100000 steps"),
     ("run", "forever", "a loop ran more than 1000 times"),
-    ("odds", "forever", "exact odds need more than"),
+    # x is never read, so the worlds of each turn merge into one and the loop's own limit is reached first
+    ("odds", "forever", "a loop ran more than 1000 times"),
     ("odds", "wide", "exact odds need more than"),
 ])
 def test_runaway_procedures_stop_with_one_line(rules, command, procedure, message, monkeypatch):

@@ -11,7 +11,7 @@ from interpreter.dice import expr as dice
 from interpreter.dice.distribution import Distribution
 from interpreter.dice.report import dice_text
 from interpreter.procedure.runner import Odds, Result
-from interpreter.procedure.worlds import NoteRecord, RollRecord
+from interpreter.procedure.trace import NoteRecord, RollRecord
 
 BAR_WIDTH = 40
 _BLOCKS = " ▏▎▍▌▋▊▉█"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
@@ -13,7 +14,7 @@ from interpreter.errors import BadParameter, EvaluationError, RulesError
 from interpreter.hints import shown, suggest
 from interpreter.procedure.kinds import RUNNERS
 from interpreter.procedure.steps import initial_env, run_steps
-from interpreter.procedure.worlds import EvalContext, World
+from interpreter.procedure.worlds import EvalContext, World, Worlds, merge
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.tables import table_functions
 
@@ -124,7 +125,7 @@ def _trait_param(param: Param, text: Any, sheet_env: Mapping[str, Any] | None, r
     if text not in ruleset.traits:
         raise BadParameter(f"parameter '{param.name}': '{text}' is not a trait of {ruleset.id}",
                            hint=suggest(str(text), ruleset.traits))
-    out: dict[str, Any] = {param.name: sheet_env[text], f"#trait:{param.name}": text}
+    out: dict[str, Any] = {param.name: sheet_env[text]}
     for group in {t.group for t in ruleset.traits.values() if t.group}:
         out[f"{param.name}_in_{group}"] = ruleset.traits[text].group == group
     return out
@@ -137,7 +138,11 @@ def _finish(proc: Procedure, world: World) -> None:
 
 def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Mapping[str, Any] | None,
            doc: Any) -> tuple[dict[str, Any], dict[str, Any]]:
-    """The starting env of a run, and the sheet's names alone (empty without a sheet)."""
+    """The starting env of a run, and the sheet's names alone (empty without a sheet).
+
+    A trait parameter (`stat=STR`) binds the trait's value under the parameter's name,
+    and a flag for each trait group.
+    """
     from interpreter.sheet import bind as sheets
     from interpreter.sheet.creation import refuse_broken
 
@@ -171,6 +176,11 @@ def _check_dice_params(proc: Procedure, params: Mapping[str, Any], env: Mapping[
                                    hint="give dice such as 1d8, or a whole number")
 
 
+def _traits_named(proc: Procedure, args: Mapping[str, Any]) -> dict[str, str]:
+    """The trait each trait parameter names (`stat=STR` gives {'stat': 'STR'})."""
+    return {p.name: str(args[p.name]).strip() for p in proc.params if p.type == "trait" and p.name in args}
+
+
 def _sheet_names(ruleset: Ruleset, sheet_env: Mapping[str, Any]) -> tuple[str, ...]:
     """The names a bound sheet adds to the constants."""
     return tuple(k for k in sheet_env if k not in ruleset.constants)
@@ -191,9 +201,8 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
     changes: tuple[Any, ...] = ()
     if proc.sheet != "none" and sheet is not None:
         final = dict(world.env)
-        for key, trait in env.items():
-            if key.startswith("#trait:"):
-                final[trait] = final[key[len("#trait:"):]]
+        for param, trait in _traits_named(proc, args).items():
+            final[trait] = final[param]  # a trait parameter's new value is the trait's
         if ruleset.sheet is not None:
             sheets.refresh(ruleset, final)
         changes = tuple(sheets.changed_paths(ruleset, sheet_env, final, sheet))
@@ -207,25 +216,59 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[st
     env, sheet_env = _start(ruleset, proc, args, sheet, doc)
     ctx = EvalContext(ruleset, exact=True, handlers=RUNNERS, functions=table_functions(ruleset),
                       sheet_names=_sheet_names(ruleset, sheet_env))
-    worlds = run_steps(proc.steps, [(World(env), Fraction(1))], ctx)
-    outcomes: dict[str, Any] = {o: Fraction(0) for o in proc.outcomes}
-    values: dict[str, dict[Any, Any]] = {v: {} for v in proc.values}
-    mass: Any = Fraction(0)
-    for world, weight in worlds:
-        _finish(proc, world)
-        mass += weight
-        assert world.outcome is not None  # _finish refuses a world without an outcome
-        outcomes[world.outcome] = outcomes.get(world.outcome, 0) + weight
-        for v in proc.values:
-            value = world.env.get(v)
-            values[v][value] = values[v].get(value, 0) + weight
+    paused = gc.isenabled()
+    gc.disable()  # worlds are many short-lived objects without cycles: collecting finds nothing to free
+    try:
+        worlds: Worlds = [(World(env), Fraction(1))]
+        # A value that is final (no later step reads or writes it) is added up as soon as it is,
+        # with the mass of the worlds then; worlds are then no longer told apart by it.
+        retired: dict[str, tuple[dict[Any, Any], Any]] = {}
+        for step in proc.steps:
+            worlds = run_steps((step,), worlds, ctx)
+            done = [v for v in step.done if v not in ctx.sheet_names]
+            if done:
+                worlds = merge(_retire(worlds, done, retired), ctx.key_names(step.live))
+        outcomes: dict[str, Any] = {o: Fraction(0) for o in proc.outcomes}
+        values: dict[str, dict[Any, Any]] = {v: {} for v in proc.values if v not in retired}
+        mass: Any = Fraction(0)
+        for world, weight in worlds:
+            _finish(proc, world)
+            mass += weight
+            assert world.outcome is not None  # _finish refuses a world without an outcome
+            outcomes[world.outcome] = outcomes.get(world.outcome, 0) + weight
+            for v, counts in values.items():
+                value = world.env.get(v)
+                counts[value] = counts.get(value, 0) + weight
+    finally:
+        if paused:
+            gc.enable()
     truncated = ctx.truncated
     if truncated:
         # What was cut off is reported, and the rest is renormalised so probabilities sum to 1.
         outcomes = {k: float(p) / float(mass) for k, p in outcomes.items()}
         values = {k: {x: float(p) / float(mass) for x, p in d.items()} for k, d in values.items()}
+    for v, (counts, then) in retired.items():
+        values[v] = {x: float(p) / float(then) for x, p in counts.items()} if truncated else counts
+    values = {v: values[v] for v in proc.values}
     return Odds(ruleset.id, proc.name, outcomes, {k: dict(sorted(d.items(), key=_order)) for k, d in values.items()},
                 truncated)
+
+
+def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[Any, Any], Any]]) -> Worlds:
+    """Add up the distribution of final values, and take them out of the worlds."""
+    mass: Any = Fraction(0)
+    counts: dict[str, dict[Any, Any]] = {v: {} for v in names}
+    out: Worlds = []
+    for world, weight in worlds:
+        mass += weight
+        env = dict(world.env)
+        for v, seen in counts.items():
+            value = env.pop(v, None)
+            seen[value] = seen.get(value, 0) + weight
+        out.append((world.with_env(env), weight))
+    for v, seen in counts.items():
+        retired[v] = (seen, mass)
+    return out
 
 
 def _order(item: tuple[Any, Any]) -> tuple[int, Any]:

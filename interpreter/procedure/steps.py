@@ -1,4 +1,4 @@
-"""The step handlers of the procedure language, one per YAML key, shared by rolling and exact odds."""
+"""The step runners of the procedure language, one per step kind, shared by rolling and exact odds."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from typing import Any
 
 from interpreter import limits
 from interpreter.errors import BadParameter, LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
-from interpreter.procedure.worlds import FIXED, EvalContext, NoteRecord, RollRecord, Weight, World, Worlds, merge, total
+from interpreter.procedure.trace import NoteRecord, RollRecord
+from interpreter.procedure.worlds import EvalContext, LoopState, Weight, World, Worlds, merge, total
 from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.specs import (
     BestOf,
@@ -26,6 +27,8 @@ from interpreter.ruleset.specs import (
     TableLookup,
 )
 
+Each = Callable[[World, Weight], Iterator[tuple[World, Weight]]]
+
 
 def evaluate(formula: Any, world: World, ctx: EvalContext, where: Location) -> Any:
     """A formula's value in a world, with errors placed at the step."""
@@ -36,7 +39,10 @@ def evaluate(formula: Any, world: World, ctx: EvalContext, where: Location) -> A
 
 
 def run_steps(steps: Steps, worlds: Worlds, ctx: EvalContext) -> Worlds:
-    """Run steps in order over worlds; worlds that stopped pass through untouched."""
+    """Run steps in order over worlds; worlds that stopped pass through untouched.
+
+    For exact odds, worlds that are the same state after a step are merged (see worlds.merge).
+    """
     for step in steps:
         if all(world.stopped for world, _ in worlds):
             break
@@ -46,11 +52,11 @@ def run_steps(steps: Steps, worlds: Worlds, ctx: EvalContext) -> Worlds:
         ctx.tick(len(worlds), step.where)
         worlds = handler(step, worlds, ctx)
         if ctx.exact:
-            worlds = merge(worlds)
+            worlds = merge(worlds, ctx.key_names(step.live))
     return worlds
 
 
-def _each(worlds: Worlds, fn: Callable[[World, Weight], Iterator[tuple[World, Weight]]]) -> Worlds:
+def each(worlds: Worlds, fn: Each) -> Worlds:
     """Apply a per-world function to every running world, keeping stopped ones as they are."""
     out: Worlds = []
     for world, weight in worlds:
@@ -63,12 +69,21 @@ def _each(worlds: Worlds, fn: Callable[[World, Weight], Iterator[tuple[World, We
 
 def run_let(step: Step[Let], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`let`: bind names to formula values, in order."""
-    def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        world = world.but()
-        for a in step.spec.assign:
-            world.env[a.name] = evaluate(a.formula, world, ctx, a.where)
-        yield world, weight
-    return _each(worlds, one)
+    assign = step.spec.assign
+    functions = ctx.functions
+    out: Worlds = []
+    for world, weight in worlds:
+        if world.stopped:
+            out.append((world, weight))
+            continue
+        env = dict(world.env)
+        for a in assign:
+            try:
+                env[a.name] = a.formula.evaluate(env, functions)
+            except RulesError as err:
+                raise err.located(a.where) from None
+        out.append((world.with_env(env), weight))
+    return out
 
 
 def roll_into(world: World, weight: Weight, rolls: tuple[RollInto, ...], ctx: EvalContext) -> Worlds:
@@ -79,16 +94,16 @@ def roll_into(world: World, weight: Weight, rolls: tuple[RollInto, ...], ctx: Ev
         for w, p in branches:
             if r.reads:
                 for values, prob, records in ctx.pool_outcomes(r, w.env, p):
-                    new = w.bound(r.name, values[0])
+                    env = dict(w.env)
+                    env[r.name] = values[0]
                     for (name, _), value in zip(r.reads, values[1:], strict=True):
-                        new.env[name] = value
-                    new.trace = w.trace + records
-                    grown.append((new, p * prob))
+                        env[name] = value
+                    grown.append((World(env, w.outcome, w.stopped, w.trace + records, w.loops), p * prob))
                 continue
             for value, prob, record in ctx.outcomes(r.name, r.expr, w.env, p, r.where):
                 new = w.bound(r.name, value)
                 if record is not None:
-                    new.trace = w.trace + (record,)
+                    new = new.noted(record)
                 grown.append((new, p * prob))
         branches = grown
     return branches
@@ -98,7 +113,7 @@ def run_roll(step: Step[Roll], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`roll`: roll dice expressions and bind their results; branches over every result for odds."""
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
         yield from roll_into(world, weight, step.spec.rolls, ctx)
-    return _each(worlds, one)
+    return each(worlds, one)
 
 
 def run_decide(step: Step[Decide], worlds: Worlds, ctx: EvalContext) -> Worlds:
@@ -109,7 +124,7 @@ def run_decide(step: Step[Decide], worlds: Worlds, ctx: EvalContext) -> Worlds:
                 yield world.with_outcome(b.outcome), weight
                 return
         yield world, weight
-    return _each(worlds, one)
+    return each(worlds, one)
 
 
 def run_stop(step: Step[Stop], worlds: Worlds, ctx: EvalContext) -> Worlds:
@@ -120,10 +135,10 @@ def run_stop(step: Step[Stop], worlds: Worlds, ctx: EvalContext) -> Worlds:
         if cond is None or evaluate(cond, world, ctx, step.where):
             if outcome is not None:
                 world = world.with_outcome(outcome)
-            yield world.but(stopped=True), weight
+            yield world.stop(), weight
         else:
             yield world, weight
-    return _each(worlds, one)
+    return each(worlds, one)
 
 
 def run_if(step: Step[If], worlds: Worlds, ctx: EvalContext) -> Worlds:
@@ -146,26 +161,25 @@ def run_if(step: Step[If], worlds: Worlds, ctx: EvalContext) -> Worlds:
 
 
 def run_repeat(step: Step[Loop], worlds: Worlds, ctx: EvalContext) -> Worlds:
-    """`repeat`: run the body a number of times, or while a condition holds, up to a maximum."""
+    """`repeat`: run the body a number of times, or while a condition holds, up to a maximum.
+
+    Each world inside the loop carries the loop's state (iterations done, count, maximum)
+    as the last entry of its `loops`; it is taken off when the world leaves the loop.
+    """
     spec = step.spec
-    slot = f"#repeat@{step.where.line}:{step.where.col}"  # not a formula name, so private
     out: Worlds = []
     active: Worlds = []
     for world, weight in worlds:
         if world.stopped:
             out.append((world, weight))
             continue
-        world = world.bound(slot, 0)
-        if spec.times is not None:
-            world.env[slot + "n"] = evaluate(spec.times, world, ctx, step.where)
-        if spec.max is not None:
-            world.env[slot + "m"] = evaluate(spec.max, world, ctx, step.where)
-        active.append((world, weight))
-    private = (slot, slot + "n", slot + "m")
+        times = evaluate(spec.times, world, ctx, step.where) if spec.times is not None else None
+        most = evaluate(spec.max, world, ctx, step.where) if spec.max is not None else None
+        active.append((world.with_loops(world.loops + (LoopState(0, times, most),)), weight))
     for _ in range(limits.MAX_LOOP_ITERATIONS + 1):
         going: Worlds = []
         for world, weight in active:
-            if _continues(step, world, ctx, slot):
+            if _continues(step, world, ctx):
                 going.append((world, weight))
             else:
                 out.append((world, weight))
@@ -175,32 +189,28 @@ def run_repeat(step: Step[Loop], worlds: Worlds, ctx: EvalContext) -> Worlds:
             ctx.truncated += float(total(going))
             going = []
             break
-        counted = []
+        counted: Worlds = []
         for world, weight in going:
-            world = world.bound(slot, world.env[slot] + 1)
+            state = world.loops[-1]
+            state = LoopState(state.done + 1, state.times, state.most)
+            world = world.with_loops(world.loops[:-1] + (state,))
             if spec.counter:
-                world.env[spec.counter] = world.env[slot]
+                world = world.bound(spec.counter, state.done)
             counted.append((world, weight))
         active = run_steps(spec.steps, counted, ctx)
     else:
         raise LimitExceeded(f"a loop ran more than {limits.MAX_LOOP_ITERATIONS} times", step.where)
-    cleaned = []
-    for world, weight in out:
-        if slot in world.env:
-            world = world.but()
-            for name in private:
-                world.env.pop(name, None)
-        cleaned.append((world, weight))
-    return cleaned
+    depth = len(worlds[0][0].loops) if worlds else 0  # every world enters at the same depth
+    return [(w.with_loops(w.loops[:depth]) if len(w.loops) > depth else w, p) for w, p in out]
 
 
-def _continues(step: Step[Loop], world: World, ctx: EvalContext, slot: str) -> bool:
+def _continues(step: Step[Loop], world: World, ctx: EvalContext) -> bool:
     if world.stopped:
         return False
-    done = world.env[slot]
-    if slot + "n" in world.env and done >= world.env[slot + "n"]:
+    state = world.loops[-1]
+    if state.times is not None and state.done >= state.times:
         return False
-    if slot + "m" in world.env and done >= world.env[slot + "m"]:
+    if state.most is not None and state.done >= state.most:
         return False
     cond = step.spec.condition
     return cond is None or bool(evaluate(cond, world, ctx, step.where))
@@ -214,6 +224,12 @@ def run_best_of(step: Step[BestOf], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """
     spec = step.spec
     proc: Procedure = ctx.ruleset.procedures[spec.procedure]
+    # While runs are compared, the tiebreak's names matter as well as what is live after the step.
+    names = ctx.key_names(step.live) + (tuple(sorted(spec.tiebreak.names)) if spec.tiebreak is not None else ())
+
+    def score(w: World) -> tuple[int, Any]:
+        tiebreak = 0 if spec.tiebreak is None else evaluate(spec.tiebreak, w, ctx, step.where)
+        return (-proc.rank(w.outcome), tiebreak)
 
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
         count = evaluate(spec.count, world, ctx, step.where)
@@ -221,35 +237,30 @@ def run_best_of(step: Step[BestOf], worlds: Worlds, ctx: EvalContext) -> Worlds:
             raise LimitExceeded(f"best_of count is {count}; it must be 1 to {limits.MAX_LOOP_ITERATIONS}",
                                 step.where)
         worst = bool(spec.worst_when is not None and evaluate(spec.worst_when, world, ctx, step.where))
-        start = world.but(trace=())
+        start = world.with_trace(())
         if ctx.exact:
             once = run_steps(spec.steps, [(start, 1)], ctx)
             runs = [once] * count
         else:
             runs = [run_steps(spec.steps, [(start, 1)], ctx) for _ in range(count)]
-
-        def score(w: World) -> tuple[int, Any]:
-            tiebreak = 0 if spec.tiebreak is None else evaluate(spec.tiebreak, w, ctx, step.where)
-            return (-proc.rank(w.outcome), tiebreak)
-
         best = runs[0]
         for run in runs[1:]:
             chosen: Worlds = []
             for a, pa in best:
+                sa = score(a)
                 for b, pb in run:
-                    sa, sb = score(a), score(b)
+                    sb = score(b)
                     pick = (b if sb < sa else a) if worst else (b if sb > sa else a)
                     if not ctx.exact:
-                        pick = pick.but(trace=a.trace + b.trace)
+                        pick = pick.with_trace(a.trace + b.trace)
                     chosen.append((pick, pa * pb))
-            best = merge(chosen) if ctx.exact else chosen
+            best = merge(chosen, names) if ctx.exact else chosen
         for picked, p in best:
-            result = picked.but(trace=world.trace + picked.trace)
+            trace = world.trace + picked.trace
             if not ctx.exact and count > 1:
-                which = "worst" if worst else "best"
-                result.trace += (NoteRecord(f"kept the {which} of {count}"),)
-            yield result, weight * p
-    return _each(worlds, one)
+                trace += (NoteRecord(f"kept the {'worst' if worst else 'best'} of {count}"),)
+            yield picked.with_trace(trace), weight * p
+    return each(worlds, one)
 
 
 def run_contest(step: Step[Contest], worlds: Worlds, ctx: EvalContext) -> Worlds:
@@ -261,12 +272,15 @@ def run_contest(step: Step[Contest], worlds: Worlds, ctx: EvalContext) -> Worlds
         defender = evaluate(spec.defender, world, ctx, step.where)
         won = actor > defender or (actor == defender and spec.ties == "actor")
         world = world.with_outcome(spec.win if won else spec.lose)
-        if spec.margin:
-            world.env[spec.margin] = actor - defender
-        if spec.tied:
-            world.env[spec.tied] = actor == defender
+        if spec.margin or spec.tied:
+            env = dict(world.env)
+            if spec.margin:
+                env[spec.margin] = actor - defender
+            if spec.tied:
+                env[spec.tied] = actor == defender
+            world = world.with_env(env)
         yield world, weight
-    return _each(worlds, one)
+    return each(worlds, one)
 
 
 def run_table(step: Step[TableLookup], worlds: Worlds, ctx: EvalContext) -> Worlds:
@@ -286,7 +300,7 @@ def run_table(step: Step[TableLookup], worlds: Worlds, ctx: EvalContext) -> Worl
             value = None if row.value is None else evaluate(row.value, world, ctx, row.where)
             world = world.bound(spec.value_as, value)
         if not ctx.exact:
-            world = world.but(trace=world.trace + (NoteRecord(f"{table.name}: {key} → {row.text}"),))
+            world = world.noted(NoteRecord(f"{table.name}: {key} → {row.text}"))
         yield from roll_into(world, weight, tuple(RollInto(name, expr, row.where) for name, expr in row.values), ctx)
 
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
@@ -294,9 +308,9 @@ def run_table(step: Step[TableLookup], worlds: Worlds, ctx: EvalContext) -> Worl
             yield from apply(world, weight, evaluate(spec.key, world, ctx, step.where))
             return
         for key, prob, record in ctx.outcomes(table.name, table.die, world.env, weight, step.where):
-            w = world if record is None else world.but(trace=world.trace + (record,))
+            w = world if record is None else world.noted(record)
             yield from apply(w, weight * prob, key)
-    return _each(worlds, one)
+    return each(worlds, one)
 
 
 def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
@@ -332,31 +346,28 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
             raise BadParameter(f"procedure '{callee.name}' works on a character sheet, and this call has none to give",
                                step.where)
         for end, p in ends(args, sheet):
+            env = dict(world.env)
+            if prefix:
+                for name in callee.values:
+                    env[f"{prefix}_{name}"] = end.env.get(name)
+                for name in callee.outcomes:
+                    env[f"{prefix}_{name}"] = end.outcome == name
+            for name in sheet:
+                env[name] = end.env[name]
             trace = end.trace
             if prefix and not ctx.exact:
                 trace = tuple(replace(r, name=f"{prefix}.{r.name}") if isinstance(r, RollRecord) else r for r in trace)
-            new = world.but(trace=world.trace + trace)
-            if prefix:
-                for name in callee.values:
-                    new.env[f"{prefix}_{name}"] = end.env.get(name)
-                for name in callee.outcomes:
-                    new.env[f"{prefix}_{name}"] = end.outcome == name
-            for name in sheet:
-                new.env[name] = end.env[name]
+            new = World(env, world.outcome, world.stopped, world.trace + trace, world.loops)
             if spec.inherit:
                 new = new.with_outcome(end.outcome)
             yield new, weight * p
-    return _each(worlds, one)
+    return each(worlds, one)
 
 
 def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], where: Location | None = None) -> dict[str, Any]:
-    """The names a procedure starts with: constants, named dice, its outcomes, then its parameters."""
-    # Names no step binds come first, so a world's key can skip them (see World.key).
-    ranks = {name: rank for rank, name in enumerate(proc.outcomes, start=1)}
-    everything = {**ruleset.constants, **ruleset.dice, **ranks}
-    env: dict[str, Any] = {k: v for k, v in everything.items() if k in ruleset.static}
-    env[FIXED] = len(env) + 1
-    env.update((k, v) for k, v in everything.items() if k not in ruleset.static)
+    """The names a procedure starts with: constants, named dice, its outcomes' ranks, then its parameters."""
+    env: dict[str, Any] = {**ruleset.constants, **ruleset.dice}
+    env.update((name, rank) for rank, name in enumerate(proc.outcomes, start=1))
     env["outcome"] = 0
     env["has_sheet"] = False
     for param in proc.params:

@@ -2,10 +2,14 @@
 
 One compiled procedure has two semantics. Sampling runs it over a single world whose
 dice come from a source (a seeded generator or given dice). Exact odds run it over
-every possible world at once, each with its probability; identical worlds are merged
-after every step, so loops and repeated rolls stay small. Step handlers do not know
-which semantics they serve: they ask the context for the outcomes of a roll and get
-one sampled branch or every branch.
+every possible world at once, each with its probability; worlds that are the same state
+are merged after every step, so loops and repeated rolls stay small. Two worlds are the
+same state when they agree on the names still live after the step (see
+`ruleset.liveness`), their outcome, whether they stopped, and where they are in loops.
+Step handlers do not know which semantics they serve: they ask the context for the
+outcomes of a roll and get one sampled branch or every branch.
+
+A world never changes: a step that binds a name makes a new world around a new env.
 """
 
 from __future__ import annotations
@@ -13,76 +17,73 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from interpreter import limits
 from interpreter.dice.pool import RESULT, pool_odds, read_pool
 from interpreter.errors import LimitExceeded, Location, RulesError
+from interpreter.procedure.trace import Record, RollRecord, Trace
+from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.specs import RollInto, Step
 
 Weight = Fraction | float
-FIXED = "#fixed"  # env entry: how many leading entries never change during a run
+Env = Mapping[str, Any]
 
 
-@dataclass(slots=True)
-class World:
-    """One possible state of a running procedure."""
+class LoopState(NamedTuple):
+    """How far one running loop has got: iterations done, and its `repeat` count and `max` when given."""
 
-    env: dict[str, Any]
+    done: int
+    times: int | None
+    most: int | None
+
+
+class World(NamedTuple):
+    """One possible state of a running procedure; immutable.
+
+    ``env`` is every name the procedure can read; it is never changed once a world holds
+    it. ``loops`` is the state of each loop the world is inside, innermost last.
+    """
+
+    env: Env
     outcome: str | None = None
     stopped: bool = False
-    trace: tuple[Any, ...] = ()
-
-    def key(self) -> tuple[Any, ...]:
-        """What makes two worlds the same state (the trace is not part of it).
-
-        The env starts with the names no step ever binds, then the FIXED entry counting them
-        (itself included); those are equal in every world of a run, so they are skipped.
-        """
-        return (tuple(list(self.env.items())[self.env.get(FIXED, 0):]), self.outcome, self.stopped)
-
-    def but(self, **changes: Any) -> World:
-        """A copy with a new env (copied), and the given fields changed."""
-        world = World(dict(self.env), self.outcome, self.stopped, self.trace)
-        for name, value in changes.items():
-            setattr(world, name, value)
-        return world
+    trace: Trace = ()
+    loops: tuple[LoopState, ...] = ()
 
     def bound(self, name: str, value: Any) -> World:
-        """A copy with one more name bound."""
-        world = World(dict(self.env), self.outcome, self.stopped, self.trace)
-        world.env[name] = value
-        return world
+        """This world with one name bound."""
+        env = dict(self.env)
+        env[name] = value
+        return World(env, self.outcome, self.stopped, self.trace, self.loops)
+
+    def with_env(self, env: Env) -> World:
+        """This world around another env (a new dict the caller gives up)."""
+        return World(env, self.outcome, self.stopped, self.trace, self.loops)
 
     def with_outcome(self, outcome: str | None) -> World:
-        """A copy whose outcome is set, visible to formulas as ``outcome``."""
-        world = self.but(outcome=outcome)
-        world.env["outcome"] = 0 if outcome is None else world.env.get(outcome, 0)
-        return world
+        """This world with its outcome set, visible to formulas as ``outcome`` (its rank, 1 for the best)."""
+        env = dict(self.env)
+        env["outcome"] = 0 if outcome is None else env.get(outcome, 0)
+        return World(env, outcome, self.stopped, self.trace, self.loops)
+
+    def stop(self) -> World:
+        return World(self.env, self.outcome, True, self.trace, self.loops)
+
+    def with_trace(self, trace: Trace) -> World:
+        return World(self.env, self.outcome, self.stopped, trace, self.loops)
+
+    def noted(self, record: Record) -> World:
+        return World(self.env, self.outcome, self.stopped, self.trace + (record,), self.loops)
+
+    def with_loops(self, loops: tuple[LoopState, ...]) -> World:
+        return World(self.env, self.outcome, self.stopped, self.trace, loops)
 
 
 Worlds = list[tuple[World, Weight]]
-
-
-@dataclass(frozen=True, slots=True)
-class RollRecord:
-    """One dice roll made by a step, for the trace."""
-
-    name: str
-    expr: Any
-    env: Mapping[str, Any]
-    roll: Any
-
-
-@dataclass(frozen=True, slots=True)
-class NoteRecord:
-    """A step's remark in the trace (a table row matched, a best-of choice made)."""
-
-    text: str
-
-
 Handler = Callable[[Step[Any], Worlds, "EvalContext"], Worlds]
+_MISSING = object()
 
 
 @dataclass(slots=True)
@@ -98,6 +99,7 @@ class EvalContext:
     work: int = 0
     calls: dict[Any, Any] = field(default_factory=dict)  # exact mode: a callee's ends by its arguments
     sheet_names: tuple[str, ...] = ()  # the names a bound sheet gives, passed on to called sheet procedures
+    _keys: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
 
     def tick(self, amount: int = 1, where: Location | None = None) -> None:
         """Count work, and stop with a clear error before it becomes a hang."""
@@ -107,8 +109,18 @@ class EvalContext:
             what = "exact odds need" if self.exact else "the procedure needs"
             raise LimitExceeded(f"{what} more than {limit} steps", where)
 
-    def outcomes(self, name: str, expr: Any, env: Mapping[str, Any], weight: Weight,
-                 where: Location) -> Iterator[tuple[Any, Weight, Any]]:
+    def key_names(self, live: tuple[str, ...]) -> tuple[str, ...]:
+        """The names that tell worlds apart, given a step's live names: the sheet marker becomes the sheet's names."""
+        names = self._keys.get(live)
+        if names is None:
+            expanded = [n for n in live if n != SHEET]
+            if SHEET in live:
+                expanded += [n for n in self.sheet_names if n not in expanded]
+            names = self._keys[live] = tuple(expanded)
+        return names
+
+    def outcomes(self, name: str, expr: Any, env: Env, weight: Weight,
+                 where: Location) -> Iterator[tuple[Any, Weight, RollRecord | None]]:
         """Each possible result of a roll with its probability and its trace record."""
         try:
             if not self.exact:
@@ -150,11 +162,13 @@ class EvalContext:
             yield key, (x / den if cut else Fraction(x, den)), ()
 
 
-def merge(worlds: Iterable[tuple[World, Weight]]) -> Worlds:
-    """Add up the weights of identical worlds, keeping the first one's trace."""
+def merge(worlds: Iterable[tuple[World, Weight]], names: tuple[str, ...]) -> Worlds:
+    """Add up the weights of worlds that are the same state by these names, keeping the first one's trace."""
     merged: dict[tuple[Any, ...], list[Any]] = {}
+    missing = (_MISSING,) * len(names)
     for world, weight in worlds:
-        key = world.key()
+        env = world.env
+        key = (tuple(map(env.get, names, missing)), world.outcome, world.stopped, world.loops)
         seen = merged.get(key)
         if seen is None:
             merged[key] = [world, weight]

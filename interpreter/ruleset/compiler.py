@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
@@ -10,6 +11,7 @@ from interpreter.errors import Invalid, RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.load.document import Document
 from interpreter.ruleset.context import Checker, ProcContext, Scope, Sections, StepCompiler, compile_steps
+from interpreter.ruleset.liveness import SHEET, Liveness, annotate, mark_done, writes
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Trait
 from interpreter.ruleset.samples import compile_samples
 from interpreter.ruleset.specs import Call, walk
@@ -26,7 +28,6 @@ class Compiler(Checker):
     def __init__(self, doc: Document, compilers: Mapping[str, StepCompiler]):
         super().__init__(doc)
         self.compilers = compilers  # step key -> compiler, in the order keys are tried
-        self.assigned: set[str] = set()  # every name some step binds, in any procedure
 
     # -- sections ------------------------------------------------------------------------
     def compile(self) -> Ruleset:
@@ -59,8 +60,9 @@ class Compiler(Checker):
         for name, spec in (data.get("procedures") or {}).items():
             procedures[name] = self.procedure(name, spec, base, sections)
         self.check_calls(procedures)
-        static = (set(constants) | set(named_dice) | {o for p in procedures.values() for o in p.outcomes}) - (
-            self.assigned | {prm.name for p in procedures.values() for prm in p.params} | RESERVED)
+        if not self.problems:
+            procedures = {name: with_liveness(proc, named_dice, tables, procedures)
+                          for name, proc in procedures.items()}
         notes = {name: Note(name, spec.get("title", name), spec.get("text", ""),
                             MappingProxyType(dict(spec.get("data") or {})),
                             tuple(spec.get("refs") or ())) for name, spec in (data.get("notes") or {}).items()}
@@ -73,7 +75,7 @@ class Compiler(Checker):
             traits=MappingProxyType(traits), derived=MappingProxyType(derived), tables=MappingProxyType(tables),
             procedures=MappingProxyType(procedures), notes=MappingProxyType(notes), examples=examples,
             extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}), sheet=sheet,
-            static=frozenset(static))
+        )
 
     def derived(self, base: set[str]) -> dict[str, Derived]:
         specs = self.data.get("derived") or {}
@@ -159,7 +161,6 @@ class Compiler(Checker):
         scope = Scope(formulas, set(sections.dice) | {p.name for p in params if p.type == "dice"})
         ctx = ProcContext(name, outcomes, sections, self.compilers, sheet, writable, frozenset(sheet_names))
         steps = compile_steps(self, spec.get("steps") or [], path + ("steps",), scope, ctx)
-        self.assigned |= ctx.bound | ctx.writable
         for v in values:
             if v not in ctx.bound and v not in {p.name for p in params} and v not in ctx.writable | readable:
                 self.problem(SchemaViolation(f"value '{v}' is never set by the steps of '{name}'",
@@ -242,6 +243,15 @@ class Compiler(Checker):
         return Example(spec["name"], spec["procedure"], MappingProxyType(dict(spec.get("params") or {})),
                        tuple(spec["dice"]), expect.get("outcome"), MappingProxyType(dict(expect.get("values") or {})), tuple(spec.get("refs") or ()),
                        self.where(path))
+
+
+def with_liveness(proc: Procedure, dice: Mapping[str, Any], tables: Mapping[str, Any],
+                  procedures: Mapping[str, Procedure]) -> Procedure:
+    """The procedure with each step knowing the names still live after it (see liveness)."""
+    liveness = Liveness(dice, tables, [p.name for p in proc.params if p.type == "dice"], procedures)
+    end = set(proc.values) | ({SHEET} if proc.sheet != "none" else set())
+    steps = annotate(proc.steps, end, liveness, writes(proc.steps, procedures, tables))
+    return replace(proc, steps=mark_done(steps, proc.values, liveness, procedures, tables))
 
 
 def _writable(sheet: SheetSpec, traits: Mapping[str, Trait]) -> set[str]:

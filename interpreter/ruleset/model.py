@@ -148,7 +148,6 @@ class Ruleset:
     examples: tuple[Example, ...]
     extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # top-level keys as written
     sheet: SheetSpec | None = None  # when the ruleset describes character sheets
-    static: frozenset[str] = frozenset()  # names no step ever binds: the same in every world of a run
 
 
 @dataclass(frozen=True, slots=True)

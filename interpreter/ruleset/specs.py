@@ -37,6 +37,8 @@ class Step(Generic[S_co]):
     kind: str
     spec: S_co
     where: Location
+    live: tuple[str, ...] = ()  # names some later step reads or the procedure reports (see liveness)
+    done: tuple[str, ...] = ()  # reported values no later step reads or writes (top-level steps only)
 
 
 Steps = tuple[Step[Any], ...]

@@ -7,12 +7,12 @@ They change names in a world's env like any step, so exact odds work for them to
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
-from interpreter.errors import Refused, SchemaViolation, UnknownName
+from interpreter.errors import Refused, RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
-from interpreter.procedure.steps import evaluate, run_steps
+from interpreter.procedure.steps import each, evaluate, run_steps
 from interpreter.procedure.worlds import EvalContext, Weight, World, Worlds
 from interpreter.ruleset.context import Checker, ProcContext, Scope, compile_steps
 from interpreter.ruleset.model import SheetSpec, Track
@@ -21,7 +21,6 @@ from interpreter.sheet.bind import MARKS, box_numbers, refresh, sorted_marks
 
 P = tuple[Any, ...]
 Spec = Mapping[str, Any]
-Each = Callable[[World, Weight], Iterable[tuple[World, Weight]]]
 
 
 def _needs_sheet(c: Checker, ctx: ProcContext, path: P, kind: str) -> SheetSpec | None:
@@ -82,19 +81,15 @@ def compile_for_each(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcCon
 def run_update(step: Step[Update], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`update`: set sheet values, then keep every dependent name consistent."""
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        world = world.but()
+        env = dict(world.env)
         for a in step.spec.assign:
-            world.env[a.name] = evaluate(a.formula, world, ctx, a.where)
-        refresh(ctx.ruleset, world.env)
-        yield world, weight
-    return _each(worlds, one)
-
-
-def _each(worlds: Worlds, fn: Each) -> Worlds:
-    out: Worlds = []
-    for world, weight in worlds:
-        out.extend([(world, weight)] if world.stopped else fn(world, weight))
-    return out
+            try:
+                env[a.name] = a.formula.evaluate(env, ctx.functions)
+            except RulesError as err:
+                raise err.located(a.where) from None
+        refresh(ctx.ruleset, env)
+        yield world.with_env(env), weight
+    return each(worlds, one)
 
 
 def damage_marks(track: Track, marks: tuple[int, ...], amount: int, kind: int, temporary: int) -> tuple[tuple[int, ...], int]:
@@ -144,20 +139,20 @@ def _run_box(kind: str, step: Step[BoxChange], worlds: Worlds, ctx: EvalContext)
         if not 1 <= severity <= len(track.types):
             raise Refused(f"damage type {severity} is not 1 to {len(track.types)} ({', '.join(track.types)})",
                           step.where)
-        world = world.but()
-        marks = world.env[MARKS + track.name]
+        env = dict(world.env)
+        marks = env[MARKS + track.name]
         if kind == "damage":
-            temporary = world.env.get(track.temporary, 0) if track.temporary else 0
+            temporary = env.get(track.temporary, 0) if track.temporary else 0
             marks, left = damage_marks(track, marks, amount, severity, temporary)
             if track.temporary:
-                world.env[track.temporary] = left
+                env[track.temporary] = left
         else:
             marks = heal_marks(marks, amount, severity)
-        world.env[MARKS + track.name] = marks
-        world.env.update(box_numbers(track, marks))
-        refresh(ctx.ruleset, world.env)
-        yield world, weight
-    return _each(worlds, one)
+        env[MARKS + track.name] = marks
+        env.update(box_numbers(track, marks))
+        refresh(ctx.ruleset, env)
+        yield world.with_env(env), weight
+    return each(worlds, one)
 
 
 def run_damage(step: Step[BoxChange], worlds: Worlds, ctx: EvalContext) -> Worlds:
@@ -196,14 +191,19 @@ def run_for_each(step: Step[ForEach], worlds: Worlds, ctx: EvalContext) -> World
         updated = []
         for w, p in worlds:
             if alias in w.env:
-                w = w.bound(trait, w.env[alias])
-                refresh(ctx.ruleset, w.env) if ctx.ruleset.sheet is not None else None
+                env = dict(w.env)
+                env[trait] = env[alias]
+                if ctx.ruleset.sheet is not None:
+                    refresh(ctx.ruleset, env)
+                w = w.with_env(env)
             updated.append((w, p))
         worlds = updated
-    return [(w.but() if alias not in w.env else _without(w, alias), p) for w, p in worlds]
+    return [(_without(w, alias), p) for w, p in worlds]
 
 
 def _without(world: World, name: str) -> World:
-    world = world.but()
-    world.env.pop(name, None)
-    return world
+    if name not in world.env:
+        return world
+    env = dict(world.env)
+    del env[name]
+    return world.with_env(env)

@@ -1,0 +1,28 @@
+"""The trace of a sampled run: each dice roll a step made, and each remark (a table row, a best-of choice)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True, slots=True)
+class RollRecord:
+    """One dice roll made by a step: the name it was bound to, the expression, the names it saw, the roll."""
+
+    name: str
+    expr: Any
+    env: Mapping[str, Any]
+    roll: Any
+
+
+@dataclass(frozen=True, slots=True)
+class NoteRecord:
+    """A step's remark in the trace (a table row matched, a best-of choice made)."""
+
+    text: str
+
+
+Record = RollRecord | NoteRecord
+Trace = tuple[Record, ...]
