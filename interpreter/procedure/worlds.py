@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 from interpreter import limits
 from interpreter.dice.pool import RESULT, pool_odds, read_pool
 from interpreter.errors import LimitExceeded, Location, RulesError
-from interpreter.procedure.trace import Record, RollRecord, Trace
+from interpreter.procedure.trace import NoteRecord, Record, RollRecord, Trace
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.specs import RollInto, Step
