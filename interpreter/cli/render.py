@@ -105,7 +105,10 @@ def odds_json(odds: Odds) -> dict[str, Any]:
     if odds.exact:
         out["exact"] = {k: _fraction(p) for k, p in odds.outcomes.items()}
         for name, dist in odds.values.items():
-            out["values"][name]["exact"] = {_key(v): _fraction(p) for v, p in dist.items()}
+            if name not in odds.values_cut:
+                out["values"][name]["exact"] = {_key(v): _fraction(p) for v, p in dist.items()}
+    for name, cut in odds.values_cut.items():
+        out["values"][name]["truncated"] = cut
     if odds.truncated:
         out["truncated"] = odds.truncated
     return out
@@ -151,6 +154,8 @@ def odds_text(odds: Odds) -> str:
             lines.append(f"  {_key(value):>{vwidth}}  {float(p) * 100:7.3f}%  {bar(float(p))}")
     if odds.truncated:
         lines.append(f"(explosions cut off; mass not counted: {odds.truncated:.3g})")
+    for name, cut in odds.values_cut.items():
+        lines.append(f"({name}: its endless largest values are left out ({cut:.3g}); the outcomes are exact)")
     return "\n".join(lines)
 
 

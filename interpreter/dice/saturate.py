@@ -10,8 +10,8 @@ needed; the rest of the mass is "at least the cap".
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 from itertools import product
-from math import lcm
 
 from interpreter.dice.distribution import Distribution
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
@@ -32,6 +32,7 @@ def _capped_mul(a: Capped, b: Capped, cap: int) -> Capped:
     return out
 
 
+@lru_cache(maxsize=1024)
 def capped_term(spec: TermSpec, cap: int) -> Distribution | None:
     """The exact distribution of min(value, cap) of an endlessly exploding term, or None when this
     method does not apply (no endless explosion, a keep/drop, or a face that takes away)."""
@@ -49,14 +50,14 @@ def capped_term(spec: TermSpec, cap: int) -> Distribution | None:
     for v in faces:
         if gain[v] < cap:
             (again if table[v] else stop)[gain[v]] += weights[v]
-    total = sum(weights)
-    lead = total - again[0]
-    q: list[Fraction] = []
+    lead = sum(weights) - again[0]
+    # q_i = P(one die adds i) = (stop_i + sum_j again_j q_(i-j)) / lead; kept as integers Q_i = q_i lead^(i+1)
+    big: list[int] = []
     for i in range(cap):
-        acc = Fraction(stop[i]) + sum(again[j] * q[i - j] for j in range(1, i + 1))
-        q.append(acc / lead)
-    den = lcm(*(x.denominator for x in q))
-    die = [int(x * den) for x in q]
+        acc = stop[i] * lead ** i + sum(again[j] * big[i - j] * lead ** (j - 1) for j in range(1, i + 1) if again[j])
+        big.append(acc)
+    den = lead ** cap
+    die = [x * lead ** (cap - 1 - i) for i, x in enumerate(big)]
     die.append(den - sum(die))
     result: Capped = [1] + [0] * cap
     base, n = die, spec.count

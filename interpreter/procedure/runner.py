@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from interpreter import limits
 from interpreter.dice import expr as dice
+from interpreter.dice.atleast import AtLeast, Undecided
 from interpreter.errors import BadParameter, EvaluationError, RulesError
 from interpreter.hints import shown, suggest
 from interpreter.procedure.kinds import RUNNERS
@@ -40,6 +41,7 @@ class Odds:
     outcomes: Mapping[str, Fraction | float]
     values: Mapping[str, Mapping[Any, Fraction | float]]
     truncated: float
+    values_cut: Mapping[str, float] = field(default_factory=dict)  # value -> tail left out of it (see odds)
 
     @property
     def exact(self) -> bool:
@@ -211,11 +213,31 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
 
 def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[str, Any] | None = None,
          doc: Any = None) -> Odds:
-    """The exact distribution of a procedure's outcomes and values."""
+    """The exact distribution of a procedure's outcomes and values.
+
+    Exploding rolls are first saturated (their tail lumped into one AtLeast value with its exact
+    probability); when a formula needs more of such a total than "at least", the odds are
+    computed again with the tail cut off.
+    """
+    key = (ruleset.id, id(ruleset), name)
+    if key not in _UNSATURABLE:
+        try:
+            return _odds(ruleset, name, args, sheet, doc, saturate=True)
+        except Undecided:
+            _UNSATURABLE.add(key)  # this procedure compares totals with each other: don't try again
+    return _odds(ruleset, name, args, sheet, doc, saturate=False)
+
+
+_UNSATURABLE: set[tuple[str, int, str]] = set()
+
+
+def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[str, Any] | None, doc: Any,
+          saturate: bool) -> Odds:
+    """The odds, with or without saturated explosions."""
     proc = find_procedure(ruleset, name)
     env, sheet_env = _start(ruleset, proc, args, sheet, doc)
     ctx = EvalContext(ruleset, exact=True, handlers=RUNNERS, functions=table_functions(ruleset),
-                      sheet_names=_sheet_names(ruleset, sheet_env))
+                      sheet_names=_sheet_names(ruleset, sheet_env), saturate=saturate)
     paused = gc.isenabled()
     gc.disable()  # worlds are many short-lived objects without cycles: collecting finds nothing to free
     try:
@@ -250,8 +272,14 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[st
     for v, (counts, then) in retired.items():
         values[v] = {x: float(p) / float(then) for x, p in counts.items()} if truncated else counts
     values = {v: values[v] for v in proc.values}
+    values_cut: dict[str, float] = {}
+    for v, dist in values.items():
+        tail = sum((p for x, p in dist.items() if isinstance(x, AtLeast)), Fraction(0))
+        if tail:  # a value with endless possible values: shown without its tail, which is reported
+            values_cut[v] = float(tail)
+            values[v] = {x: float(p) / float(1 - tail) for x, p in dist.items() if not isinstance(x, AtLeast)}
     return Odds(ruleset.id, proc.name, outcomes, {k: dict(sorted(d.items(), key=_order)) for k, d in values.items()},
-                truncated)
+                truncated, values_cut)
 
 
 def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[Any, Any], Any]]) -> Worlds:

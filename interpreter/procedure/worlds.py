@@ -20,6 +20,7 @@ from fractions import Fraction
 from typing import Any, NamedTuple
 
 from interpreter import limits
+from interpreter.dice.atleast import AtLeast
 from interpreter.dice.pool import RESULT, pool_odds, read_pool
 from interpreter.errors import LimitExceeded, Location, RulesError
 from interpreter.procedure.trace import NoteRecord, Record, RollRecord, Trace
@@ -99,6 +100,7 @@ class EvalContext:
     work: int = 0
     calls: dict[Any, Any] = field(default_factory=dict)  # exact mode: a callee's ends by its arguments
     sheet_names: tuple[str, ...] = ()  # the names a bound sheet gives, passed on to called sheet procedures
+    saturate: bool = False  # exact mode: lump an exploding roll's tail into one AtLeast value
     _keys: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
 
     def tick(self, amount: int = 1, where: Location | None = None) -> None:
@@ -126,6 +128,13 @@ class EvalContext:
             if not self.exact:
                 roll = expr.roll(env, self.source)
                 yield roll.value, 1, RollRecord(name, expr, dict(env), roll)
+                return
+            sat = expr.saturated(env) if self.saturate else None
+            if sat is not None:
+                dist, cap = sat
+                self.tick(len(dist.probs), where)
+                for value, prob in dist.probs:
+                    yield (AtLeast(value) if value == cap else value), prob, None
                 return
             dist = expr.distribution(env)
         except RulesError as err:

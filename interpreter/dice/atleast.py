@@ -1,0 +1,104 @@
+"""A saturated roll total: known only to be at least some number, for exact odds through explosions.
+
+Exact odds of a procedure lump the endless tail of an exploding roll into one value, `AtLeast(c)`
+("c or more"), whose probability is exact.  Whatever the procedure then asks of it that has one
+answer for every number from c up (`>= 5`, `> 0`, `+ 2`) is answered; anything else raises
+`Undecided`, and the odds are computed again with the tail cut off instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NoReturn
+
+BIG = 2 ** 62  # numbers this large are beyond any roll total (limits.MAX_DICE_ROLLED dice of at most MAX_FACES)
+
+
+class Undecided(Exception):
+    """A formula asked of a saturated total something its lower bound does not settle."""
+
+
+def _undecided(*_: Any) -> NoReturn:
+    raise Undecided("a formula needs more of an exploding total than 'at least'")
+
+
+class AtLeast(int):
+    """A total of at least `int.__int__(self)`, exact value unknown."""
+
+    __slots__ = ()
+
+    @property
+    def low(self) -> int:
+        """The lower bound."""
+        return int.__int__(self)
+
+    def __repr__(self) -> str:
+        return f"AtLeast({self.low})"
+
+    __str__ = __repr__
+
+    def __hash__(self) -> int:
+        return hash(("at least", self.low))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, AtLeast):
+            return self.low == other.low
+        if isinstance(other, int) and (other < self.low or other >= BIG):
+            return False
+        if not isinstance(other, int):
+            return NotImplemented
+        _undecided()
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __ge__(self, other: object) -> bool:
+        if isinstance(other, int) and not isinstance(other, AtLeast):
+            if self.low >= other:
+                return True
+            if other >= BIG:
+                return False
+        _undecided()
+
+    def __gt__(self, other: object) -> bool:
+        if isinstance(other, int) and not isinstance(other, AtLeast):
+            if self.low > other:
+                return True
+            if other >= BIG:
+                return False
+        _undecided()
+
+    def __le__(self, other: object) -> bool:
+        return not self > other
+
+    def __lt__(self, other: object) -> bool:
+        return not self >= other
+
+    def __add__(self, other: object) -> AtLeast:
+        if isinstance(other, int):
+            return AtLeast(self.low + int.__int__(other))
+        _undecided()
+
+    __radd__ = __add__
+
+    def __sub__(self, other: object) -> AtLeast:
+        if isinstance(other, int) and not isinstance(other, AtLeast):
+            return AtLeast(self.low - other)
+        _undecided()
+
+    def __mul__(self, other: object) -> int:
+        if isinstance(other, int) and not isinstance(other, AtLeast) and other >= 0:
+            return AtLeast(self.low * other) if other else 0
+        _undecided()
+
+    __rmul__ = __mul__
+
+    def __bool__(self) -> bool:
+        if self.low > 0:
+            return True
+        _undecided()
+
+    __rsub__ = __neg__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _undecided
+    __truediv__ = __rtruediv__ = __pow__ = __rpow__ = __int__ = __index__ = __float__ = _undecided
+    __round__ = __trunc__ = __floor__ = __ceil__ = __abs__ = __pos__ = __invert__ = _undecided
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __lshift__ = __rshift__ = _undecided
+    __divmod__ = __rdivmod__ = _undecided
