@@ -72,7 +72,8 @@ def compare(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, str],
         new = mean(after.values[v]) if v in after.values else None
         if old is not None or new is not None:
             values[v] = Pair(old, new)
-    return Comparison(name, dict(args), outcomes, values, before.exact and after.exact)
+    whole = before.exact and after.exact and not before.values_cut and not after.values_cut
+    return Comparison(name, dict(args), outcomes, values, whole)
 
 
 __all__ = ["Comparison", "Pair", "compare", "mean"]
