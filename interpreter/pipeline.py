@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
+import os
 from pathlib import Path
 
-from interpreter.errors import Invalid, RulesError, RulesetLoadError
-from interpreter.hints import sorted_unique, suggest
-from interpreter.load.bundled import bundled_ids, rulesets_dir
-from interpreter.load.checked import load_checked
-from interpreter.load.document import Document
+from interpreter.errors import Invalid, RulesError
+from interpreter.hints import sorted_unique
+from interpreter.load.checked import Loaded, load_checked
+from interpreter.load.find import Found, find
 from interpreter.ruleset.model import Ruleset
 
 
-def resolve(ref: str) -> tuple[Path, str]:
-    """The file of a bundled id or a path, and the name to show in messages."""
-    if ref in bundled_ids():
-        return rulesets_dir() / f"{ref}.yaml", f"rulesets/{ref}.yaml"
-    path = Path(ref)
-    if path.exists():
-        return path, ref
-    hint = suggest(ref, bundled_ids()) or "bundled rulesets: " + ", ".join(bundled_ids())
-    raise RulesetLoadError(f"no bundled ruleset or file named '{ref}'", hint=hint)
+def resolve(ref: str, relative_to: Path | None = None) -> tuple[Path, str]:
+    """The file of a ruleset id or path, and the name to show in messages."""
+    found = find(ref, relative_to)
+    return found.path, found.shown
 
 
 def problems(ref: str) -> list[RulesError]:
@@ -37,8 +33,10 @@ def problems(ref: str) -> list[RulesError]:
     return []
 
 
-# Rulesets compiled in this process: (file, shown name) -> (size and time, checked for real, ruleset).
-_COMPILED: dict[tuple[str, str], tuple[tuple[int, int], bool, Ruleset]] = {}
+# Rulesets compiled in this process: (file, shown name, user folders) -> (the size and time of
+# each of its files, whether they were checked for real, the ruleset).
+_Stats = tuple[tuple[str, int, int], ...]
+_COMPILED: dict[tuple[str, str, str, str], tuple[_Stats, bool, Ruleset]] = {}
 _COMPILED_MAX = 32
 
 
@@ -47,51 +45,64 @@ def forget_compiled() -> None:
     _COMPILED.clear()
 
 
-def compile_ref(ref: str, *, trust_cache: bool = True) -> Ruleset:
-    """Load, validate and compile a ruleset; raise Invalid with every problem found.
+def _stats(files: tuple[Path, ...]) -> _Stats | None:
+    try:
+        return tuple((str(p), (s := p.stat()).st_mtime_ns, s.st_size) for p in files)
+    except OSError:
+        return None
 
-    A file compiled before in this process and not changed since (same size and
-    modification time) is not loaded again.  With ``trust_cache=False`` the file is parsed
-    and checked against the schema even when the parse cache remembers it.
+
+def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: Path | None = None) -> Ruleset:
+    """Load, validate and compile a ruleset by id or path; raise Invalid with every problem found.
+
+    A ruleset compiled before in this process whose files have not changed since (same
+    size and modification time) is not loaded again.  With ``trust_cache=False`` the files
+    are parsed and checked against the schema even when the parse cache remembers them.
+    A path is relative to ``relative_to`` when given (a sheet's folder).
     """
-    path, shown = resolve(ref)
-    real = str(path.resolve())
-    stat = path.stat()
-    version = (stat.st_mtime_ns, stat.st_size)
-    known = _COMPILED.get((real, shown))
-    if known is not None and known[0] == version and (trust_cache or known[1]):
+    found = find(ref, relative_to)
+    memo_key = (str(found.path.resolve()), found.shown, os.environ.get("RULESMITH_PATH", ""),
+                os.environ.get("XDG_CONFIG_HOME", ""))
+    known = _COMPILED.get(memo_key)
+    if known is not None and (trust_cache or known[1]) and _stats(tuple(Path(f[0]) for f in known[0])) == known[0]:
         return known[2]
-    ruleset, for_real = _load_and_compile(Path(real), shown, trust_cache)
-    if len(_COMPILED) >= _COMPILED_MAX:
-        _COMPILED.pop(next(iter(_COMPILED)))
-    _COMPILED[(real, shown)] = (version, for_real, ruleset)
+    ruleset, loaded = _load_and_compile(found, trust_cache)
+    stats = _stats(loaded.files)
+    if stats is not None:
+        if len(_COMPILED) >= _COMPILED_MAX:
+            _COMPILED.pop(next(iter(_COMPILED)))
+        _COMPILED[memo_key] = (stats, not loaded.trusted, ruleset)
     return ruleset
 
 
-def _load_and_compile(path: Path, shown: str, trust_cache: bool) -> tuple[Ruleset, bool]:
-    """The compiled ruleset, and whether its file was checked against the schema in this run."""
-    loaded = load_checked(path, shown, trust_cache=trust_cache)
+def _load_and_compile(found: Found, trust_cache: bool) -> tuple[Ruleset, Loaded]:
+    """The compiled ruleset, and what it was loaded from."""
+    loaded = load_checked(found, trust_cache=trust_cache)
     try:
-        return _compile(loaded.doc), not loaded.trusted
+        return _compile(loaded), loaded
     except RulesError:
         raise
     except Exception:
         # The compiler relies on the shape the schema checked.  A document taken from the
         # cache on trust that breaks it was not what the cache claimed (a forged record):
-        # check the file for real, which reports its problems as errors.
+        # check the files for real, which reports their problems as errors.
         if not loaded.trusted:
             raise
-    return _compile(load_checked(path, shown, trust_cache=False).doc), True
+    loaded = load_checked(found, trust_cache=False)
+    return _compile(loaded), loaded
 
 
-def _compile(doc: Document) -> Ruleset:
+def _compile(loaded: Loaded) -> Ruleset:
     from interpreter.procedure.kinds import COMPILERS
     from interpreter.ruleset.compiler import Compiler
 
     try:
-        return Compiler(doc, COMPILERS).compile()
+        ruleset = Compiler(loaded.doc, COMPILERS).compile()
     except Invalid as err:
         raise Invalid(sorted_unique(err.problems)) from None
+    if loaded.extends is None:
+        return ruleset
+    return dataclasses.replace(ruleset, extends=loaded.extends, changes=loaded.changes)
 
 
 def document(ref: str) -> Document:

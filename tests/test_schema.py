@@ -138,4 +138,4 @@ def test_bundled_ruleset_validates(rules, ruleset_id):
     result = rules("validate", ruleset_id)
     assert result.stderr == ""
     assert result.exit_code == 0
-    assert result.stdout == f"rulesets/{ruleset_id}.yaml: valid\n"
+    assert result.stdout == f"{ruleset_id} (bundled): valid\n"

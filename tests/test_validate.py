@@ -227,6 +227,6 @@ def test_several_files_are_all_reported_in_the_order_given(rules):
 def test_a_missing_file_is_one_line_not_a_traceback(rules, tmp_path):
     result = rules("validate", str(tmp_path / "nope.yaml"))
     assert result.exit_code == 1
-    assert result.stderr.startswith(f"no bundled ruleset or file named '{tmp_path / 'nope.yaml'}'")
+    assert result.stderr.startswith(f"no ruleset id or file named '{tmp_path / 'nope.yaml'}'")
     assert len(result.stderr.splitlines()) == 1
     assert "Traceback" not in result.stdout + result.stderr

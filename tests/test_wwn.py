@@ -481,5 +481,5 @@ def test_W20_bad_damage_expression_is_one_line(rules):
 def test_ruleset_validates(rules):
     result = rules("validate", "wwn")
     assert result.exit_code == 0, result.stderr
-    assert result.stdout.strip() == "rulesets/wwn.yaml: valid"
+    assert result.stdout.strip() == "wwn (bundled): valid"
 

@@ -114,13 +114,27 @@ def main() -> None:
 
 @main.command("list")
 def list_cmd() -> None:
-    """List the bundled rulesets."""
-    for ruleset_id in bundled_ids():
+    """List the rulesets: the bundled ones, then those in your ruleset folders, with where each came from."""
+    from interpreter.load.find import user_rulesets
+
+    bad = 0
+    users = user_rulesets()
+    bundled = bundled_ids()
+    for ruleset_id in bundled + sorted(set(users) - set(bundled)):
+        origin = str(users[ruleset_id][0]) if ruleset_id in users else "bundled"
         try:
             rs = compile_ref(ruleset_id)
-            click.echo(f"{rs.id:<12} {rs.title} — {rs.description}")
-        except RulesError:
-            click.echo(f"{ruleset_id:<12} (invalid: run `rules validate {ruleset_id}`)")
+        except RulesError as err:
+            if ruleset_id in users:  # a file of the user's, or two files claiming one id
+                bad += 1
+                echo_problem(err)
+            else:
+                click.echo(f"{ruleset_id:<12} (invalid: run `rules validate {ruleset_id}`)")
+            continue
+        base = f"extends {rs.extends}; " if rs.extends else ""
+        click.echo(f"{rs.id:<12} {rs.title} — {rs.description} ({base}{origin})")
+    if bad:
+        sys.exit(1)
 
 
 @main.command()
@@ -267,14 +281,14 @@ def sheet() -> None:
 @click.option("--name", default="New character", help="The character's name.")
 def sheet_new(ruleset: str, output: str, name: str) -> None:
     """Write a commented starting sheet that passes `rules sheet check --creation`."""
+    from interpreter.load.find import find
     from interpreter.sheet.file import new_sheet
     from interpreter.sheet.spread import new_sheet as new_sheet_text
 
     ref = None
-    if ruleset not in bundled_ids():
-        import os
-
-        ref = os.path.relpath(os.path.abspath(ruleset), os.path.dirname(os.path.abspath(output)))
+    found = find(ruleset)
+    if found.origin == "path":  # an id is written as it is; a path relative to the sheet
+        ref = os.path.relpath(os.path.abspath(found.path), os.path.dirname(os.path.abspath(output)))
     text = new_sheet_text(compile_ref(ruleset), name, ref, output)
     new_sheet(output, text)
     click.echo(f"wrote {output}")
@@ -313,9 +327,11 @@ def sheet_show(file: str, as_json: bool) -> None:
 def _register_dice() -> None:
     from interpreter.cli.dice import roll
     from interpreter.cli.diff import diff
+    from interpreter.cli.export import export
 
     main.add_command(roll)
     main.add_command(diff)
+    main.add_command(export)
 
 
 _register_dice()

@@ -111,6 +111,11 @@ def describe(ruleset: Ruleset) -> str:
     lines = [f"# {ruleset.title} (`{ruleset.id}`)", ""]
     if ruleset.description:
         lines += [ruleset.description, ""]
+    if ruleset.extends is not None:
+        lines += [f"This ruleset extends {ruleset.extends}: it is that ruleset with the changes below.", "",
+                  f"## Changes to `{ruleset.extends}`", ""]
+        lines += [f"- `{path}` ({what})" for path, what in ruleset.changes] or ["- none"]
+        lines.append("")
     if ruleset.constants:
         lines += ["## Constants", ""] + [f"- `{k}` = {v}" for k, v in ruleset.constants.items()] + [""]
     if ruleset.dice:

@@ -1,21 +1,25 @@
-"""Loading a ruleset file that has passed the schema, through the parse cache.
+"""Loading a ruleset that has passed the schema: its file, the files it extends, through the parse cache.
 
-The file is read once; the SHA-256 of exactly those bytes is what the cache is keyed by,
-so what was checked is always what is compiled.  A cached document is used only when its
-record is intact and a marker says that these very bytes passed the schema; anything else
-parses the bytes and checks them again.
+Each file is read once; the SHA-256 of exactly those bytes is what the cache is keyed by,
+so what was checked is always what is compiled.  A file with ``extends:`` is an overlay:
+its base is found (an id or a path relative to the file), loaded the same way, and the
+overlay applied to it as a JSON Merge Patch (see :mod:`interpreter.load.overlay`).  The
+schema check is skipped only when a marker says that a ruleset made of these very bytes
+passed it; the documents themselves come from the cache when their records are intact.
 """
 
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from interpreter.errors import Invalid
+from interpreter.errors import Invalid, RulesError, RulesetLoadError, SchemaViolation
 from interpreter.hints import sorted_unique
 from interpreter.load import cache
 from interpreter.load.document import Document
+from interpreter.load.find import Found, find
+from interpreter.load.overlay import MAX_CHAIN, MergedDocument, changes, merge_patch, overlay_problems
 from interpreter.load.yaml import load_text, read_bytes
 
 __all__ = ["Loaded", "check_schema", "load_checked"]
@@ -25,13 +29,18 @@ __all__ = ["Loaded", "check_schema", "load_checked"]
 class Loaded:
     """A ruleset document that passed the schema, and what it was made from.
 
-    ``digests`` are the SHA-256s of the bytes of its files; ``trusted`` says the schema
-    check was skipped because the cache remembered these bytes passing it.
+    ``files`` are the files read (the overlay first, its base last) and ``digests`` the
+    SHA-256s of their bytes; ``trusted`` says the schema check was skipped because the
+    cache remembered these bytes passing it.  For an overlay, ``extends`` is the id of the
+    ruleset it extends and ``changes`` what it changed there, as (JSON path, what).
     """
 
     doc: Document
     digests: tuple[str, ...]
     trusted: bool
+    files: tuple[Path, ...] = ()
+    extends: str | None = None
+    changes: tuple[tuple[str, str], ...] = field(default=())
 
 
 def check_schema(doc: Document) -> None:
@@ -43,27 +52,90 @@ def check_schema(doc: Document) -> None:
         raise Invalid(sorted_unique(found))
 
 
-def load_checked(path: Path, shown: str, *, trust_cache: bool = True) -> Loaded:
-    """The document of a ruleset file, checked against the schema (or known to have passed it).
+@dataclass
+class _File:
+    path: Path
+    digest: str
+    doc: Document
+    stored: bool  # the document came from the cache
 
-    With ``trust_cache=False`` the file is parsed and checked whatever the cache holds (and
-    the cache is brought up to date).
-    """
+
+def _read(path: Path, shown: str, where: Path | None, trust_cache: bool) -> _File:
     source = str(path)
     data = read_bytes(path, shown)
     digest = hashlib.sha256(data).hexdigest()
-    where = cache.folder()
-    doc = None
     if where is not None and trust_cache:
         doc = cache.read_document(where, cache.document_key(digest), shown, source)
-        if doc is not None and cache.is_checked(where, cache.checked_key([digest])):
-            return Loaded(doc, (digest,), True)
-    stored = doc is not None
-    if doc is None:
-        doc = load_text(data, shown, source)
+        if doc is not None:
+            return _File(path, digest, doc, True)
+    return _File(path, digest, load_text(data, shown, source), False)
+
+
+def _chain(found: Found, where: Path | None, trust_cache: bool) -> list[_File]:
+    """The file and every file it extends, the overlay first."""
+    files = [_read(found.path, found.shown, where, trust_cache)]
+    seen = {found.path.resolve()}
+    while "extends" in files[-1].doc.data:
+        doc = files[-1].doc
+        problems = overlay_problems(doc)
+        if problems:
+            raise Invalid(list(problems))
+        at = doc.where(("extends",))
+        if len(files) >= MAX_CHAIN:
+            raise RulesetLoadError(f"overlays may chain at most {MAX_CHAIN} files deep", at)
+        base = find(doc.data["extends"], files[-1].path.parent, at)
+        if base.path.resolve() in seen:
+            raise RulesetLoadError(f"'extends: {doc.data['extends']}' makes a cycle: {base.shown} is already "
+                                   "part of this chain of overlays", at, "one of them must extend another ruleset")
+        seen.add(base.path.resolve())
+        files.append(_read(base.path, base.shown, where, trust_cache))
+    return files
+
+
+def _merge(files: list[_File]) -> tuple[Document, str | None, tuple[tuple[str, str], ...]]:
+    """The merged document of a chain, the id its overlay extends and what the overlay changed."""
+    top = files[0].doc
+    if len(files) == 1:
+        return top, None, ()
+    data = base = files[-1].doc.data
+    found: list[RulesError] = []
+    for file in reversed(files[:-1]):
+        own = file.doc.data.get("ruleset")
+        if own is not None and own == data.get("ruleset"):
+            found.append(SchemaViolation(f"'{own}' is the id of the ruleset this one extends",
+                                         file.doc.where(("ruleset",)), "an overlay needs an id of its own"))
+        base = data
+        data = merge_patch(data, file.doc.data)
+    if found:
+        raise Invalid(found)
+    skip = ("$.extends", "$.ruleset")
+    changed = tuple(c for c in changes(base, top.data) if c[0] not in skip)
+    merged = MergedDocument(data, top.file, top.positions, top.source, tuple(f.doc for f in files))
+    extends = base.get("ruleset")
+    return merged, extends if isinstance(extends, str) else None, changed
+
+
+def load_checked(found: Found | Path, shown: str | None = None, *, trust_cache: bool = True) -> Loaded:
+    """The document of a ruleset, checked against the schema (or known to have passed it).
+
+    ``found`` is where the ruleset is (or just its file, named ``shown`` in messages).
+    With ``trust_cache=False`` every file is parsed and the result checked whatever the
+    cache holds (and the cache is brought up to date).
+    """
+    if not isinstance(found, Found):
+        found = Found(found, shown if shown is not None else str(found), "path")
+    where = cache.folder()
+    files = _chain(found, where, trust_cache)
+    doc, extends, changed = _merge(files)
+    digests = tuple(f.digest for f in files)
+    paths = tuple(f.path for f in files)
+    if (where is not None and trust_cache and all(f.stored for f in files)
+            and cache.is_checked(where, cache.checked_key(digests))):
+        return Loaded(doc, digests, True, paths, extends, changed)
     check_schema(doc)
     if where is not None:
-        if not stored:
-            cache.write_document(where, cache.document_key(digest), doc)
-        cache.mark_checked(where, cache.checked_key([digest]))
-    return Loaded(doc, (digest,), False)
+        for file in files:
+            if not file.stored:
+                cache.write_document(where, cache.document_key(file.digest), file.doc)
+        cache.mark_checked(where, cache.checked_key(digests))
+    return Loaded(doc, digests, False, paths, extends, changed)

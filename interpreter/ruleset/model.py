@@ -148,6 +148,8 @@ class Ruleset:
     examples: tuple[Example, ...]
     extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # top-level keys as written
     sheet: SheetSpec | None = None  # when the ruleset describes character sheets
+    extends: str | None = None  # for an overlay: the id of the ruleset it changes
+    changes: tuple[tuple[str, str], ...] = ()  # for an overlay: (JSON path, added/changed/removed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,101 @@
+"""`rules export`: a ruleset's YAML as it ships, or the skeleton of an overlay that changes it."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+import click
+
+from interpreter.errors import BadParameter
+from interpreter.load.checked import load_checked
+from interpreter.load.find import find
+
+__all__ = ["export", "overlay_skeleton"]
+
+_ID = re.compile(r"[a-z][a-z0-9_-]*\Z")
+
+
+def _flow(value: Any) -> str:
+    """A value written as YAML on one line (JSON is valid YAML)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _procedure_example(procedures: dict[str, Any]) -> list[str]:
+    """Commented lines changing one parameter default and removing one procedure of the base."""
+    lines = []
+    for name, proc in procedures.items():
+        params = proc.get("params") if isinstance(proc, dict) else None
+        if not isinstance(params, dict):
+            continue
+        for param, spec in params.items():
+            if isinstance(spec, dict) and "default" in spec:
+                lines = [f"#   {name}:", "#     params:", f"#       {param}: {{default: {_flow(spec['default'])}}}"]
+                break
+        if lines:
+            break
+    last = list(procedures)[-1] if procedures else None
+    if last is not None:
+        lines.append(f"#   {last}: null          # removes the procedure")
+    return ["# procedures:"] + lines if lines else []
+
+
+def overlay_skeleton(base_id: str, new_id: str, base: dict[str, Any]) -> str:
+    """The text of a commented overlay of ``base_id`` with the id ``new_id``; it validates as it is."""
+    title = base.get("title", base_id)
+    lines = [
+        f"# {new_id}: house rules over {title} ({base_id}).",
+        "#",
+        f"# This file holds only what your table changes; everything else is taken from {base_id}",
+        "# as it is. The changes are applied as a JSON Merge Patch (RFC 7386): a mapping merges key by",
+        "# key; any other value (a number, text, a list such as steps or table rows) replaces the",
+        f"# value of {base_id} whole; null removes the key. Uncomment and edit, then check the file",
+        "# with `rules validate FILE` and compare the odds with the base's.",
+        f"extends: {base_id}",
+        f"ruleset: {new_id}",
+        f"# title: {title} (our table)    # inherited when left out",
+    ]
+    constants = base.get("constants")
+    if isinstance(constants, dict) and constants:
+        lines += ["", "# Change a constant (the values of the base are shown):", "# constants:"]
+        lines += [f"#   {name}: {_flow(value)}" for name, value in constants.items()]
+    procedures = base.get("procedures")
+    if isinstance(procedures, dict) and procedures:
+        lines += ["", "# Change one field of a procedure, or remove one:"] + _procedure_example(procedures)
+    return "\n".join(lines) + "\n"
+
+
+@click.command()
+@click.argument("ruleset_id")
+@click.option("--overlay", "overlay_id", metavar="NEW_ID", help="Write a commented overlay with this id instead.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False), help="The file to write (default: standard output).")
+def export(ruleset_id: str, overlay_id: str | None, output: str | None) -> None:
+    """Write a ruleset's YAML exactly as it ships, or with --overlay an overlay file that extends it."""
+    found = find(ruleset_id)
+    if found.origin == "path":
+        raise BadParameter(f"'{ruleset_id}' is a file; export takes a ruleset id", hint="see `rules list`")
+    if overlay_id is None:
+        data = found.path.read_bytes()
+    else:
+        if not _ID.match(overlay_id):
+            raise BadParameter(f"'{overlay_id}' is not a valid ruleset id: use lowercase letters, digits, _ and -, "
+                               "starting with a letter")
+        if overlay_id == ruleset_id:
+            raise BadParameter(f"an overlay needs an id of its own, not '{ruleset_id}'")
+        base = load_checked(found).doc.data
+        data = overlay_skeleton(ruleset_id, overlay_id, base).encode("utf-8")
+    if output is None:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+        return
+    try:
+        with open(output, "xb") as handle:
+            handle.write(data)
+    except FileExistsError:
+        raise BadParameter(f"{output} exists; export writes only new files", hint="choose another name") from None
+    except OSError as exc:
+        raise BadParameter(f"cannot write {output}: {exc.strerror or exc}") from None
+    click.echo(f"wrote {output}")

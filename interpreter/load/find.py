@@ -1,0 +1,127 @@
+"""Finding a ruleset: a bundled id, an id in the user's ruleset folders, or a path.
+
+The user's ruleset folders are the directories in ``RULESMITH_PATH`` (separated like
+``PATH``), then ``$XDG_CONFIG_HOME/rulesmith/rulesets`` (by default
+``~/.config/rulesmith/rulesets``).  Every ``*.yaml`` file there is known by its
+``ruleset:`` id.  An id claimed by two files, or by a file and a bundled ruleset, is an
+error naming both.
+
+Bundled rulesets are named ``ID (bundled)`` in messages: once installed they live inside
+the package, where no one edits them (``rules export ID`` writes a copy).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from interpreter.errors import Location, RulesetLoadError
+from interpreter.hints import suggest
+from interpreter.load.bundled import bundled_ids, rulesets_dir
+
+__all__ = ["Found", "bundled_name", "find", "user_folders", "user_rulesets"]
+
+# The top-level `ruleset:` line of a block-style file; files written otherwise are parsed to find it.
+_ID_LINE = re.compile(rb"^ruleset:[ \t]*([\"']?)([A-Za-z0-9_.-]+)\1[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)
+
+
+@dataclass(frozen=True)
+class Found:
+    """Where a ruleset is: its file, the name messages show, and where it was found."""
+
+    path: Path
+    shown: str
+    origin: str  # "bundled", "user" (a ruleset folder) or "path"
+
+
+def bundled_name(ruleset_id: str) -> str:
+    """How messages name a bundled ruleset's file."""
+    return f"{ruleset_id} (bundled)"
+
+
+def user_folders() -> list[Path]:
+    """The user's ruleset folders, in the order they are searched."""
+    folders = [Path(entry) for entry in os.environ.get("RULESMITH_PATH", "").split(os.pathsep) if entry]
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    folders.append(Path(config) / "rulesmith" / "rulesets")
+    return folders
+
+
+def _shown(path: Path) -> str:
+    """A path as messages show it: relative to the working folder when inside it."""
+    try:
+        return str(path.resolve().relative_to(Path.cwd().resolve()))
+    except (ValueError, OSError):
+        return str(path)
+
+
+def _id_of(path: Path) -> str | None:
+    """The `ruleset:` id a file declares, or None when it declares none or cannot be read."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    found = _ID_LINE.search(data)
+    if found is not None:
+        return found.group(2).decode("ascii")
+    from interpreter.load.yaml import load_text  # a file not in block style: parse it
+
+    try:
+        value = load_text(data, str(path)).data.get("ruleset")
+    except RulesetLoadError:
+        return None
+    return value if isinstance(value, str) else None
+
+
+def user_rulesets() -> dict[str, list[Path]]:
+    """Every ruleset id in the user's folders and the files that declare it, in search order."""
+    found: dict[str, list[Path]] = {}
+    seen: set[Path] = set()
+    for folder in user_folders():
+        try:
+            files = sorted(folder.glob("*.yaml"))
+        except OSError:
+            continue
+        for path in files:
+            real = path.resolve()
+            if real in seen or not path.is_file():
+                continue
+            seen.add(real)
+            ruleset_id = _id_of(path)
+            if ruleset_id is not None:
+                found.setdefault(ruleset_id, []).append(path)
+    return found
+
+
+def _collision(ruleset_id: str, paths: list[Path]) -> RulesetLoadError:
+    names = [bundled_name(ruleset_id)] if ruleset_id in bundled_ids() else []
+    names += [_shown(p) for p in paths]
+    return RulesetLoadError(f"ruleset id '{ruleset_id}' is declared by both {names[0]} and {names[1]}",
+                            Location(_shown(paths[-1]), 0, 0), "give one of them another id")
+
+
+def find(ref: str, relative_to: Path | None = None, where: Location | None = None) -> Found:
+    """The ruleset a reference names: an id (bundled or in a user folder) or a path.
+
+    A path is taken relative to ``relative_to`` (the folder of the file that names it)
+    when given, else to the working folder.  ``where`` places the error when nothing is found.
+    """
+    looks_like_path = os.sep in ref or "/" in ref or ref.endswith((".yaml", ".yml"))
+    if not looks_like_path:
+        users = user_rulesets().get(ref, [])
+        if users and (ref in bundled_ids() or len(users) > 1):
+            raise _collision(ref, users)
+        if users:
+            return Found(users[0], _shown(users[0]), "user")
+        if ref in bundled_ids():
+            return Found(rulesets_dir() / f"{ref}.yaml", bundled_name(ref), "bundled")
+    path = Path(ref)
+    if relative_to is not None and not path.is_absolute():
+        path = relative_to / path
+    if path.is_file():
+        return Found(path, ref if relative_to is None else _shown(path), "path")
+    known = sorted(set(bundled_ids()) | set(user_rulesets()))
+    hint = suggest(ref, known) or "known rulesets: " + ", ".join(known)
+    raise RulesetLoadError(f"no ruleset id or file named '{ref}'", where, hint)
