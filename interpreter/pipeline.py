@@ -9,6 +9,7 @@ from pathlib import Path
 from interpreter.errors import Invalid, RulesError
 from interpreter.hints import sorted_unique
 from interpreter.load.checked import Loaded, load_checked
+from interpreter.load.document import Document
 from interpreter.load.find import Found, find
 from interpreter.ruleset.model import Ruleset
 
@@ -107,8 +108,7 @@ def _compile(loaded: Loaded) -> Ruleset:
 
 def document(ref: str) -> Document:
     """The document a ruleset is compiled from (for an overlay, after merging it onto its base)."""
-    path, shown = resolve(ref)
-    return load_checked(Path(str(path.resolve())), shown).doc
+    return load_checked(find(ref)).doc
 
 
 def load_ruleset(ref: str) -> Ruleset:
