@@ -332,8 +332,8 @@ def test_L23_one_major_wound_treatment_per_patient_per_day(rules, tmp_path):
     assert rules("run", "lockwood", "heal_major", "healing=8", "--sheet", str(path), "--dice", "7,3,5").exit_code == 0
     before = path.read_bytes()
     again = rules("run", "lockwood", "heal_major", "healing=8", "--sheet", str(path), "--dice", "7,3,5")
-    assert (again.exit_code, again.stderr) == (1, "the patient's major wound was already treated today: one wound "
-                                                  "per patient per day\n")
+    message = "the patient's major wound was already treated today: one wound per patient per day\n"
+    assert (again.exit_code, again.stderr) == (1, message)
     assert path.read_bytes() == before
     rules("run", "lockwood", "rest", "--sheet", str(path))       # the next day
     assert show(rules, path)["state"]["treatment_days_left"] == 14 - 3 - 1

@@ -34,7 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from interpreter.load.yaml import load_text  # noqa: E402  (the project's own loader, for positions)
+from interpreter.load.yaml import load_text  # the project's own loader, for positions
 
 PROSE = {"summary", "help", "text", "title", "description", "label", "source", "message", "refs", "ruleset"}
 SWAPS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "+": "-", "-": "+"}
@@ -177,7 +177,7 @@ def serve(tests: list[str]) -> None:
     written by the caller before each request, and nothing is compiled before the fork.
     """
     import click  # noqa: F401
-    import icepool  # noqa: F401
+    import icepool  # type: ignore[import-untyped]  # noqa: F401
     import jsonschema  # noqa: F401
     import pytest
 
