@@ -130,7 +130,11 @@ def test_R7_advantage_between_two_failures_keeps_the_lower_damage():
 
 def test_R8_story_rule_is_data_and_maps_to_the_flags(rules):
     note = ruleset("rollunder").notes["story_rule"]
-    assert note.data == {"attack_against_pc": "disadvantage", "pc_defending": "advantage"}
+    # the seed: "if you attack a PC ... disadvantage"; "defending a PC's attack ... advantage"
+    assert note.data == {"attack_against_pc": "disadvantage", "defending_against_pc_attack": "advantage"}
+    assert "defends against a PC's attack is at advantage" in " ".join(note.text.split())
+    defend = {p.name: p for p in ruleset("rollunder").procedures["defend"].params}
+    assert "against a PC's attack" in defend["advantage"].help
     assert "Story rule for PCs" in rules("describe", "rollunder").stdout
     # an attack against a PC: disadvantage keeps the worse roll
     result = run_given("rollunder", "attack", {"stat": 12, "disadvantage": "true"}, [4, 16])
@@ -244,3 +248,53 @@ def test_R2_advantage_dice_is_one_yaml_number(tmp_path):
     path = edited_copy(tmp_path, "rollunder", ("advantage_dice: 2 ", "advantage_dice: 3 "))
     got = odds(str(path), "check", {"stat": 2, "advantage": "true"})
     assert got.outcomes["failure"] == Fraction(18, 20) ** 3
+
+
+# --- R13: an ST point is an advantage or disadvantage die on any roll ------------------------------
+def test_R13_learn_ritual_advantage_pays_the_lower_of_two_cost_dice():
+    cost: dict[int, Fraction] = defaultdict(Fraction)
+    for a, b in enumerate_dice(6, 6):
+        cost[min(a, b)] += Fraction(1, 36)
+    got = odds("rollunder", "learn_ritual", {"cunning": 11, "advantage": True})
+    assert got.values["cost"] == dict(cost)                    # 1 comes 11 times in 36
+    assert got.outcomes == {"learned": Fraction(11, 20), "lost": Fraction(9, 20)}
+    result = run_given("rollunder", "learn_ritual", {"cunning": 11, "advantage": "true"}, [5, 2, 11])
+    assert (result.outcome, result.values["cost"]) == ("learned", 2)
+
+
+ZERO_HP_RANK = {6: 0, 4: 1, 5: 1, 2: 2, 3: 2, 1: 3}           # R4: standing, stable, bleeding out, dead
+
+
+@pytest.mark.parametrize("adv,dis", [(True, False), (False, True)])
+def test_R13_R4_zero_hp_with_an_st_point_keeps_the_better_or_worse_row(adv, dis):
+    names = ["standing", "stable", "bleeding_out", "dead"]
+    expected: dict[str, Fraction] = defaultdict(Fraction)
+    for a, b in enumerate_dice(6, 6):
+        ranks = sorted([ZERO_HP_RANK[a], ZERO_HP_RANK[b]])
+        expected[names[ranks[0] if adv else ranks[1]]] += Fraction(1, 36)
+    got = odds("rollunder", "zero_hp", {"advantage": adv, "disadvantage": dis})
+    assert {k: v for k, v in got.outcomes.items() if v} == dict(expected)
+
+
+@pytest.mark.parametrize("stat", [12, 5])
+def test_R13_R11_advance_stat_with_an_st_point_keeps_the_better_pair(stat):
+    def result(a: int, b: int) -> int:
+        return 1 if a <= stat and b <= stat else (-1 if a > stat and b > stat else 0)
+    single: dict[int, Fraction] = defaultdict(Fraction)
+    for a, b in enumerate_dice(20, 20):
+        single[result(a, b)] += Fraction(1, 400)
+    best: dict[int, Fraction] = defaultdict(Fraction)
+    for x, px in single.items():
+        for y, py in single.items():
+            best[max(x, y)] += px * py
+    got = odds("rollunder", "advance_stat", {"stat": stat, "advantage": True})
+    assert got.outcomes["improved"] == best[1]
+    assert got.outcomes["worsened"] == best[-1]
+    assert stat != 12 or got.outcomes["improved"] == Fraction(369, 625)   # 1 - (1 - 0.36)^2
+
+
+def test_R13_R3_rest_with_an_st_point_keeps_the_higher_d6():
+    healed: dict[int, Fraction] = defaultdict(Fraction)
+    for a, b in enumerate_dice(6, 6):
+        healed[max(a, b)] += Fraction(1, 36)
+    assert odds("rollunder", "rest", {"advantage": True}).values["healed"] == dict(healed)

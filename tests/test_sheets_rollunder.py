@@ -315,3 +315,33 @@ def test_R9_on_a_sheet_refusals_write_nothing(rules, tmp_path):
         "with --sheet the roll is against the sheet's CUN after paying; leave out cunning="
     path = new_sheet(rules, tmp_path, "out.yaml", hp=(0, 6), unconscious=True, waking_hours=1)
     assert refused(rules, path, "learn_ritual", "pay=CUN") == "the character is unconscious"
+
+
+# ----------------------------------------------------------------------------- R13 ST points
+def test_R13_st_points_are_awarded_and_spent_on_a_sheet(rules, tmp_path):
+    path = new_sheet(rules, tmp_path)
+    assert show(rules, path)["state"]["st_points"] == 0
+    assert refused_on_sheet(rules, "rollunder", path, "spend_st_point") == \
+        "no ST point to spend"
+    run(rules, path, "award_st_point")
+    run(rules, path, "award_st_point")
+    assert run(rules, path, "spend_st_point")["values"] == {"st_points": 1}
+
+
+def test_R13_learn_ritual_advantage_spends_an_st_point_of_the_sheet(rules, tmp_path):
+    # the seed's own example: an ST point against the ritual roll that would cost health
+    path = new_sheet(rules, tmp_path, hp=(6, 6), st_points=1)
+    got = run(rules, path, "learn_ritual", "pay=hp", "advantage=true", dice=[5, 2, 10])
+    assert (got["outcome"], got["values"]) == ("learned", {"cost": 2, "roll": 10})
+    shown = show(rules, path)
+    assert (hp(shown), shown["state"]["st_points"]) == ((4, 4), 0)
+    assert refused_on_sheet(rules, "rollunder", path, "learn_ritual", "advantage=true",
+                            "--dice", "5,2,10") == "no ST point to spend on the advantage die"
+
+
+def test_R13_R3_rest_advantage_spends_an_st_point_and_keeps_the_higher_die(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(1, 6), st_points=2)
+    got = run(rules, path, "rest", "advantage=true", dice=[2, 4])
+    assert got["values"] == {"healed": 4}
+    shown = show(rules, path)
+    assert (hp(shown), shown["state"]["st_points"]) == ((5, 6), 1)
