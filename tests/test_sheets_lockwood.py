@@ -339,3 +339,12 @@ def test_L23_one_major_wound_treatment_per_patient_per_day(rules, tmp_path):
     assert show(rules, path)["state"]["treatment_days_left"] == 14 - 3 - 1
     assert rules("run", "lockwood", "heal_major", "healing=8", "--sheet", str(path), "--dice", "7,4,5").exit_code == 0
     assert show(rules, path)["state"]["treatment_days_left"] == 14 - 3 - 1 - 4
+
+
+@pytest.mark.parametrize("amount, outcome", [(2, "minor"), (3, "major"), (4, "major")])
+def test_L18_with_three_ruled_major_a_2_stays_minor(rules, tmp_path, amount, outcome):
+    # L18: minor is "three HP or less", major "at least three": only 3 is in both classes
+    copy = edited_copy(tmp_path, "lockwood", ("exactly_three_is_major: 0", "exactly_three_is_major: 1"))
+    path = write(tmp_path, text=SHEET.format(STR=11, current=22, max=22).replace("ruleset: lockwood", f"ruleset: {copy}"))
+    result = rules("run", str(copy), "take_damage", f"amount={amount}", "--sheet", str(path), "--json")
+    assert json.loads(result.stdout)["outcome"] == outcome
