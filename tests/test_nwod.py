@@ -606,3 +606,21 @@ def test_validate_and_describe(rules):
 ])
 def test_sampling_matches_odds(procedure, params, value):
     assert_sampling_matches_odds("nwod", procedure, params, n=2000, seed=2002, value=value)
+
+
+# --- N10: a specialty adds one die ---------------------------------------------------------------
+@pytest.mark.parametrize("pool,skill", [(2, 1), (0, 0), (3, 2)])
+def test_N10_specialty_adds_one_die_to_an_action(rules, pool, skill):
+    _, values = cli_odds(rules, "action", pool=pool, skill=skill, specialty=True)
+    assert_close(values["successes"], successes(pool + skill + 1, UNCONTESTED))
+    assert cli_run(rules, "action", [8, 8, 8, 8], pool=2, skill=1, specialty=True)["values"]["successes"] == 4
+
+
+@pytest.mark.parametrize("specialty,defender_specialty", [(True, False), (False, True), (True, True)])
+def test_N10_specialty_adds_one_die_to_either_side_of_a_contest(rules, specialty, defender_specialty):
+    a, d = successes(3 + specialty, CONTESTED), successes(2 + defender_specialty, CONTESTED)
+    win = sum(pa * pd for x, pa in a.items() for y, pd in d.items() if x > y)
+    got, values = cli_odds(rules, "contested", actor=3, defender=2, specialty=specialty,
+                           defender_specialty=defender_specialty)
+    assert_close(got, {"success": win, "failure": 1 - win})
+    assert_close(values["actor_successes"], a)

@@ -293,6 +293,15 @@ def test_N12_experience_spent_in_play_keeps_the_sheet_valid_but_not_a_new_charac
         "9 is above the most, 5"
 
 
+def test_N35_morality_is_sold_at_creation_only(rules, tmp_path):
+    path = write(tmp_path)
+    assert run(rules, path, "sell_morality")["values"] == {"morality": 6, "experience": 5}
+    assert run(rules, path, "begin_play")["outcome"] == "started"
+    assert refused(rules, path, "run", "nwod", "sell_morality", "--sheet", str(path)) == \
+        "Morality is sold at creation only, and this character is in play (state in_play)"
+    assert show(rules, path)["state"]["morality"] == 6
+
+
 def test_N8_N9_a_fifth_dot_paid_for_passes(rules, tmp_path):
     # Intelligence 5 costs 4 + 1 extra; with Wits 1 and Resolve 1 that is the primary group's 5 dots
     # ("requires that you at least one 1"); Medicine 5 costs 4 + 1, paid for by Science 2 -> 0
@@ -385,6 +394,16 @@ def test_N18_a_full_track_promotes_the_leftmost_mildest_wound(rules, tmp_path, s
     data = run(rules, path, "take_damage", "amount=1", f"type={kind}")
     assert drawn(rules, path) == end
     assert data["values"]["promoted"] == promoted
+
+
+@pytest.mark.parametrize("kind", ["lethal", "aggravated"])
+def test_N18_the_ruling_every_type_on_a_full_track_promotes_as_bashing_does(rules, tmp_path, kind):
+    # the seed speaks of "a point of bashing damage" only; the ruling (docs/systems/nwod.md) reads every
+    # type the same way, so an aggravated point on a track full of bashing leaves no aggravated box
+    path = write(tmp_path, health("//////"))
+    data = run(rules, path, "take_damage", "amount=1", f"type={kind}")
+    assert drawn(rules, path) == "X/////"
+    assert (data["values"]["promoted"], data["values"]["aggravated_boxes"]) == (1, 0)
 
 
 def test_N18_more_damage_than_room_fills_then_promotes(rules, tmp_path):
@@ -689,3 +708,16 @@ def test_N16_a_track_written_with_marks_is_written_back_with_marks(rules, tmp_pa
     written = load_text(path.read_text(), "vera.yaml").data["state"]["health"]
     assert written == ["*", "X", "X", "X", "/", "/"]
     assert drawn(rules, path) == "*XXX//"
+
+
+# --- N10: a specialty on a sheet ---------------------------------------------------------------
+def test_N10_an_action_with_a_specialty_needs_one_in_that_skill(rules, tmp_path):
+    # Vera: Dexterity 3, Drive 2, Medicine 4; specialties in Medicine (twice) and Drive, none in Stealth
+    path = write(tmp_path, ('"Drive: Ambulance"]', '"drive:  Ambulance"]'))
+    got = run(rules, path, "action", "pool=Dexterity", "skill=Drive", "specialty=true", dice="8,8,8,8,8,8")
+    assert got["values"]["successes"] == 6                        # 3 + 2 + the specialty's 1
+    assert refused(rules, path, "run", "nwod", "action", "pool=Dexterity", "skill=Stealth", "specialty=true",
+                   "--sheet", str(path)) == "the sheet has no specialty in that skill (choices.specialties, N10)"
+    # a skill given as a number is the player's word, as without a sheet
+    got = run(rules, path, "action", "pool=Dexterity", "skill=1", "specialty=true", dice="8,8,8,8,8")
+    assert got["values"]["successes"] == 5

@@ -18,6 +18,7 @@ from interpreter.procedure.steps import initial_env, run_steps
 from interpreter.procedure.worlds import EvalContext, World, Worlds, merge
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.tables import table_functions
+from interpreter.sheet.entries import flags
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +102,9 @@ def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] 
     """Check and convert the given arguments against the procedure's parameters.
 
     With a sheet, a value may name a sheet value (`stat=STR`), and a trait parameter
-    binds the trait's value plus `NAME_in_GROUP` flags.
+    binds the trait's value plus `NAME_in_GROUP` flags. A whole-number parameter given a
+    trait's name gets the same flags and `NAME_in_FIELD` for the fields whose entries name
+    traits; they are false otherwise.
     """
     params = {p.name: p for p in proc.params}
     bound: dict[str, Any] = {}
@@ -116,8 +119,15 @@ def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] 
         elif (sheet_env is not None and isinstance(text, str) and text in sheet_env
               and text not in param.options and param.type in ("int", "flag")):
             bound[name] = convert(param, sheet_env[text])
+            if ruleset is not None and param.type == "int" and text in ruleset.traits:
+                bound.update(flags(ruleset, name, text, sheet_env))
         else:
             bound[name] = convert(param, raw)
+    if ruleset is not None:
+        for param in proc.params:
+            if param.type == "int":
+                for key, value in flags(ruleset, param.name, None, sheet_env).items():
+                    bound.setdefault(key, value)
     return bound
 
 
@@ -128,8 +138,7 @@ def _trait_param(param: Param, text: Any, sheet_env: Mapping[str, Any] | None, r
         raise BadParameter(f"parameter '{param.name}': '{text}' is not a trait of {ruleset.id}",
                            hint=suggest(str(text), ruleset.traits))
     out: dict[str, Any] = {param.name: sheet_env[text]}
-    for group in {t.group for t in ruleset.traits.values() if t.group}:
-        out[f"{param.name}_in_{group}"] = ruleset.traits[text].group == group
+    out.update(flags(ruleset, param.name, text, sheet_env))
     return out
 
 

@@ -134,8 +134,10 @@ class Compiler(Checker):
                     self.where(path + ("outcomes", o), key=True), "rename one of them" if o in base else "rename it"))
         formulas = base | set(outcomes) | {"outcome"} | {p.name for p in params if p.type != "dice"}
         groups = sorted({t.group for t in sections.traits.values() if t.group})
+        groups += [f.name for f in (sections.sheet.fields.values() if sections.sheet else ())
+                   if f.kind == "list" and f.trait_groups]
         for p in params:
-            if p.type == "trait":
+            if p.type in ("trait", "int"):
                 formulas |= {f"{p.name}_in_{g}" for g in groups}
         uses_sheet = spec.get("sheet", "none") in ("required", "optional")
         sheet = sections.sheet if uses_sheet else None

@@ -16,6 +16,7 @@ from typing import Any
 from interpreter.errors import BadParameter, Location
 from interpreter.hints import suggest
 from interpreter.ruleset.model import Ruleset, SheetSpec, Track
+from interpreter.sheet.entries import FIELD, named_traits, trait_fields
 from interpreter.ruleset.tables import table_functions
 
 MARKS = "#marks:"  # private env prefix for a box track's marks (a tuple of type numbers, 0 for empty)
@@ -157,6 +158,10 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
         if raw is None:
             raw = (resource.start or resource.max).evaluate(env, functions)
         env[resource.name] = _number(raw, f"resource '{resource.name}'", _at(doc, ("state", resource.name)))
+    choices = data.get("choices") or {}
+    for field in trait_fields(ruleset):
+        entries = choices.get(field.name) if isinstance(choices, Mapping) else None
+        env[FIELD + field.name] = named_traits(ruleset, field, entries if isinstance(entries, list) else ())
     refresh(ruleset, env)
     return env
 

@@ -17,6 +17,7 @@ from interpreter.hints import sorted_unique, suggest
 from interpreter.ruleset.model import CreationRule, Ruleset
 from interpreter.ruleset.tables import table_functions
 from interpreter.sheet.bind import bind, names_ruleset
+from interpreter.sheet.entries import entry_trait
 from interpreter.sheet.steps import fill
 
 SHEET_KEYS = ("ruleset", "name", "traits", "choices", "state")
@@ -216,15 +217,6 @@ def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str,
 
 def _trait_words(ruleset: Ruleset, field: Any) -> list[str]:
     return [t.label or t.name for t in ruleset.traits.values() if t.group in field.trait_groups]
-
-
-def entry_trait(ruleset: Ruleset, field: Any, entry: str) -> str | None:
-    """The trait a 'TRAIT: detail' entry of a field with `trait_groups` names (by name or label), if any."""
-    head = " ".join(entry.partition(":")[0].split()).casefold()
-    for trait in ruleset.traits.values():
-        if trait.group in field.trait_groups and head in (trait.name.casefold(), (trait.label or "").casefold()):
-            return trait.name
-    return None
 
 
 def _names_trait(ruleset: Ruleset, field: Any, entry: str) -> str | None:

@@ -1,0 +1,43 @@
+"""Entries of a list field that name traits, such as 'Firearms: Pistol' under `trait_groups`."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from interpreter.ruleset.model import Ruleset, SheetField
+
+FIELD = "#field:"  # private env prefix: the traits a bound sheet's `trait_groups` field names
+
+
+def entry_trait(ruleset: Ruleset, field: SheetField, entry: str) -> str | None:
+    """The trait (by name or label, in any letter case) of one of the field's groups an entry names."""
+    head = " ".join(entry.partition(":")[0].split()).casefold()
+    for trait in ruleset.traits.values():
+        if trait.group in field.trait_groups and head in (trait.name.casefold(), (trait.label or "").casefold()):
+            return trait.name
+    return None
+
+
+def named_traits(ruleset: Ruleset, field: SheetField, entries: Iterable[object]) -> frozenset[str]:
+    """The traits a list of entries names."""
+    found = (entry_trait(ruleset, field, entry) for entry in entries if isinstance(entry, str))
+    return frozenset(name for name in found if name is not None)
+
+
+def trait_fields(ruleset: Ruleset) -> list[SheetField]:
+    """The list fields whose entries name traits."""
+    if ruleset.sheet is None:
+        return []
+    return [f for f in ruleset.sheet.fields.values() if f.kind == "list" and f.trait_groups]
+
+
+def flags(ruleset: Ruleset, param: str, trait: str | None, sheet_env: Mapping[str, object] | None) -> dict[str, bool]:
+    """`PARAM_in_GROUP` for every trait group and `PARAM_in_FIELD` for every field naming traits:
+    whether the parameter named a trait of that group, or a trait the sheet's field has an entry for."""
+    env: Mapping[str, object] = sheet_env or {}
+    out = {f"{param}_in_{group}": trait is not None and ruleset.traits[trait].group == group
+           for group in {t.group for t in ruleset.traits.values() if t.group}}
+    for field in trait_fields(ruleset):
+        named = env.get(FIELD + field.name)
+        out[f"{param}_in_{field.name}"] = trait is not None and isinstance(named, frozenset) and trait in named
+    return out
