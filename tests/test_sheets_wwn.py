@@ -227,16 +227,16 @@ def test_W13_first_aid_heals_1d6_plus_heal_and_adds_one_strain(rules, tmp_path):
     assert (got["outcome"], got["values"]["healed"]) == ("done", 7)
     shown = show(rules, path)
     assert (hp(shown), strain(shown)) == ((9, 12), (1, 10))
-    got = run(rules, path, "first_aid", "heal=untrained", dice=[6])   # 6 - 1, capped at max HP
+    got = run(rules, path, "first_aid", "heal=untrained", dice=[6])   # 6 - 1 = 5 rolled, 3 restored to the max 12
     shown = show(rules, path)
-    assert (got["values"]["healed"], hp(shown), strain(shown)) == (5, (12, 12), (2, 10))
+    assert (got["values"], hp(shown), strain(shown)) == ({"healed": 3, "rolled": 5}, (12, 12), (2, 10))
 
 
 def test_W13_without_a_sheet_first_aid_only_rolls(rules):
     result = rules("run", "wwn", "first_aid", "heal=1", "--dice", "3", "--json")
     assert result.exit_code == 0, result.stderr
     got = json.loads(result.stdout)
-    assert (got["outcome"], got["values"]) == ("done", {"healed": 4})
+    assert (got["outcome"], got["values"]) == ("done", {"healed": 4, "rolled": 4})
 
 
 @pytest.mark.parametrize("con", [3, 12])

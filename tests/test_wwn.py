@@ -234,6 +234,7 @@ def test_W13_first_aid_heals_1d6_plus_heal_skill(rules, heal):
     for (die,) in enumerate_dice(6):
         outcomes["done"] += Fraction(1, 6)
         values["healed"][str(max(0, die + skill_bonus(heal)))] += Fraction(1, 6)
+        values["rolled"][str(max(0, die + skill_bonus(heal)))] += Fraction(1, 6)
     assert exact_odds(rules, "first_aid", heal=heal) == (outcomes, plain(values))
     assert run_cli(rules, "first_aid", "heal=2", dice=[4])["values"]["healed"] == 6
 
@@ -304,8 +305,8 @@ def brute_attack(bonus, ac, dice: tuple[int, ...], damage_bonus=0, shock=0, shoc
         for sides in dice:
             p /= sides
         hit = natural != 1 and (natural == 20 or natural + bonus >= ac)
-        if hit:
-            damage = max(0, sum(damage_dice) + damage_bonus, shock_damage)
+        if hit:  # "can't do less damage than the weapon's Shock would do on a miss" (negated or not)
+            damage = max(0, sum(damage_dice) + damage_bonus, shock_damage if shock > 0 and ac <= shock_ac else 0)
         else:
             damage = shock_damage if shock > 0 and ac <= shock_ac and not negated else 0
         outcomes["hit" if hit else "miss"] += p
@@ -381,12 +382,15 @@ def test_W22_ruling_natural_one_still_shocks(tmp_path, rules):
     assert run_cli(rules, "attack", *args, dice=[1], ref=str(path))["values"]["damage"] == 0
 
 
-def test_W22_ruling_hit_floor_applies_whatever_the_ac(tmp_path, rules):
-    """Ruling: the Shock floor on a hit ignores Shock AC; `hit_floor_needs_shock_ac: 1` makes it need it."""
-    args = ("bonus=10", "ac=16", "damage=1d4", "shock=3", "shock_ac=13")
-    assert run_cli(rules, "attack", *args, dice=[10, 1])["values"]["damage"] == 3
-    path = edited_copy(tmp_path, "wwn", ("hit_floor_needs_shock_ac: 0 ", "hit_floor_needs_shock_ac: 1 "))
-    assert run_cli(rules, "attack", *args, dice=[10, 1], ref=str(path))["values"]["damage"] == 1
+def test_W22_a_hit_against_an_ac_above_the_shock_ac_has_no_floor(tmp_path, rules):
+    """W22 read literally: a miss against AC 16 with Shock 2/13 would do 0, so a hit's floor is 0 there;
+    `hit_floor_needs_shock_ac: 0` is the other reading (the Shock damage whatever the AC)."""
+    args = ("bonus=10", "ac=16", "damage=1d8", "shock=2", "shock_ac=13")
+    assert run_cli(rules, "attack", *args, dice=[10, 1])["values"]["damage"] == 1
+    at_limit = ("bonus=10", "ac=13", "damage=1d8", "shock=2", "shock_ac=13")
+    assert run_cli(rules, "attack", *at_limit, dice=[10, 1])["values"]["damage"] == 2
+    path = edited_copy(tmp_path, "wwn", ("hit_floor_needs_shock_ac: 1 ", "hit_floor_needs_shock_ac: 0 "))
+    assert run_cli(rules, "attack", *args, dice=[10, 1], ref=str(path))["values"]["damage"] == 2
 
 
 def test_W23_shields_and_total_defense_are_data_and_a_flag(rules):
