@@ -16,8 +16,8 @@ from typing import Any
 from interpreter.errors import BadParameter, Location
 from interpreter.hints import suggest
 from interpreter.ruleset.model import Ruleset, SheetSpec, Track
-from interpreter.sheet.entries import FIELD, named_traits, trait_fields
 from interpreter.ruleset.tables import table_functions
+from interpreter.sheet.entries import FIELD, named_traits, trait_fields
 
 MARKS = "#marks:"  # private env prefix for a box track's marks (a tuple of type numbers, 0 for empty)
 
