@@ -145,11 +145,12 @@ __all__ = [
 
 
 def with_constants(tmp_path: Path, ref: str, **values: int) -> Path:
-    """A copy of a bundled ruleset with some constants set (each `  name: value` line must occur once)."""
+    """An overlay of a bundled ruleset that sets some of its constants (each must exist in the base)."""
     text = (rulesets_dir() / f"{ref}.yaml").read_text(encoding="utf-8")
-    for name, value in values.items():
-        text, n = re.subn(rf"^(  {name}: )[^ #\n]+", rf"\g<1>{value}", text, count=0, flags=re.MULTILINE)
-        assert n == 1, name
+    for name in values:
+        assert re.search(rf"^  {name}: ", text, flags=re.MULTILINE), name
+    lines = [f"extends: {ref}", f"ruleset: {ref}-house", "constants:"]
+    lines += [f"  {name}: {value}" for name, value in values.items()]
     path = tmp_path / f"{ref}-house.yaml"
-    path.write_text(text, encoding="utf-8")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
