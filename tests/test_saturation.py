@@ -102,3 +102,31 @@ def test_at_least_answers_only_what_its_bound_settles():
                 lambda: a < 40, lambda: a * -1):
         with pytest.raises(Undecided):
             ask()
+
+
+@pytest.mark.parametrize("trait,want", [(8, Fraction(13, 16)), (6, Fraction(3, 4)), (4, Fraction(5, 8))])
+def test_trait_or_wild_die_through_a_named_group_is_exact(rules, tmp_path, trait, want):
+    """docs/format.md's example: keep the better of an exploding trait die and wild die, against 4.
+
+    Below 4 neither die explodes (a d4 shows 4 only by reaching it), so P(fail) = P(trait < 4) * P(wild < 4).
+    """
+    path = tmp_path / "wild.yaml"
+    path.write_text(f"""ruleset: wild
+title: Wild
+dice:
+  trait_or_wild: "{{1d(trait)x, 1d6x}}kh1"
+procedures:
+  trait:
+    summary: trait test
+    params:
+      trait: {{type: int, default: {trait}}}
+    outcomes: {{success: four or more, failure: less}}
+    steps:
+      - roll: {{got: trait_or_wild}}
+      - decide:
+          - {{when: got >= 4, outcome: success}}
+          - {{outcome: failure}}
+""", encoding="utf-8")
+    data = odds_json(rules, str(path), "trait")
+    assert want == 1 - Fraction(3, trait) * Fraction(3, 6)
+    assert Fraction(data["exact"]["success"]) == want

@@ -13,10 +13,9 @@ from typing import Any
 
 from interpreter import limits
 from interpreter.dice.distribution import Distribution
-from interpreter.dice.odds import explosion_cutoff, node_distribution, term_distribution
+from interpreter.dice.odds import node_distribution, term_distribution
 from interpreter.dice.report import distribution_json, render_roll, roll_json
 from interpreter.dice.roller import Runner, compile_node, static_dice
-from interpreter.dice.saturate import capped_term
 from interpreter.dice.sources import DiceSource, GivenSource, RandomSource
 from interpreter.dice.syntax import parse_tree
 from interpreter.dice.term import TermSpec, free_names, make_spec, parameter_nodes, spec_for
@@ -117,25 +116,21 @@ class DiceExpr:
         return spec_for(tree, args)
 
     def saturated(self, env: Mapping[str, Any]) -> tuple[Distribution, int] | None:
-        """For one endlessly exploding term whose faces never take away: the exact distribution of
-        min(value, cap) and the cap, a number past which the tail holds very little; else None."""
+        """For an expression whose odds are cut off only because of endless explosions that never
+        take away: the exact distribution of min(value, cap) and the cap (its largest value before
+        the cut); None when the expression is exact already or cannot be saturated."""
         tree = self.tree
-        if not isinstance(tree, Dice) or tree.mods.explode is None or tree.mods.explode_once or tree.mods.keep:
+        if isinstance(tree, Name):
+            named = _lookup(tree.name, env, tree.col)
+            return named.saturated(env) if isinstance(named, DiceExpr) else None
+        full = self.distribution(env)
+        if not full.truncated or not full.values:
             return None
-        try:
-            spec = self.pool_spec(env)
-        except BadParameter:
+        cap = full.values[-1]
+        capped = node_distribution(tree, lambda node: _resolve(node, env), cap)
+        if not capped.exact:
             return None
-        weights = spec.draw_weights()
-        shown = [v for v in range(1, spec.sides + 1) if weights[v]]
-        again = [v for v in shown if spec.explode is not None and spec.explode[v]]
-        if not again or min(spec.gain[v] for v in shown) < 0:
-            return None
-        tmax = explosion_cutoff(spec.count, sum(weights[v] for v in again), sum(weights))
-        step = max(1, min(spec.gain[v] for v in again))
-        cap = (tmax + 2) * step + spec.count * min(spec.gain[v] for v in shown)
-        dist = capped_term(spec, cap)
-        return None if dist is None else (dist, cap)
+        return capped.map(lambda v: min(v, cap)), cap
 
     def distribution(self, env: Mapping[str, Any]) -> Distribution:
         """The exact distribution of the expression's value (truncated only for endless explosions)."""
