@@ -184,3 +184,14 @@ def test_the_same_ruleset_has_no_changes(rules):
     got = diff_json(rules, "wwn", "wwn")
     assert got["changes"] == [] and got["odds"] == []
     assert "(no procedure behaves differently)" in rules("diff", "wwn", "wwn").stdout
+
+
+def test_L17_sheet_procedures_run_on_a_new_character_of_each_side(rules, tmp_path):
+    house = with_constants(tmp_path, "lockwood", stat_budget=110)
+    got = diff_json(rules, "lockwood", str(house), "take_damage", "amount=2")
+    [entry] = got["odds"]
+    # a new character's HP is END + WILL: 11 + 11 at the defaults, 12 + 12 once 110 points are spread
+    assert entry["values"]["hp_current"] == {"before": 20.0, "after": 22.0, "difference": 2.0}
+    assert entry["outcomes"]["minor"]["before"] == entry["outcomes"]["minor"]["after"] == 1.0
+    assert "ran on a new character of each ruleset" in rules("diff", "lockwood", str(house), "take_damage",
+                                                             "amount=2").stdout

@@ -186,6 +186,9 @@ def to_text(base: Ruleset, house: Ruleset, found: list[Change], odds: list[Compa
     for s in skipped:
         label = f"{s['procedure']} {shown(s.get('params', {}))}".rstrip()
         lines.append(f"  {label}: not compared ({s['reason']})")
+    if any(house.procedures[c.procedure].sheet == "required" for c in odds):
+        lines += ["", ("Procedures that work on a character sheet ran on a new character of each ruleset "
+                       "(as `rules sheet new` writes it).")]
     return "\n".join(lines)
 
 
