@@ -91,7 +91,7 @@ class DiceExpr:
             raise EvaluationError(f"the result of '{self.text}' is too large")
         return Roll(value, traces, env)
 
-    def run_in(self, env: Mapping[str, Any], draw: Any, ctx: list[int], traces: list[tuple[Any, ...]]) -> int:
+    def run_in(self, env: Mapping[str, Any], draw: Any, ctx: list[Any], traces: list[tuple[Any, ...]]) -> int:
         """Roll as part of a larger roll (for a dice-typed parameter), sharing its dice count."""
         ctx[0] += self._static
         if ctx[0] > limits.MAX_DICE_ROLLED:

@@ -13,7 +13,9 @@ from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, 
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
 # A compiled node: run(env, draw, ctx, traces) -> value.  ctx is [dice rolled, name depth].
-Runner = Callable[[Mapping[str, Any], Callable[[int], int], list, list], int]
+Context = list[Any]  # [dice rolled so far against the limit, reference depth, the DiceSource]
+Traces = list[tuple[Any, ...]]  # one raw term trace per dice term, in roll order
+Runner = Callable[[Mapping[str, Any], Callable[[int], int], Context, Traces], int]
 
 
 def _too_many() -> LimitExceeded:
@@ -21,7 +23,7 @@ def _too_many() -> LimitExceeded:
     return LimitExceeded(f"the roll needs more than {limits.MAX_DICE_ROLLED} dice")
 
 
-def _draw_rerolled(spec: TermSpec, draw: Callable[[int], int], ctx: list, hist: dict, index: int) -> int:
+def _draw_rerolled(spec: TermSpec, draw: Callable[[int], int], ctx: Context, hist: dict[int, Any], index: int) -> int:
     """Throw one die and apply its reroll rule at once."""
     s, table = spec.sides, spec.reroll
     assert table is not None
@@ -41,7 +43,7 @@ def _draw_rerolled(spec: TermSpec, draw: Callable[[int], int], ctx: list, hist: 
     return v
 
 
-def roll_spec(spec: TermSpec, draw: Callable[[int], int], ctx: list, traces: list, counted: bool) -> int:
+def roll_spec(spec: TermSpec, draw: Callable[[int], int], ctx: Context, traces: Traces, counted: bool) -> int:
     """Roll one resolved term with all its modifiers and record its trace."""
     n, s = spec.count, spec.sides
     if spec.raw is not None:
@@ -114,11 +116,11 @@ def _term_runner(spec: TermSpec) -> Runner:
     """A fast roll function for a term whose parameters are all constant."""
     s, n = spec.sides, spec.count
     if spec.raw is not None:
-        def run_faces(env: Mapping[str, Any], draw: Callable[[int], int], ctx: list, traces: list) -> int:
+        def run_faces(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
             return roll_spec(spec, draw, ctx, traces, True)
         return run_faces
     if spec.plain and n == 1:
-        def run_one(env: Mapping[str, Any], draw: Callable[[int], int], ctx: list, traces: list) -> int:
+        def run_one(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
             v = draw(s)
             traces.append((spec, [v], None, None, None, v))
             return v
@@ -126,14 +128,14 @@ def _term_runner(spec: TermSpec) -> Runner:
     if spec.plain:
         rn = range(n)
 
-        def run_plain(env: Mapping[str, Any], draw: Callable[[int], int], ctx: list, traces: list) -> int:
+        def run_plain(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
             vals = [draw(s) for _ in rn]
             total = sum(vals)
             traces.append((spec, vals, None, None, None, total))
             return total
         return run_plain
 
-    def run_term(env: Mapping[str, Any], draw: Callable[[int], int], ctx: list, traces: list) -> int:
+    def run_term(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
         return roll_spec(spec, draw, ctx, traces, True)
     return run_term
 
@@ -217,7 +219,7 @@ def _compile_dice(node: Dice) -> Runner:
     if all(p is None or isinstance(p, int) for p in params):
         return _term_runner(spec_for(node, params))  # type: ignore[arg-type]
 
-    def run(env: Mapping[str, Any], draw: Callable[[int], int], ctx: list, traces: list) -> int:
+    def run(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
         args = [p if p is None or isinstance(p, int) else p(env, draw, ctx, traces) for p in params]
         spec = spec_for(node, args)
         return roll_spec(spec, draw, ctx, traces, isinstance(params[0], int))
@@ -229,7 +231,7 @@ def _compile_name(node: Name) -> Runner:
     name = node.name
     where = Location("<expr>", 1, node.col)
 
-    def run(env: Mapping[str, Any], draw: Callable[[int], int], ctx: list, traces: list) -> int:
+    def run(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
         try:
             v = env[name]
         except KeyError:
@@ -246,7 +248,8 @@ def _compile_name(node: Name) -> Runner:
         if ctx[1] > limits.MAX_DICE_DEPTH:
             raise LimitExceeded(f"dice expressions refer to each other more than {limits.MAX_DICE_DEPTH} deep", where)
         try:
-            return sub(env, draw, ctx, traces)
+            result: int = sub(env, draw, ctx, traces)
+            return result
         finally:
             ctx[1] -= 1
     return run
@@ -266,7 +269,7 @@ def _compile_group(node: Group) -> Runner:
     karg = None if keep is None else compile_node(keep[1])
     where = Location("<expr>", 1, node.col)
 
-    def run(env: Mapping[str, Any], draw: Callable[[int], int], ctx: list, traces: list) -> int:
+    def run(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
         totals, spans = [], []
         for m in members:
             start = len(traces)
