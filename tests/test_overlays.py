@@ -281,3 +281,12 @@ def test_export_overlay_writes_a_commented_overlay_that_validates(rules, folders
 
 def test_bundled_files_are_named_by_id_in_messages(rules):
     assert rules("validate", "nwod").stdout == "nwod (bundled): valid\n"
+
+
+def test_a_sheet_in_a_ruleset_folder_does_not_claim_its_rulesets_id(rules, folders, monkeypatch):
+    folder = folders / "mine"
+    monkeypatch.setenv("RULESMITH_PATH", str(folder))
+    folder.mkdir()
+    assert rules("sheet", "new", "nwod", "-o", str(folder / "marco.yaml")).exit_code == 0
+    assert rules("odds", "nwod", "action", "pool=2").exit_code == 0
+    assert [line.split()[0] for line in rules("list").stdout.splitlines()] == bundled_ids()

@@ -2,7 +2,8 @@
 
 The user's ruleset folders are the directories in ``RULESMITH_PATH`` (separated like
 ``PATH``), then ``$XDG_CONFIG_HOME/rulesmith/rulesets`` (by default
-``~/.config/rulesmith/rulesets``).  Every ``*.yaml`` file there is known by its
+``~/.config/rulesmith/rulesets``).  Every ``*.yaml`` ruleset there (a file with
+``procedures:`` or ``extends:``; a sheet that strays there is not one) is known by its
 ``ruleset:`` id.  An id claimed by two files, or by a file and a bundled ruleset, is an
 error naming both.
 
@@ -25,6 +26,7 @@ __all__ = ["Found", "bundled_name", "find", "user_folders", "user_rulesets"]
 
 # The top-level `ruleset:` line of a block-style file; files written otherwise are parsed to find it.
 _ID_LINE = re.compile(rb"^ruleset:[ \t]*([\"']?)([A-Za-z0-9_.-]+)\1[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)
+_RULESET_KEY = re.compile(rb"^(?:procedures|extends):", re.MULTILINE)
 
 
 @dataclass(frozen=True)
@@ -58,21 +60,25 @@ def _shown(path: Path) -> str:
 
 
 def _id_of(path: Path) -> str | None:
-    """The `ruleset:` id a file declares, or None when it declares none or cannot be read."""
+    """The `ruleset:` id a ruleset file declares; None for a file that is not a ruleset (a sheet
+    names its ruleset the same way, but has no `procedures:` or `extends:`) or cannot be read."""
     try:
         data = path.read_bytes()
     except OSError:
         return None
     found = _ID_LINE.search(data)
-    if found is not None:
+    if found is not None and _RULESET_KEY.search(data):
         return found.group(2).decode("ascii")
     from interpreter.load.yaml import load_text  # a file not in block style: parse it
 
     try:
-        value = load_text(data, str(path)).data.get("ruleset")
+        top = load_text(data, str(path)).data
     except RulesetLoadError:
         return None
-    return value if isinstance(value, str) else None
+    value = top.get("ruleset")
+    if not isinstance(value, str) or ("procedures" not in top and "extends" not in top):
+        return None
+    return value
 
 
 def user_rulesets() -> dict[str, list[Path]]:
