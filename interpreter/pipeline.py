@@ -7,8 +7,7 @@ import os
 from pathlib import Path
 
 from interpreter.errors import Invalid, RulesError
-from interpreter.hints import sorted_unique
-from interpreter.load.checked import Loaded, load_checked
+from interpreter.load.checked import Loaded, in_file_order, load_checked
 from interpreter.load.document import Document
 from interpreter.load.find import Found, find
 from interpreter.ruleset.model import Ruleset
@@ -100,7 +99,7 @@ def _compile(loaded: Loaded) -> Ruleset:
     try:
         ruleset = Compiler(loaded.doc, COMPILERS).compile()
     except Invalid as err:
-        raise Invalid(sorted_unique(err.problems)) from None
+        raise Invalid(in_file_order(err.problems, loaded.doc)) from None
     if loaded.extends is None:
         return ruleset
     return dataclasses.replace(ruleset, extends=loaded.extends, changes=loaded.changes)

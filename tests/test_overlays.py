@@ -116,10 +116,11 @@ def test_an_error_in_the_overlay_and_one_in_the_base_are_each_placed_in_their_fi
     work = folders / "work"
     write(work / "base.yaml", BASE.replace("      - decide: [{outcome: done}]\n",
                                            "      - let: {x: dex + 1}\n      - decide: [{outcome: done}]\n"))
-    write(work / "house.yaml", "extends: base.yaml\nruleset: house\nprocedures:\n  check:\n    steps:\n"
-                               "      - roll: {r: 1d6}\n      - let: {total: r + stat + bonsu}\n"
+    write(work / "house.yaml", "# our table\n" * 12 + "extends: base.yaml\nruleset: house\nprocedures:\n"
+                               "  check:\n    steps:\n      - roll: {r: 1d6}\n      - let: {total: r + stat + bonsu}\n"
                                "      - decide: [{outcome: hit}]\n")
-    expected = ["house.yaml:7:33: $.procedures.check.steps[1].let.total: unknown name 'bonsu'; did you mean 'bonus'?",
+    # the overlay's problems first, then the base's, each in its own file
+    expected = ["house.yaml:19:33: $.procedures.check.steps[1].let.total: unknown name 'bonsu'; did you mean 'bonus'?",
                 "base.yaml:16:18: $.procedures.spare.steps[0].let.x: unknown name 'dex'"]
     assert errors(rules, "validate", "house.yaml") == expected
     assert errors(rules, "run", "house.yaml", "check") == expected  # the cached documents place them the same

@@ -22,7 +22,7 @@ from interpreter.load.find import Found, find
 from interpreter.load.overlay import MAX_CHAIN, MergedDocument, changes, merge_patch, overlay_problems
 from interpreter.load.yaml import load_text, read_bytes
 
-__all__ = ["Loaded", "check_schema", "load_checked"]
+__all__ = ["Loaded", "check_schema", "in_file_order", "load_checked"]
 
 
 @dataclass(frozen=True)
@@ -43,13 +43,23 @@ class Loaded:
     changes: tuple[tuple[str, str], ...] = field(default=())
 
 
+def in_file_order(problems: list[RulesError], doc: Document) -> list[RulesError]:
+    """Problems sorted by position, each once; for an overlay, those in the overlay file first,
+    then those in the file it extends, and so on down the chain."""
+    ordered = sorted_unique(problems)
+    if not isinstance(doc, MergedDocument):
+        return ordered
+    rank = {layer.file: i for i, layer in enumerate(doc.layers)}
+    return sorted(ordered, key=lambda p: rank.get(p.where.file if p.where else "", len(rank)))
+
+
 def check_schema(doc: Document) -> None:
     """Raise Invalid with every schema problem of a document."""
     from interpreter.load import schema  # jsonschema is imported only when a document is checked
 
-    found = list(schema.iter_errors(doc))
+    found: list[RulesError] = list(schema.iter_errors(doc))
     if found:
-        raise Invalid(sorted_unique(found))
+        raise Invalid(in_file_order(found, doc))
 
 
 @dataclass
