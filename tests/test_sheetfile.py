@@ -276,7 +276,16 @@ def test_one_bak_with_the_previous_text_and_the_mode_kept(tmp_path):
     assert SheetFile.read(path).get(("hp",)) == 12
     assert stat.S_IMODE(path.stat().st_mode) == 0o640
     assert stat.S_IMODE((tmp_path / "sheet.yaml.bak").stat().st_mode) == 0o640
-    assert {p.name for p in tmp_path.iterdir()} - {".sheet.yaml.lock"} == {"sheet.yaml", "sheet.yaml.bak"}
+    assert {p.name for p in tmp_path.iterdir()} == {"sheet.yaml", "sheet.yaml.bak"}  # and no lock file beside it
+
+
+def test_write_without_backup_leaves_only_the_sheet(tmp_path):
+    path = make(tmp_path, TWO_SPACES)
+    with transaction(path) as sheet:
+        sheet.set(("hp",), 11)
+        sheet.write(backup=False)
+    assert SheetFile.read(path).get(("hp",)) == 11
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["sheet.yaml"]
 
 
 def test_a_sheet_changed_on_disk_since_it_was_read_is_not_written(tmp_path):
@@ -377,7 +386,7 @@ def test_a_write_killed_midway_leaves_the_old_or_the_new_sheet(tmp_path, phase):
         sheet.write()
     assert SheetFile.read(path).get(("hp",)) in (11, 12)
     others = {p.name for p in tmp_path.iterdir()} - {"sheet.yaml", "sheet.yaml.bak", "increment.py"}
-    assert not others - {".sheet.yaml.lock"}  # the next write removed the killed writer's temporary file
+    assert not others  # the next write removed the killed writer's temporary file
 
 
 def test_a_slow_write_that_is_not_killed_completes(tmp_path):
@@ -402,7 +411,7 @@ def test_an_invalid_sheet_is_refused_with_a_location_and_left_alone(tmp_path, te
             attempt(path)
         assert str(caught.value).startswith(f"{path}:{line}:")
         assert path.read_bytes() == text.encode("utf-8")
-    assert {p.name for p in tmp_path.iterdir()} <= {"sheet.yaml", ".sheet.yaml.lock"}
+    assert {p.name for p in tmp_path.iterdir()} == {"sheet.yaml"}
 
 
 def test_new_sheet_creates_and_never_overwrites(tmp_path):
@@ -427,7 +436,7 @@ def test_a_read_only_sheet_is_refused_not_replaced(tmp_path):
             sheet.write()
     assert "\n" not in str(caught.value)
     assert path.read_text() == TWO_SPACES and stat.S_IMODE(path.stat().st_mode) == 0o444
-    assert {p.name for p in tmp_path.iterdir()} - {".sheet.yaml.lock"} == {"sheet.yaml"}
+    assert {p.name for p in tmp_path.iterdir()} == {"sheet.yaml"}
 
 
 def test_stale_temporary_files_are_removed_by_the_next_write_and_others_kept(tmp_path):

@@ -5,9 +5,10 @@ and by ruamel.yaml's round-trip loader, whose tree ``set`` edits.  The new text 
 the old text with each changed scalar rewritten where it stands (when only scalars changed), or
 ruamel.yaml's round-trip output of the edited tree.  The first that loads again to exactly the
 expected values is used.  Writes are atomic (a synced ``.<name>.rulesmith-tmp-<random>`` renamed
-over the sheet) and keep one ``<name>.bak``; ``transaction`` holds a ``filelock`` lock on
-``.<name>.lock`` from the read until after the write, and a write removes the temporary files
-that writers killed mid-write left behind.
+over the sheet) and keep one ``<name>.bak`` unless asked not to; ``transaction`` holds a
+``filelock`` lock from the read until after the write, on a file in one hidden folder
+(``lock_dir``), never beside the sheet; a write removes the temporary files that writers killed
+mid-write left behind.
 """
 
 from __future__ import annotations
@@ -15,11 +16,13 @@ from __future__ import annotations
 import contextlib
 import copy
 import difflib
+import hashlib
 import io
 import json
 import math
 import os
 import secrets
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -44,7 +47,7 @@ from interpreter.sheet.splice import (
     scalar_text,
 )
 
-__all__ = ["TEMP_MARK", "SheetFile", "SheetPath", "new_sheet", "transaction"]
+__all__ = ["TEMP_MARK", "SheetFile", "SheetPath", "lock_dir", "new_sheet", "transaction"]
 
 TEMP_MARK = ".rulesmith-tmp-"  # in the name of every temporary file: .<name>.rulesmith-tmp-<random>
 _MISSING: Any = object()
@@ -171,7 +174,7 @@ class SheetFile:
                      for line in text.splitlines(keepends=True)] for text in (self._text, self.render()))
         return "".join(difflib.unified_diff(old, new, str(self.path), str(self.path)))
 
-    def write(self) -> None:
+    def write(self, backup: bool = True) -> None:
         """Write the changes back atomically (if there are any), keeping the old text in ``<name>.bak``."""
         if not self._changes:
             return
@@ -188,7 +191,8 @@ class SheetFile:
                 raise RulesError(f"{self.path}: the sheet is read-only (mode {mode:04o}); nothing was written",
                                  hint="make it writable (chmod u+w) to let rules change it")
             _remove_stale_temporaries(self._real)
-            _atomic_write(self._real.with_name(self._real.name + ".bak"), current, mode)
+            if backup:
+                _atomic_write(self._real.with_name(self._real.name + ".bak"), current, mode)
             _atomic_write(self._real, new, mode)
         self._on_disk = new
 
@@ -274,17 +278,30 @@ def _fresh(value: Any, old: Any) -> Any:
     return node
 
 
+def lock_dir() -> Path:
+    """The one folder of lock files: ``$XDG_RUNTIME_DIR/rulesmith/locks``, else ``rulesmith-<user>/locks`` in the temp folder."""
+    runtime = os.environ.get("XDG_RUNTIME_DIR")
+    if runtime and os.path.isdir(runtime):
+        return Path(runtime) / "rulesmith" / "locks"
+    user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
+    return Path(tempfile.gettempdir()) / f"rulesmith-{user}" / "locks"
+
+
 @contextlib.contextmanager
 def _locked(real: Path) -> Iterator[None]:
-    """Hold an exclusive lock on ``.<name>.lock`` beside the sheet (not on the sheet: its inode is replaced).
+    """Hold an exclusive lock named after the sheet's real path (not on the sheet: its inode is replaced).
 
+    The lock file lives in ``lock_dir()`` so that no command leaves anything beside a sheet.
     ``filelock`` locks the same way on POSIX and on Windows; it is imported here, when a sheet is
     written, so that commands which never lock a sheet do not pay for importing it.
     """
     import filelock
 
-    lock = filelock.FileLock(os.fspath(real.with_name(f".{real.name}.lock")), timeout=limits.LOCK_WAIT_SECONDS)
+    folder = lock_dir()
+    name = hashlib.sha256(os.fsencode(real)).hexdigest()[:32] + ".lock"
     try:
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        lock = filelock.FileLock(os.fspath(folder / name), timeout=limits.LOCK_WAIT_SECONDS)
         lock.acquire()
     except filelock.Timeout:
         raise RulesError(f"{real}: another rules command has held the sheet's lock for "
