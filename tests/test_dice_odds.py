@@ -11,8 +11,7 @@ import icepool
 import pytest
 from test_dice_oracle import combine, term_odds
 
-from interpreter.cli import dice as cli_dice
-from interpreter.cli.render import distribution_text as render_distribution
+from interpreter.cli.odds_text import View, expression_text
 from interpreter.dice.expr import Distribution, clear_caches, distribution_json, parse
 from interpreter.errors import EvaluationError, LimitExceeded, UnknownName
 
@@ -204,12 +203,13 @@ def test_distribution_json_sums_to_one_and_gives_fractions():
 
 
 def test_distribution_text_lists_every_value():
-    text = render_distribution("2d6", odds("2d6"))
+    text = expression_text("2d6", odds("2d6"), View(), blocks=True)
     assert text.count("%") == 11 and "mean 7" in text and "█" in text
-    assert "cut off" in render_distribution("3d6x", odds("3d6x"))
+    assert "cut off" in expression_text("3d6x", odds("3d6x"), View(), blocks=True)
 
 
-def test_odds_of_expression_for_the_odds_command():
-    data = json.loads(cli_dice.odds_of_expression("2d20kh1+5>=15", True))
-    assert data["expr"] == "2d20kh1+5>=15" and data["exact"]["1"] == "319/400"
-    assert "mean" in cli_dice.odds_of_expression("1d6", False)
+def test_odds_of_expression_for_the_odds_command(rules):
+    data = json.loads(rules("odds", "2d20kh1+5>=15", "--json").stdout)
+    # P(max of two d20 >= 10) = 1 - (9/20)^2
+    assert data["expr"] == "2d20kh1+5>=15" and data["exact"]["1"] == str(1 - Fraction(9, 20) ** 2)
+    assert "mean 3.5" in rules("odds", "1d6").stdout

@@ -2,10 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import errno
-import json
-import os
 import random
 import sys
 from collections.abc import Sequence
@@ -14,154 +10,105 @@ from typing import Any, cast
 import click
 
 from interpreter import limits
+from interpreter.cli import complete, output, render
 from interpreter.cli import describe as describe_mod
-from interpreter.cli import render
-from interpreter.cli.caret import error_lines, is_terminal
+from interpreter.cli.dice import roll
+from interpreter.cli.diff import diff
+from interpreter.cli.export import export
+from interpreter.cli.group import Group
+from interpreter.cli.help import ProcedureCommand, examples, json_option
+from interpreter.cli.sheets import sheet
 from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, RulesError
 from interpreter.hints import shown
-from interpreter.load.bundled import bundled_ids
+from interpreter.load.bundled import bundled_ids, schema_path
 from interpreter.pipeline import compile_ref, problems, resolve
 from interpreter.procedure import runner
 
 
-class RulesCommandError(click.ClickException):
-    """A user's mistake, shown as one line per problem, with exit code 1.
-
-    On a terminal (and without --json) each located problem is followed by its source
-    line and a caret under the column.
-    """
-
-    exit_code = 1
-
-    def __init__(self, message: str, error: RulesError | None = None, carets: bool = False):
-        super().__init__(message)
-        self.error = error
-        self.carets = carets
-
-    def show(self, file: Any = None) -> None:
-        if self.error is not None and self.carets and is_terminal():
-            click.echo("\n".join(error_lines(self.error, terminal=True)), err=True)
-        else:
-            click.echo(self.message, err=True)
-
-
-def echo_problem(problem: RulesError) -> None:
-    """Print one problem on stderr: its line, and on a terminal its source line and caret."""
-    click.echo("\n".join(error_lines(problem, terminal=is_terminal())), err=True)
-
-
-class InternalError(RulesCommandError):
-    """A bug: an exception no input should cause, shown as one line with exit code 3."""
-
-    exit_code = 3
-
-
-# Output that cannot be written (a closed pipe, a full disk) ends the command with one line.
-_OUTPUT_ERRNOS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
-
-
-class Group(click.Group):
-    """The one guard of the command line.
-
-    A RulesError (the user's mistake) becomes its one line and exit code 1; output that cannot be
-    written becomes one line and exit code 1; anything else is a bug: one line asking for a report,
-    exit code 3, and the traceback only with RULESMITH_DEBUG=1.
-    """
-
-    def invoke(self, ctx: click.Context) -> Any:
-        as_json = "--json" in ctx.args  # read now: invoking the command consumes the arguments
-        try:
-            result = super().invoke(ctx)
-            sys.stdout.flush()  # so that an output error is reported here, not after exit
-            return result
-        except RulesError as err:
-            raise RulesCommandError(str(err), err, carets=not as_json) from None
-        except RecursionError:
-            raise RulesCommandError("input nested too deeply") from None
-        except (click.ClickException, click.exceptions.Exit, click.Abort):
-            raise
-        except OSError as err:
-            if err.errno not in _OUTPUT_ERRNOS:
-                raise _internal(err) from None
-            _discard_output()
-            raise RulesCommandError(f"cannot write the output: {err.strerror or err}") from None
-        except Exception as err:  # noqa: BLE001  (the guard is there to catch what nothing else did)
-            raise _internal(err) from None
-
-
-def _internal(err: Exception) -> Exception:
-    """The one-line report of a bug, or the exception itself (with its traceback) under RULESMITH_DEBUG=1."""
-    if os.environ.get("RULESMITH_DEBUG") == "1":
-        return err
-    text = " ".join(f"{type(err).__name__}: {err}".split())
-    return InternalError(f"internal error: {text[:300]}; please report")
-
-
-def _discard_output() -> None:
-    """Point stdout at the null device, so that Python's flush at exit does not fail a second time."""
-    with contextlib.suppress(OSError, ValueError):
-        null = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(null, sys.stdout.fileno())
-        os.close(null)
-
-
-@click.group(cls=Group)
+@click.group(cls=Group, name="rules", context_settings={"help_option_names": ["-h", "--help"]},
+             epilog=examples("rules list", "rules run lockwood check stat=12 dc=15 advantage=true",
+                             "rules odds '2d20kh1+5>=15'"))
 @click.version_option(package_name="rulesmith")
 def main() -> None:
-    """Rules as data: validate rulesets, roll dice, run procedures and get exact odds."""
+    """Rules as data: validate rulesets, roll dice, run procedures and get exact odds.
+
+    Exit codes: 0 done, 1 bad input (one line on stderr), 2 a command-line usage mistake.
+    """
 
 
-@main.command("list")
-def list_cmd() -> None:
+@main.command("list", epilog=examples("rules list", "rules list --json"))
+@json_option
+def list_cmd(as_json: bool) -> None:
     """List the rulesets: the bundled ones, then those in your ruleset folders, with where each came from."""
     from interpreter.load.find import user_rulesets
 
-    bad = 0
     users = user_rulesets()
     bundled = bundled_ids()
+    rows, bad = [], []
     for ruleset_id in bundled + sorted(set(users) - set(bundled)):
         origin = str(users[ruleset_id][0]) if ruleset_id in users else "bundled"
         try:
             rs = compile_ref(ruleset_id)
         except RulesError as err:
             if ruleset_id in users:  # a file of the user's, or two files claiming one id
-                bad += 1
-                echo_problem(err)
-            else:
-                click.echo(f"{ruleset_id:<12} (invalid: run `rules validate {ruleset_id}`)")
+                bad.append(err)
+            rows.append({"id": ruleset_id, "title": None, "description": None, "extends": None,
+                         "origin": origin, "valid": False})
             continue
-        base = f"extends {rs.extends}; " if rs.extends else ""
-        click.echo(f"{rs.id:<12} {rs.title} — {rs.description} ({base}{origin})")
+        rows.append({"id": rs.id, "title": rs.title, "description": rs.description, "extends": rs.extends,
+                     "origin": origin, "valid": True})
+    if as_json:
+        output.print_json({"rulesets": rows})
+    else:
+        for row in rows:
+            if row["valid"]:
+                base = f"extends {row['extends']}; " if row["extends"] else ""
+                output.echo(f"{row['id']:<12} {row['title']} — {row['description']} ({base}{row['origin']})")
+            elif row["origin"] == "bundled":
+                output.echo(f"{row['id']:<12} (invalid: run `rules validate {row['id']}`)")
+        for problem in bad:
+            output.echo_problem(problem)
     if bad:
         sys.exit(1)
 
 
-@main.command()
-@click.argument("rulesets", nargs=-1)
-def validate(rulesets: Sequence[str]) -> None:
-    """Check rulesets (all bundled ones when none is named); print every problem."""
-    bad = 0
+@main.command(epilog=examples("rules validate", "rules validate lockwood nwod --json"))
+@click.argument("rulesets", nargs=-1, shell_complete=complete.rulesets)
+@json_option
+def validate(rulesets: Sequence[str], as_json: bool) -> None:
+    """Check rulesets (all bundled ones when none is named); print every problem.
+
+    Each problem is one line, FILE:LINE:COL: $.json.path: message; the exit code is 1 when any
+    ruleset has a problem.
+    """
+    reports = []
     for ref in rulesets or bundled_ids():
         found = problems(ref)
-        if found:
-            bad += 1
-            for problem in found:
-                echo_problem(problem)
-        else:
-            shown = resolve(ref)[1]
-            click.echo(f"{shown}: valid")
-            _warn_defaults(ref, shown)
-    if bad:
+        shown = resolve(ref)[1] if not found else (found[0].where.file if found[0].where else ref)
+        warnings = [] if found else _default_warnings(ref, shown)
+        reports.append({"ruleset": ref, "file": shown, "valid": not found,
+                        "problems": [output.error_json(p)["error"] for p in found], "warnings": warnings})
+        if as_json:
+            continue
+        for problem in found:
+            output.echo_problem(problem)
+        if not found:
+            output.echo(f"{shown}: valid")
+        for warning in warnings:
+            output.echo(f"warning: {warning}", err=True)
+    if as_json:
+        output.print_json({"valid": all(r["valid"] for r in reports), "rulesets": reports})
+    if not all(r["valid"] for r in reports):
         sys.exit(1)
 
 
-def _warn_defaults(ref: str, shown: str) -> None:
-    """A warning line for each way the trait and field defaults break the ruleset's own creation rules."""
+def _default_warnings(ref: str, shown: str) -> list[str]:
+    """A warning for each way the trait and field defaults break the ruleset's own creation rules."""
     from interpreter.sheet.spread import default_problems
 
-    for message in default_problems(compile_ref(ref)):
-        click.echo(f"warning: {shown}: a sheet at the defaults breaks a creation rule: {message}", err=True)
+    return [f"{shown}: a sheet at the defaults breaks a creation rule: {message}"
+            for message in default_problems(compile_ref(ref))]
 
 
 def parse_assignments(items: Sequence[str]) -> dict[str, str]:
@@ -192,18 +139,29 @@ def parse_dice_list(text: str | None) -> list[int] | None:
     return values
 
 
-@main.command()
-@click.argument("ruleset")
-@click.argument("procedure")
-@click.argument("params", nargs=-1)
+@main.command(cls=ProcedureCommand, epilog=examples(
+    "rules run lockwood check stat=12 dc=15 advantage=true",
+    "rules run nwod action pool=7 mod=-2 --dice 1,3,5,7,10,8 --json",
+    "rules run lockwood check -h"))
+@click.argument("ruleset", shell_complete=complete.rulesets)
+@click.argument("procedure", shell_complete=complete.procedures)
+@click.argument("params", nargs=-1, shell_complete=complete.parameters)
 @click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
 @click.option("--seed", type=int, help="Seed the dice for a repeatable run.")
-@click.option("--dice", "given", help="Use exactly these dice, in roll order: 1,3,5,7,10,8")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--dice", "given", metavar="LIST", help="Use exactly these dice, in roll order: 1,3,5,7,10,8")
+@json_option
 @click.option("--dry-run", is_flag=True, help="Show what would change on the sheet and write nothing.")
+@click.option("--no-backup", is_flag=True, help="Do not keep the sheet's previous text in FILE.bak.")
 def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, seed: int | None,
-        given: str | None, as_json: bool, dry_run: bool) -> None:
-    """Run one procedure of a ruleset; with --sheet, read traits from a sheet and write changes back."""
+        given: str | None, as_json: bool, dry_run: bool, no_backup: bool) -> None:
+    """Run one procedure of a ruleset, with NAME=VALUE parameters.
+
+    With --sheet, traits are read from the sheet and any change is written back (the previous
+    text kept in FILE.bak unless --no-backup). `rules run RULESET PROCEDURE -h` describes one
+    procedure.
+    """
+    if seed is not None and given is not None:
+        raise click.UsageError("use either --seed or --dice, not both")
     rs = compile_ref(ruleset)
     values = parse_dice_list(given)
     source = dice.GivenSource(values) if values is not None else dice.RandomSource(random.Random(seed))
@@ -212,45 +170,77 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         result = runner.run(rs, procedure, args, source)
         if values is not None:
             cast(dice.GivenSource, source).check_exhausted()  # given values make a GivenSource
-        click.echo(json.dumps(render.result_json(result)) if as_json else render.result_text(result))
+        if as_json:
+            output.print_json(render.result_json(result))
+        else:
+            output.echo(render.result_text(result))
         return
-    from interpreter.sheet.file import transaction
+    from interpreter.sheet.file import SheetFile, transaction
 
-    with transaction(sheet) as handle:
-        result = runner.run(rs, procedure, args, source, handle.data, handle.doc)
-        if values is not None:
-            cast(dice.GivenSource, source).check_exhausted()  # given values make a GivenSource
-        for path, _old, new in result.changes:
-            handle.set(path, new)
-        if result.changes and not dry_run:
-            handle.write()
+    if dry_run:  # a dry run only reads, so it takes no lock either
+        handle = SheetFile.read(sheet)
+        result = _run_on_sheet(rs, procedure, args, source, values, handle)
+    else:
+        with transaction(sheet) as handle:
+            result = _run_on_sheet(rs, procedure, args, source, values, handle)
+            if result.changes:
+                handle.write(backup=not no_backup)
     if as_json:
         data = render.result_json(result)
         data["changes"] = [{"path": render.sheet_path(p), "old": old, "new": new} for p, old, new in result.changes]
         data["written"] = bool(result.changes) and not dry_run
-        click.echo(json.dumps(data))
+        output.print_json(data)
         return
-    click.echo(render.result_text(result))
+    output.echo(render.result_text(result))
     if result.changes:
         verb = "would change" if dry_run else "changed"
-        click.echo(f"{sheet} {verb}:")
+        output.echo(f"{sheet} {verb}:")
         for path, old, new in result.changes:
-            click.echo(f"  {render.sheet_path(path)}: {render.plain(old)} -> {render.plain(new)}")
+            output.echo(f"  {render.sheet_path(path)}: {render.plain(old)} -> {render.plain(new)}")
         if dry_run:
-            click.echo(handle.diff(), nl=False)
+            output.echo(handle.diff(), nl=False)
 
 
-@main.command()
-@click.argument("target")
-@click.argument("procedure", required=False)
-@click.argument("params", nargs=-1)
+def _run_on_sheet(rs: Any, procedure: str, args: dict[str, str], source: Any, values: list[int] | None,
+                  handle: Any) -> runner.Result:
+    result = runner.run(rs, procedure, args, source, handle.data, handle.doc)
+    if values is not None:
+        source.check_exhausted()
+    for path, _old, new in result.changes:
+        handle.set(path, new)
+    return result
+
+
+@main.command(cls=ProcedureCommand, epilog=examples(
+    "rules odds lockwood check stat=12 dc=15 --at-least",
+    "rules odds '5d10x10cs>=8'",
+    "rules odds nwod degeneration morality=7 sin=4 --outcomes --json"))
+@click.argument("target", metavar="RULESET|EXPR", shell_complete=complete.rulesets)
+@click.argument("procedure", required=False, shell_complete=complete.procedures)
+@click.argument("params", nargs=-1, shell_complete=complete.parameters)
 @click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str | None, as_json: bool) -> None:
-    """Exact odds of a procedure (RULESET PROCEDURE [NAME=VALUE...]) or of a dice expression."""
+@json_option
+@click.option("--all", "show_all", is_flag=True, help="Show every row, also values that never vary and tiny chances.")
+@click.option("--at-least", is_flag=True, help="Add a column: the chance of this value or more (this outcome or better).")
+@click.option("--at-most", is_flag=True, help="Add a column: the chance of this value or less (this outcome or worse).")
+@click.option("--outcomes", "outcomes_only", is_flag=True, help="Show the outcomes only, not the values.")
+def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str | None, as_json: bool,
+         show_all: bool, at_least: bool, at_most: bool, outcomes_only: bool) -> None:
+    """Exact odds of a procedure (RULESET PROCEDURE [NAME=VALUE...]) or of a dice expression.
+
+    Quote an expression that holds > < or ! so the shell leaves it alone: rules odds '1d20>=15'.
+    """
+    from interpreter.cli import odds_text
+
+    view = odds_text.View(show_all=show_all, at_least=at_least, at_most=at_most, outcomes_only=outcomes_only)
     if procedure is None:
-        from interpreter.cli.dice import odds_of_expression
-        click.echo(odds_of_expression(target, as_json))
+        if sheet is not None or params:
+            raise click.UsageError("a dice expression takes no --sheet and no NAME=VALUE")
+        dist = dice.parse(target).distribution({})
+        if as_json:
+            output.print_json(render.expression_odds_json(target, dist))
+        else:
+            output.echo(odds_text.expression_text(target, dist, view, output.can_show("█")))
         return
     rs = compile_ref(target)
     data = doc = None
@@ -260,79 +250,44 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
         handle = SheetFile.read(sheet)
         data, doc = handle.data, handle.doc
     result = runner.odds(rs, procedure, parse_assignments(params), data, doc)
-    click.echo(json.dumps(render.odds_json(result)) if as_json else render.odds_text(result))
+    if as_json:
+        out = render.odds_json(result)
+        if outcomes_only:
+            out.pop("values")
+        output.print_json(out)
+    else:
+        output.echo(odds_text.procedure_text(result, view, output.can_show("█")))
 
 
-@main.command()
-@click.argument("ruleset")
-def describe(ruleset: str) -> None:
-    """Print a Markdown reference of a ruleset."""
-    click.echo(describe_mod.describe(compile_ref(ruleset)), nl=False)
+@main.command(epilog=examples("rules describe lockwood", "rules describe nwod action", "rules describe wwn save --json"))
+@click.argument("ruleset", shell_complete=complete.rulesets)
+@click.argument("procedure", required=False, shell_complete=complete.procedures)
+@json_option
+def describe(ruleset: str, procedure: str | None, as_json: bool) -> None:
+    """Print a Markdown reference of a ruleset, or of one of its procedures."""
+    rs = compile_ref(ruleset)
+    if procedure is not None:
+        proc = runner.find_procedure(rs, procedure)
+        if as_json:
+            output.print_json({"ruleset": rs.id, "procedure": describe_mod.procedure_json(proc)})
+        else:
+            output.echo(describe_mod.procedure_text(rs, proc), nl=False)
+        return
+    if as_json:
+        output.print_json(describe_mod.ruleset_json(rs))
+    else:
+        output.echo(describe_mod.describe(rs), nl=False)
 
 
-@main.group()
-def sheet() -> None:
-    """Character sheets: create, check and show them."""
+@main.command(epilog=examples("rules schema > ruleset.schema.json", "rules schema --json"))
+@json_option
+def schema(as_json: bool) -> None:
+    """Print the JSON Schema that rulesets are checked against (for editors; see docs/editors.md)."""
+    output.echo(schema_path().read_text(encoding="utf-8"), nl=False)
 
 
-@sheet.command("new")
-@click.argument("ruleset")
-@click.option("-o", "--output", required=True, type=click.Path(dir_okay=False), help="The sheet file to write.")
-@click.option("--name", default="New character", help="The character's name.")
-def sheet_new(ruleset: str, output: str, name: str) -> None:
-    """Write a commented starting sheet that passes `rules sheet check --creation`."""
-    from interpreter.load.find import find
-    from interpreter.sheet.file import new_sheet
-    from interpreter.sheet.spread import new_sheet as new_sheet_text
-
-    ref = None
-    found = find(ruleset)
-    if found.origin == "path":  # an id is written as it is; a path relative to the sheet
-        ref = os.path.relpath(os.path.abspath(found.path), os.path.dirname(os.path.abspath(output)))
-    text = new_sheet_text(compile_ref(ruleset), name, ref, output)
-    new_sheet(output, text)
-    click.echo(f"wrote {output}")
-
-
-@sheet.command("check")
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--creation", is_flag=True, help="Also apply the creation rules (budgets, priorities, counts).")
-def sheet_check(file: str, creation: bool) -> None:
-    """Check a sheet against its ruleset's standing rules (ranges, fields, tracks, resources)."""
-    from interpreter.sheet.creation import check
-    from interpreter.sheet.open import open_sheet
-
-    handle, rs = open_sheet(file)
-    found = check(rs, handle.data, handle.doc, creation=creation)
-    for problem in found:
-        echo_problem(problem)
-    if found:
-        sys.exit(1)
-    click.echo(f"{file}: valid")
-
-
-@sheet.command("show")
-@click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def sheet_show(file: str, as_json: bool) -> None:
-    """Show a sheet: traits, derived values, tracks, resources and status."""
-    from interpreter.sheet import view as sheet_view
-    from interpreter.sheet.open import open_sheet
-
-    handle, rs = open_sheet(file)
-    view = sheet_view.view(rs, handle.data, handle.doc)
-    click.echo(json.dumps(view) if as_json else sheet_view.text(rs, view))
-
-
-def _register_dice() -> None:
-    from interpreter.cli.dice import roll
-    from interpreter.cli.diff import diff
-    from interpreter.cli.export import export
-
-    main.add_command(roll)
-    main.add_command(diff)
-    main.add_command(export)
-
-
-_register_dice()
-__all__ = ["main"]
+main.add_command(roll)
+main.add_command(sheet)
+main.add_command(diff)
+main.add_command(export)
+__all__ = ["main", "parse_assignments"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from interpreter.ruleset import samples
-from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.specs import (
     BestOf,
     Call,
@@ -20,6 +20,9 @@ from interpreter.ruleset.specs import (
     Stop,
     TableLookup,
 )
+
+TYPE_WORDS = {"int": "whole number", "flag": "flag (true/false)", "dice": "dice expression",
+              "choice": "one of the words"}
 
 _STEP_WORDS = {
     "let": "compute", "roll": "roll", "decide": "decide the outcome", "stop": "stop when",
@@ -79,20 +82,39 @@ def _step_lines(steps: Steps, depth: int = 0) -> list[str]:
     return lines
 
 
-def _procedure(proc: Procedure) -> list[str]:
-    lines = [f"### `{proc.name}`{_refs(proc.refs)}", ""]
+def _default(p: Param) -> Any:
+    if p.type == "dice" and p.default is not None:
+        return p.default.text
+    return str(p.default).lower() if isinstance(p.default, bool) else p.default
+
+
+def _range(p: Param) -> str:
+    if p.minimum is not None and p.maximum is not None:
+        return f"{p.minimum} to {p.maximum}"
+    if p.minimum is not None:
+        return f"at least {p.minimum}"
+    if p.maximum is not None:
+        return f"at most {p.maximum}"
+    return ""
+
+
+def _param_line(p: Param) -> str:
+    parts = [TYPE_WORDS.get(p.type, p.type)]
+    if _range(p):
+        parts.append(_range(p))
+    parts.append(f"default {_default(p)}" if not p.required else "required")
+    if p.options:
+        parts.append("words: " + ", ".join(f"{k}={v}" for k, v in p.options.items()))
+    return f"- `{p.name}`: {', '.join(parts)}{' — ' + p.help if p.help else ''}"
+
+
+def _procedure(proc: Procedure, heading: str = "###") -> list[str]:
+    lines = [f"{heading} `{proc.name}`{_refs(proc.refs)}", ""]
     if proc.summary:
         lines += [proc.summary, ""]
     if proc.params:
         lines.append("Parameters:")
-        for p in proc.params:
-            default = ""
-            if not p.required:
-                shown = (p.default.text if p.type == "dice" and p.default is not None
-                         else str(p.default).lower() if isinstance(p.default, bool) else p.default)
-                default = f" (default {shown})"
-            words = f"; words: {', '.join(f'{k}={v}' for k, v in p.options.items())}" if p.options else ""
-            lines.append(f"- `{p.name}`: {p.type}{default}{words}{' — ' + p.help if p.help else ''}")
+        lines += [_param_line(p) for p in proc.params]
         lines.append("")
     if proc.samples:
         lines += ["Samples: " + ", ".join(f"`{samples.shown(s) or '(defaults)'}`" for s in proc.samples), ""]
@@ -104,6 +126,50 @@ def _procedure(proc: Procedure) -> list[str]:
             f"`{v}`" + (f" ({proc.value_help[v]})" if proc.value_help.get(v) else "") for v in proc.values))
     lines += ["", "Steps:", ""] + _step_lines(proc.steps) + [""]
     return lines
+
+
+def usage(ruleset: Ruleset, proc: Procedure) -> str:
+    """How to run a procedure from the command line."""
+    words = []
+    for p in proc.params:
+        shown = f"{p.name}={'true' if p.type == 'flag' else p.name.upper()}"
+        words.append(shown if p.required else f"[{shown}]")
+    sheet = " --sheet FILE" if proc.sheet == "required" else " [--sheet FILE]" if proc.sheet != "none" else ""
+    return " ".join(["rules run", ruleset.id, proc.name, *words]) + sheet
+
+
+def procedure_text(ruleset: Ruleset, proc: Procedure) -> str:
+    """One procedure: how to run it, its parameters, outcomes, values and steps."""
+    lines = [f"Usage: {usage(ruleset, proc)}", ""] + _procedure(proc, "#")
+    return "\n".join(lines).rstrip() + "\n"
+
+
+def procedure_json(proc: Procedure) -> dict[str, Any]:
+    """One procedure as a JSON-ready object."""
+    return {
+        "name": proc.name, "summary": proc.summary, "refs": list(proc.refs), "sheet": proc.sheet,
+        "params": [{"name": p.name, "type": p.type, "required": p.required,
+                    "default": None if p.required else _default(p), "min": p.minimum, "max": p.maximum,
+                    "words": dict(p.options), "help": p.help} for p in proc.params],
+        "outcomes": [{"name": o, "help": proc.outcome_help.get(o, "")} for o in proc.outcomes],
+        "values": [{"name": v, "help": proc.value_help.get(v, "")} for v in proc.values],
+        "steps": [line.strip().removeprefix("- ")
+                  for line in _step_lines(proc.steps)],
+    }
+
+
+def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
+    """A ruleset's reference as a JSON-ready object: what `describe` prints, as data."""
+    return {
+        "ruleset": ruleset.id, "title": ruleset.title, "description": ruleset.description,
+        "constants": dict(ruleset.constants), "dice": {k: v.text for k, v in ruleset.dice.items()},
+        "traits": [{"name": t.name, "label": t.label, "group": t.group, "min": t.minimum, "max": t.maximum}
+                   for t in ruleset.traits.values()],
+        "procedures": [procedure_json(p) for p in ruleset.procedures.values()],
+        "tables": [{"name": t.name, "die": t.die.text if t.die is not None else None,
+                    "rows": [{"low": r.low, "high": r.high, "text": r.text} for r in t.rows]}
+                   for t in ruleset.tables.values()],
+    }
 
 
 def describe(ruleset: Ruleset) -> str:

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import random
 
 import click
 
 from interpreter import limits
-from interpreter.cli.render import distribution_text
+from interpreter.cli import output
+from interpreter.cli.help import examples, json_option
 from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter
 from interpreter.hints import shown
@@ -44,16 +44,20 @@ def _parse_setting(item: str) -> tuple[str, object]:
     return name.strip(), number if number is not None else dice.parse(value)
 
 
-@click.command("roll")
+@click.command("roll", epilog=examples("rules roll '5d10x10cs>=8' --dice 1,3,5,7,10,8", "rules roll 4d6kh3 --seed 7 --json",
+                                      "rules roll 'd20+bonus' --set bonus=5"))
 @click.argument("expr")
 @click.option("--seed", type=int, default=None, help="Seed for the random dice, to repeat a roll.")
 @click.option("--dice", "given", default=None, metavar="LIST",
               help="Use these die results in order instead of random ones, e.g. 1,3,5,7,10,8.")
 @click.option("--set", "settings", multiple=True, metavar="NAME=VALUE",
               help="Give a name used in the expression a number or a dice expression.")
-@click.option("--json", "as_json", is_flag=True, help="Print the roll as JSON.")
+@json_option
 def roll(expr: str, seed: int | None, given: str | None, settings: tuple[str, ...], as_json: bool) -> None:
-    """Roll the dice expression EXPR and show every die."""
+    """Roll the dice expression EXPR and show every die (docs/dice.md has the notation).
+
+    Quote an expression that holds > < or ! so the shell leaves it alone.
+    """
     if seed is not None and given is not None:
         raise click.UsageError("use either --seed or --dice, not both")
     # a RulesError here reaches the main group, which prints it as one line with exit code 1
@@ -67,14 +71,6 @@ def roll(expr: str, seed: int | None, given: str | None, settings: tuple[str, ..
     if isinstance(source, dice.GivenSource):
         source.check_exhausted()
     if as_json:
-        click.echo(json.dumps(dice.roll_json(parsed, result)))
+        output.print_json(dice.roll_json(parsed, result))
     else:
-        click.echo(dice.render_roll(parsed, result))
-
-
-def odds_of_expression(expr_text: str, as_json: bool) -> str:
-    """The odds of a dice expression as text or JSON, for the `odds` command."""
-    dist = dice.parse(expr_text).distribution({})
-    if as_json:
-        return json.dumps(dice.distribution_json(expr_text, dist))
-    return distribution_text(expr_text, dist)
+        output.echo(dice.render_roll(parsed, result))

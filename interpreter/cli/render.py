@@ -7,13 +7,13 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
+from interpreter.cli import output
 from interpreter.dice import expr as dice
-from interpreter.dice.distribution import Distribution
 from interpreter.dice.report import dice_text
 from interpreter.procedure.runner import Odds, Result
 from interpreter.procedure.trace import NoteRecord, RollRecord
 
-BAR_WIDTH = 40
+BAR_WIDTH = 30
 _BLOCKS = " ▏▎▍▌▋▊▉█"
 
 
@@ -86,12 +86,28 @@ def _fraction(p: Any) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
-def _mean(dist: Mapping[Any, Any]) -> float | None:
-    numeric = {v: p for v, p in dist.items() if v is not None}
-    mass = sum(float(p) for p in numeric.values())
+def _numeric(value: Any) -> Any:
+    return int(value) if isinstance(value, bool) else value
+
+
+def _means(dist: Mapping[Any, Any]) -> tuple[float | None, str | None]:
+    """The mean of a distribution's numeric values, as a float and (when exact) as a fraction string."""
+    numeric = {v: p for v, p in dist.items() if v is not None and isinstance(_numeric(v), (int, float))}
+    mass = sum(numeric.values())
     if not numeric or mass == 0:
-        return None
-    return sum(float(int(v) if isinstance(v, bool) else v) * float(p) for v, p in numeric.items()) / mass
+        return None, None
+    total = sum(_numeric(v) * p for v, p in numeric.items())
+    mean = total / mass
+    return float(mean), (output.fraction(mean) if isinstance(mean, (Fraction, int)) else None)
+
+
+def _distribution(dist: Mapping[Any, Any], exact: bool) -> dict[str, Any]:
+    mean, exact_mean = _means(dist)
+    out: dict[str, Any] = {"mean": mean, "distribution": {_key(v): float(p) for v, p in dist.items()}}
+    if exact:
+        out["exact"] = {_key(v): _fraction(p) for v, p in dist.items()}
+        out["exact_mean"] = exact_mean
+    return out
 
 
 def odds_json(odds: Odds) -> dict[str, Any]:
@@ -99,14 +115,11 @@ def odds_json(odds: Odds) -> dict[str, Any]:
     out: dict[str, Any] = {
         "ruleset": odds.ruleset, "procedure": odds.procedure,
         "outcomes": {k: float(p) for k, p in odds.outcomes.items()},
-        "values": {name: {"mean": _mean(dist), "distribution": {_key(v): float(p) for v, p in dist.items()}}
+        "values": {name: _distribution(dist, odds.exact and name not in odds.values_cut)
                    for name, dist in odds.values.items()},
     }
     if odds.exact:
         out["exact"] = {k: _fraction(p) for k, p in odds.outcomes.items()}
-        for name, dist in odds.values.items():
-            if name not in odds.values_cut:
-                out["values"][name]["exact"] = {_key(v): _fraction(p) for v, p in dist.items()}
     for name, cut in odds.values_cut.items():
         out["values"][name]["truncated"] = cut
     if odds.truncated:
@@ -114,49 +127,28 @@ def odds_json(odds: Odds) -> dict[str, Any]:
     return out
 
 
-def bar(share: float) -> str:
-    """A horizontal bar BAR_WIDTH long for a share of 1, drawn to an eighth of a block: the one chart of the CLI."""
-    eighths = round(min(max(share, 0.0), 1.0) * BAR_WIDTH * 8)
-    full, part = divmod(eighths, 8)
+def bar(share: float, blocks: bool = True) -> str:
+    """A horizontal bar BAR_WIDTH long for a share of 1, drawn to an eighth of a block: the one chart of the CLI.
+
+    Without block characters (an output encoding that cannot carry them) it is drawn with '#'.
+    """
+    share = min(max(share, 0.0), 1.0)
+    if not blocks:
+        return "#" * round(share * BAR_WIDTH)
+    full, part = divmod(round(share * BAR_WIDTH * 8), 8)
     return "█" * full + (_BLOCKS[part] if part else "")
 
 
-def distribution_text(expr_text: str, dist: Distribution) -> str:
-    """Every value of a dice expression with its probability and a bar (the likeliest is full), then the mean."""
-    probs = dist.probs
-    lines = [f"{expr_text}:"]
-    if not probs:
-        lines.append("  (no possible values)")
-    top = max(float(p) for _, p in probs) if probs else 0.0
-    width = max((len(str(v)) for v, _ in probs), default=1)
-    for v, p in probs:
-        pf = float(p)
-        frac = f"  {p.numerator}/{p.denominator}" if dist.exact and isinstance(p, Fraction) else ""
-        lines.append(f"  {v:>{width}}  {pf * 100:9.5f}%  {bar(pf / top) if top > 0 else ''}{frac}")
-    lines.append(f"mean {dist.mean:.6g}")
+def expression_odds_json(expr: str, dist: Any) -> dict[str, Any]:
+    """The contract's JSON object for the odds of a dice expression."""
+    probs = dict(dist.probs)
+    exact = bool(dist.exact) and all(isinstance(p, Fraction) for p in probs.values())
+    out: dict[str, Any] = {"expr": expr, **_distribution(probs, exact)}
+    if not exact:
+        out["mean"] = dist.mean
     if dist.truncated:
-        lines.append(f"cut off (endless explosions): {dist.truncated:.3g}")
-    return "\n".join(lines)
-
-
-def odds_text(odds: Odds) -> str:
-    """The odds of a procedure as a table with bars."""
-    lines = [f"{odds.ruleset} {odds.procedure}"]
-    width = max((len(k) for k in odds.outcomes), default=7)
-    for name, p in odds.outcomes.items():
-        exact = f"  {_fraction(p)}" if isinstance(p, Fraction) and odds.exact else ""
-        lines.append(f"  {name:<{width}}  {float(p) * 100:7.3f}%  {bar(float(p))}{exact}")
-    for name, dist in odds.values.items():
-        mean = _mean(dist)
-        lines.append(f"{name}: mean {mean:.4f}" if mean is not None else f"{name}:")
-        vwidth = max((len(_key(v)) for v in dist), default=1)
-        for value, p in dist.items():
-            lines.append(f"  {_key(value):>{vwidth}}  {float(p) * 100:7.3f}%  {bar(float(p))}")
-    if odds.truncated:
-        lines.append(f"(explosions cut off; mass not counted: {odds.truncated:.3g})")
-    for name, cut in odds.values_cut.items():
-        lines.append(f"({name}: its endless largest values are left out ({cut:.3g}); the outcomes are exact)")
-    return "\n".join(lines)
+        out["truncated"] = dist.truncated
+    return out
 
 
 def sheet_path(path: tuple[Any, ...]) -> str:

@@ -1,0 +1,72 @@
+"""Shell completion of ruleset ids, procedure names and NAME= parameters (bash, zsh and fish).
+
+Click asks these functions while the user presses Tab; a ruleset that does not load simply
+completes nothing, since a completion must never print an error.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from click.shell_completion import CompletionItem
+
+from interpreter.errors import RulesError
+from interpreter.load.bundled import bundled_ids
+from interpreter.pipeline import compile_ref
+
+
+def _ruleset(ctx: click.Context) -> Any:
+    ref = ctx.params.get("ruleset") or ctx.params.get("target")
+    if not isinstance(ref, str):
+        return None
+    try:
+        return compile_ref(ref)
+    except (RulesError, OSError):
+        return None
+
+
+def rulesets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """Bundled ruleset ids, then YAML files, that start with what was typed."""
+    items = [CompletionItem(i) for i in bundled_ids() if i.startswith(incomplete)]
+    folder = Path(incomplete).parent if "/" in incomplete else Path(".")
+    try:
+        files = sorted(folder.iterdir())
+    except OSError:
+        files = []
+    for path in files:
+        shown = str(path) if "/" in incomplete else path.name
+        if shown.startswith(incomplete) and path.suffix in (".yaml", ".yml"):
+            items.append(CompletionItem(shown))
+    return items
+
+
+def procedures(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """The procedures of the ruleset already typed."""
+    rs = _ruleset(ctx)
+    if rs is None:
+        return []
+    return [CompletionItem(name, help=proc.summary) for name, proc in rs.procedures.items()
+            if name.startswith(incomplete)]
+
+
+def parameters(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
+    """`NAME=` for each parameter of the procedure not given yet, and the words a choice accepts."""
+    rs = _ruleset(ctx)
+    proc = rs.procedures.get(ctx.params.get("procedure") or "") if rs is not None else None
+    if proc is None:
+        return []
+    if "=" in incomplete:
+        name, _, value = incomplete.partition("=")
+        found = next((p for p in proc.params if p.name == name), None)
+        if found is None:
+            return []
+        words = list(found.options) or (["true", "false"] if found.type == "flag" else [])
+        return [CompletionItem(f"{name}={w}") for w in words if w.startswith(value)]
+    given = {str(a).partition("=")[0] for a in ctx.params.get("params") or ()}
+    return [CompletionItem(f"{p.name}=", help=p.help) for p in proc.params
+            if p.name.startswith(incomplete) and p.name not in given]
+
+
+__all__ = ["parameters", "procedures", "rulesets"]

@@ -1,0 +1,118 @@
+"""The one guard of the command line: one line per mistake, exit 1 for bad input and 2 for usage.
+
+With `--json` anywhere on the command line, the same mistake is one JSON object on stdout
+(`{"error": {"message", "file", "line", "column", "path"}}`) with the same exit code. Output that
+cannot be written (closed pipe, full disk) is one line with exit 1; anything else is a bug,
+reported as one line asking for a report, with exit 3 (and its traceback only under
+RULESMITH_DEBUG=1).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import click
+
+from interpreter.cli import output
+from interpreter.errors import RulesError
+
+USER_ERROR = 1
+USAGE_ERROR = 2
+INTERNAL_ERROR = 3
+
+# Output that cannot be written (a closed pipe, a full disk) ends the command with one line.
+_OUTPUT_ERRNOS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
+
+
+class InternalError(click.ClickException):
+    """A bug: an exception no input should cause, shown as one line with exit code 3."""
+
+    exit_code = INTERNAL_ERROR
+
+
+def _internal(err: Exception) -> Exception:
+    """The one-line report of a bug, or the exception itself (with its traceback) under RULESMITH_DEBUG=1."""
+    if os.environ.get("RULESMITH_DEBUG") == "1":
+        return err
+    text = " ".join(f"{type(err).__name__}: {err}".split())
+    return InternalError(f"internal error: {text[:300]}; please report")
+
+
+def _discard_output() -> None:
+    """Point stdout at the null device, so that Python's flush at exit does not fail a second time."""
+    with contextlib.suppress(OSError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+
+
+def _usage_line(err: click.UsageError) -> str:
+    """A usage mistake as one line that says where to look for help."""
+    message = " ".join(line.strip() for line in err.format_message().splitlines() if line.strip())
+    path = err.ctx.command_path if err.ctx is not None else "rules"
+    return f"{path}: {message.rstrip('.')}; see '{path} -h'"
+
+
+def _fail(as_json: bool, code: int, text: str, data: dict[str, Any]) -> NoReturn:
+    try:
+        if as_json:
+            output.print_json(data)
+        else:
+            output.echo(text, err=True)
+    except OSError:  # stdout is the broken pipe itself: the exit code is all that can be said
+        _discard_output()
+    sys.exit(code)
+
+
+class Group(click.Group):
+    """A click group whose every failure is one line (or one JSON object) and a documented exit code."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; an output failure becomes a user-facing line, anything unexpected a bug report."""
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # so that an output error is reported here, not after exit
+            return result
+        except (RulesError, RecursionError, click.ClickException, click.exceptions.Exit, click.Abort):
+            raise
+        except OSError as err:
+            if err.errno not in _OUTPUT_ERRNOS:
+                raise _internal(err) from None
+            _discard_output()
+            raise RulesError(f"cannot write the output: {err.strerror or err}") from None
+        except Exception as err:  # noqa: BLE001  (the guard is there to catch what nothing else did)
+            raise _internal(err) from None
+
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
+        """Run the command line, turning every user and usage mistake into one line and an exit code."""
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        argv = list(sys.argv[1:] if args is None else args)
+        as_json = "--json" in argv
+        try:
+            code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as err:
+            line = _usage_line(err)
+            _fail(as_json, USAGE_ERROR, line, output.usage_json(line))
+        except RulesError as err:
+            if not as_json:
+                output.echo_problem(err)
+                sys.exit(USER_ERROR)
+            _fail(as_json, USER_ERROR, str(err), output.error_json(err))
+        except RecursionError:
+            deep = RulesError("input nested too deeply")
+            _fail(as_json, USER_ERROR, str(deep), output.error_json(deep))
+        except click.ClickException as err:
+            _fail(as_json, err.exit_code, err.format_message(), output.usage_json(err.format_message()))
+        except click.Abort:
+            _fail(False, USER_ERROR, "aborted", {})
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+__all__ = ["INTERNAL_ERROR", "USAGE_ERROR", "USER_ERROR", "Group", "InternalError"]

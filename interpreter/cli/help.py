@@ -1,0 +1,54 @@
+"""Help where you stand: examples at the end of every command's help, and help for one procedure.
+
+`rules run RULESET PROCEDURE -h` (and `rules odds RULESET PROCEDURE -h`) print what
+`rules describe RULESET PROCEDURE` prints, instead of the command's generic help.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+
+from interpreter.cli import describe, output
+from interpreter.errors import RulesError
+from interpreter.pipeline import compile_ref
+
+HELP_FLAGS = ("-h", "--help")
+
+
+def examples(*lines: str) -> str:
+    """A help epilog listing real example command lines, kept as written."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def json_option(f: Any) -> Any:
+    """The `--json` flag every command has."""
+    return click.option("--json", "as_json", is_flag=True, help="Print one JSON object (see docs/json.md).")(f)
+
+
+def procedure_help(ruleset: str, procedure: str) -> str | None:
+    """The description of one procedure, or None when the names do not lead to one."""
+    try:
+        rs = compile_ref(ruleset)
+    except RulesError:
+        return None
+    proc = rs.procedures.get(procedure)
+    return describe.procedure_text(rs, proc) if proc is not None else None
+
+
+class ProcedureCommand(click.Command):
+    """A command taking RULESET PROCEDURE whose help, given both, describes that procedure."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """Answer `-h` after a ruleset and a procedure with the procedure's own help."""
+        if len(args) >= 2 and any(a in HELP_FLAGS for a in args) and not any(
+                a.startswith("-") for a in args[:2]):
+            text = procedure_help(args[0], args[1])
+            if text is not None:
+                output.echo(text, nl=False)
+                ctx.exit()
+        return super().parse_args(ctx, args)
+
+
+__all__ = ["ProcedureCommand", "examples", "json_option", "procedure_help"]

@@ -1,0 +1,181 @@
+"""`rules odds` as text a person reads: outcomes first, then the values that vary.
+
+One number format everywhere (a percentage with three decimals), bars scaled to the largest row,
+and what hides the picture folded away unless `--all`: values that never vary, rows under
+0.0005% (which would show as 0.000%), and runs of neighbouring values with the same chance.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from interpreter.cli.render import bar
+from interpreter.procedure.runner import Odds
+
+TINY = Fraction(5, 1_000_000)  # 0.0005%: the smallest chance the percentage format shows as non-zero
+RUN = 3  # neighbouring values with the same chance shown as one row from this many on
+
+
+@dataclass(frozen=True, slots=True)
+class View:
+    """What the user asked to see."""
+
+    show_all: bool = False
+    at_least: bool = False
+    at_most: bool = False
+    outcomes_only: bool = False
+
+
+def percent(p: Any) -> str:
+    """A probability as the one percentage format: '  5.000%'."""
+    return f"{float(p) * 100:7.3f}%"
+
+
+def number(x: float) -> str:
+    """A mean or other real number: at most four decimals, no trailing zeros."""
+    text = f"{x:.4f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _bar(p: float, top: float, blocks: bool) -> str:
+    return bar(p / top, blocks) if top > 0 else ""
+
+
+def _fraction(p: Any) -> str:
+    return f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) else ""
+
+
+def _key(value: Any) -> str:
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+@dataclass(frozen=True, slots=True)
+class _Row:
+    label: str
+    p: Any
+    each: bool = False  # a run of values, each with chance p
+    at_least: Any = None
+    at_most: Any = None
+
+
+def _runs(items: Sequence[tuple[Any, Any]]) -> list[_Row]:
+    """Rows, with runs of consecutive whole numbers of equal chance folded into one 'a..b' row."""
+    rows: list[_Row] = []
+    i = 0
+    while i < len(items):
+        j = i
+        value, p = items[i]
+        while (j + 1 < len(items) and isinstance(items[j + 1][0], int) and not isinstance(items[j + 1][0], bool)
+               and isinstance(items[j][0], int) and items[j + 1][0] == items[j][0] + 1 and items[j + 1][1] == p):
+            j += 1
+        if j - i + 1 >= RUN:
+            rows.append(_Row(f"{_key(value)}..{_key(items[j][0])}", p, each=True))
+            i = j + 1
+        else:
+            rows.append(_Row(_key(value), p))
+            i += 1
+    return rows
+
+
+def _table(items: Sequence[tuple[Any, Any]], view: View, blocks: bool, exact: bool, indent: str = "  ") -> list[str]:
+    """The rows of one distribution, folded as the view asks."""
+    total = sum((p for _, p in items), Fraction(0) if exact else 0.0)
+    cumulative = []
+    below: Any = 0
+    for value, p in items:
+        cumulative.append((value, p, total - below, below + p))
+        below += p
+    shown = cumulative if view.show_all else [c for c in cumulative if c[1] >= TINY]
+    hidden = [c for c in cumulative if c not in shown]
+    if view.at_least or view.at_most or view.show_all:
+        rows = [_Row(_key(v), p, False, up, down) for v, p, up, down in shown]
+    else:
+        rows = _runs([(v, p) for v, p, _, _ in shown])
+    width = max((len(r.label) for r in rows), default=1)
+    top = max((float(r.p) for r in rows), default=0.0)
+    lines = []
+    if view.at_least or view.at_most:
+        head = f"{indent}{'':<{width}}  {'chance':>8}"
+        head += f"  {'at least':>8}" if view.at_least else ""
+        head += f"  {'at most':>8}" if view.at_most else ""
+        lines.append(head)
+    for row in rows:
+        line = f"{indent}{row.label:<{width}}  {percent(row.p)}"
+        if view.at_least:
+            line += f"  {percent(row.at_least)}"
+        if view.at_most:
+            line += f"  {percent(row.at_most)}"
+        if row.each:
+            line += " each"
+        line += f"  {_bar(float(row.p), top, blocks)}"
+        if exact and isinstance(row.p, Fraction):
+            line += f"  {_fraction(row.p)}"
+        lines.append(line.rstrip())
+    if hidden:
+        mass = sum(float(p) for _, p, _, _ in hidden)
+        what = "row" if len(hidden) == 1 else "rows"
+        lines.append(f"{indent}({len(hidden)} {what} under 0.0005% not shown, {mass * 100:.2g}% in all; --all shows them)")
+    return lines
+
+
+def _mean(dist: Mapping[Any, Any]) -> float | None:
+    numeric = {v: p for v, p in dist.items() if v is not None}
+    mass = sum(float(p) for p in numeric.values())
+    if not numeric or mass == 0:
+        return None
+    return sum(float(int(v) if isinstance(v, bool) else v) * float(p) for v, p in numeric.items()) / mass
+
+
+def procedure_text(odds: Odds, view: View, blocks: bool) -> str:
+    """The odds of a procedure: its outcomes, best first, then each value that varies."""
+    exact = odds.exact
+    lines = [f"{odds.ruleset} {odds.procedure}"]
+    outcomes = list(odds.outcomes.items())
+    never = [name for name, p in outcomes if p == 0]
+    shown = outcomes if view.show_all else [(n, p) for n, p in outcomes if p != 0]
+    # outcomes come best first, so "at least" reads as this outcome or a better one
+    lines += _table(shown, view, blocks, exact)
+    if never and not view.show_all:
+        lines.append(f"  never: {', '.join(never)}")
+    if view.outcomes_only:
+        return "\n".join(lines)
+    fixed = []
+    for name, dist in odds.values.items():
+        items = list(dist.items())
+        if len(items) == 1 and not view.show_all:
+            fixed.append(f"{name} = {_key(items[0][0])}")
+            continue
+        mean = _mean(dist)
+        lines.append(f"{name}" + (f" (mean {number(mean)})" if mean is not None else ""))
+        lines += _table(items, view, blocks, exact)
+    if fixed:
+        lines.append("always: " + ", ".join(fixed))
+    if odds.truncated:
+        lines.append(f"(endless explosions cut off; chance not counted: {odds.truncated:.3g})")
+    for name, cut in odds.values_cut.items():
+        lines.append(f"({name}: its endless largest values are left out ({cut:.3g}); the outcomes are exact)")
+    return "\n".join(lines)
+
+
+def expression_text(expr: str, dist: Any, view: View, blocks: bool) -> str:
+    """The odds of a dice expression: every value, folded as the view asks, then the mean."""
+    items = list(dist.probs)
+    lines = [expr]
+    if not items:
+        lines.append("  (no possible values)")
+    else:
+        lines += _table(items, view, blocks, bool(dist.exact))
+    lines.append(f"mean {number(dist.mean)}")
+    if dist.truncated:
+        lines.append(f"(endless explosions cut off; chance not counted: {dist.truncated:.3g})")
+    return "\n".join(lines)
+
+
+__all__ = ["View", "expression_text", "number", "percent", "procedure_text"]

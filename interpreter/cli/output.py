@@ -1,0 +1,124 @@
+"""What the command line writes: text any output encoding can carry, and one JSON convention.
+
+The JSON conventions are described in docs/json.md: every float is rounded to 12 significant
+digits (so `10.499999999999998` is written `10.5`), exact probabilities and means are given as
+fraction strings beside them, and an error is `{"error": {...}}` on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from fractions import Fraction
+from typing import IO, Any
+
+import click
+
+from interpreter.cli.caret import error_lines, is_terminal
+from interpreter.errors import Invalid, RulesError
+
+SIGNIFICANT = 12
+
+# What a character becomes when the output's encoding cannot carry it (a Windows pipe, LANG=C).
+_PLAIN = {
+    "█": "#", "▉": "#", "▊": "#", "▋": "#", "▌": "#", "▍": "", "▎": "", "▏": "",
+    "→": "->", "←": "<-", "—": "-", "–": "-", "−": "-", "…": "...", "×": "x", "≤": "<=", "≥": ">=",
+    "‘": "'", "’": "'", "“": '"', "”": '"', "·": ".",
+}
+_TABLE = str.maketrans(_PLAIN)
+
+
+def _encoding(stream: IO[str] | None) -> str:
+    return getattr(stream, "encoding", None) or "utf-8"
+
+
+def can_show(text: str, err: bool = False) -> bool:
+    """Whether the standard output (or error) stream can encode this text as it is."""
+    try:
+        text.encode(_encoding(sys.stderr if err else sys.stdout))
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
+def showable(text: str, err: bool = False) -> str:
+    """The text, with characters the stream cannot encode replaced by plain ones (or '?')."""
+    if can_show(text, err):
+        return text
+    encoding = _encoding(sys.stderr if err else sys.stdout)
+    plain = text.translate(_TABLE)
+    try:
+        return plain.encode(encoding, errors="replace").decode(encoding)
+    except LookupError:
+        return plain.encode("ascii", errors="replace").decode("ascii")
+
+
+def echo(text: str, err: bool = False, nl: bool = True) -> None:
+    """Write text to stdout (or stderr) in a form its encoding can carry; never fails on encoding."""
+    click.echo(showable(text, err), err=err, nl=nl)
+
+
+def echo_problem(problem: RulesError) -> None:
+    """Print a user's mistake on stderr: its line(s), and on a terminal the source line and a caret."""
+    echo("\n".join(error_lines(problem, terminal=is_terminal())), err=True)
+
+
+def rounded(value: Any) -> Any:
+    """A JSON-ready value with every float rounded to 12 significant digits."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, float):
+        return float(f"{value:.{SIGNIFICANT}g}")
+    if isinstance(value, Fraction):
+        return float(f"{float(value):.{SIGNIFICANT}g}")
+    if isinstance(value, Mapping):
+        return {str(k): rounded(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [rounded(v) for v in value]
+    return value
+
+
+def fraction(p: Any) -> str | None:
+    """An exact probability or mean as 'p/q' (a whole number as 'n'), or None when not exact."""
+    if isinstance(p, int) and not isinstance(p, bool):
+        p = Fraction(p)
+    if not isinstance(p, Fraction):
+        return None
+    return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def dumps(data: Any) -> str:
+    """One JSON object as the command line prints it."""
+    return json.dumps(rounded(data))
+
+
+def print_json(data: Any) -> None:
+    """Print one JSON object on stdout."""
+    click.echo(dumps(data))
+
+
+def _problem(err: RulesError) -> dict[str, Any]:
+    where = err.where
+    message = f"{err.message}; {err.hint}" if err.hint else err.message
+    return {"message": message, "file": where.file if where else None,
+            "line": where.line if where and where.line else None,
+            "column": where.col if where and where.line else None,
+            "path": where.path if where and where.path else None}
+
+
+def error_json(err: RulesError) -> dict[str, Any]:
+    """The JSON form of a user's mistake: the first problem under "error", every one under "problems"."""
+    found = err.problems if isinstance(err, Invalid) and err.problems else [err]
+    out: dict[str, Any] = {"error": _problem(found[0])}
+    if len(found) > 1:
+        out["problems"] = [_problem(p) for p in found]
+    return out
+
+
+def usage_json(message: str) -> dict[str, Any]:
+    """The JSON form of a command-line usage mistake."""
+    return {"error": {"message": message, "file": None, "line": None, "column": None, "path": None}}
+
+
+__all__ = ["can_show", "dumps", "echo", "echo_problem", "error_json", "fraction", "print_json", "rounded", "showable", "usage_json"]

@@ -1,0 +1,87 @@
+"""The `rules sheet` commands: create, check and show character sheets."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from interpreter.cli import complete, output
+from interpreter.cli.help import examples, json_option
+from interpreter.pipeline import compile_ref
+from interpreter.sheet.open import open_sheet
+
+
+@click.group(epilog=examples("rules sheet new nwod -o marco.yaml --name Marco", "rules sheet check marco.yaml",
+                             "rules sheet show marco.yaml --json"))
+def sheet() -> None:
+    """Character sheets: create, check and show them."""
+
+
+@sheet.command("new", epilog=examples("rules sheet new lockwood -o ada.yaml --name Ada",
+                                      "rules sheet new wwn -o wren.yaml --json"))
+@click.argument("ruleset", shell_complete=complete.rulesets)
+@click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False), help="The sheet file to write.")
+@click.option("--name", default="New character", help="The character's name.")
+@json_option
+def sheet_new(ruleset: str, out: str, name: str, as_json: bool) -> None:
+    """Write a commented starting sheet that passes `rules sheet check --creation`; never overwrites a file."""
+    from interpreter.load.find import find
+    from interpreter.sheet.file import new_sheet
+    from interpreter.sheet.spread import new_sheet as new_sheet_text
+
+    ref = None
+    found = find(ruleset)
+    if found.origin == "path":  # an id is written as it is; a path relative to the sheet
+        ref = os.path.relpath(os.path.abspath(found.path), os.path.dirname(os.path.abspath(out)))
+    rs = compile_ref(ruleset)
+    new_sheet(out, new_sheet_text(rs, name, ref, out))
+    if as_json:
+        output.print_json({"ruleset": rs.id, "file": out, "name": name, "written": True})
+    else:
+        output.echo(f"wrote {out}")
+
+
+@sheet.command("check", epilog=examples("rules sheet check marco.yaml", "rules sheet check marco.yaml --creation",
+                                        "rules sheet check marco.yaml --json"))
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--creation", is_flag=True, help="Also apply the creation rules (budgets, priorities, counts).")
+@json_option
+def sheet_check(file: str, creation: bool, as_json: bool) -> None:
+    """Check a sheet against its ruleset's standing rules (ranges, fields, tracks, resources).
+
+    It only reads the sheet: nothing is written, not even a lock file.
+    """
+    from interpreter.sheet.creation import check
+
+    handle, rs = open_sheet(file)
+    found = check(rs, handle.data, handle.doc, creation=creation)
+    if as_json:
+        output.print_json({"file": file, "ruleset": rs.id, "valid": not found,
+                           "problems": [output.error_json(p)["error"] for p in found]})
+    else:
+        for problem in found:
+            output.echo_problem(problem)
+        if not found:
+            output.echo(f"{file}: valid")
+    if found:
+        sys.exit(1)
+
+
+@sheet.command("show", epilog=examples("rules sheet show marco.yaml", "rules sheet show marco.yaml --json"))
+@click.argument("file", type=click.Path(dir_okay=False))
+@json_option
+def sheet_show(file: str, as_json: bool) -> None:
+    """Show a sheet: traits, derived values, tracks, resources and status."""
+    from interpreter.sheet import view as sheet_view
+
+    handle, rs = open_sheet(file)
+    view = sheet_view.view(rs, handle.data, handle.doc)
+    if as_json:
+        output.print_json(view)
+    else:
+        output.echo(sheet_view.text(rs, view))
+
+
+__all__ = ["sheet"]
