@@ -65,10 +65,9 @@ def test_run_help_after_a_procedure_describes_that_procedure(rules):
 
 @pytest.mark.parametrize("args,message", [
     (["run", "lockwood"], "rules run: Missing argument 'PROCEDURE'; see 'rules run -h'"),
-    (["roll", "1d6", "--seed", "1", "--dice", "3"], "rules roll: use either --seed or --dice, not both; "
-                                                     "see 'rules roll -h'"),
-    (["run", "lockwood", "check", "--seed", "1", "--dice", "3"], "rules run: use either --seed or --dice, not both; "
-                                                                  "see 'rules run -h'"),
+    (["roll", "1d6", "--seed", "1", "--dice", "3"], "rules roll: use either --seed or --dice, not both; see 'rules roll -h'"),
+    (["run", "lockwood", "check", "--seed", "1", "--dice", "3"],
+     "rules run: use either --seed or --dice, not both; see 'rules run -h'"),
     (["rol", "1d6"], "rules: No such command 'rol'. Did you mean 'roll'?; see 'rules -h'"),
 ])
 def test_a_usage_mistake_is_one_line_with_exit_code_2(rules, args, message):

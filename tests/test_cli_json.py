@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import shlex
@@ -21,7 +22,7 @@ def documented() -> list[tuple[str, dict, set[str]]]:
         prose = re.sub(r"```.*?```", "", section, flags=re.DOTALL)
         optional = set(re.findall(r"`([a-z_]+)`", prose))
         blocks = re.findall(r"```(sh|json)\n(.*?)```", section, flags=re.DOTALL)
-        for (kind, body), (next_kind, shape) in zip(blocks, blocks[1:], strict=False):
+        for (kind, body), (next_kind, shape) in itertools.pairwise(blocks):
             if kind == "sh" and next_kind == "json":
                 out.append((body.strip(), json.loads(shape), optional))
     return out

@@ -10,7 +10,6 @@ import click
 from interpreter.cli import complete, output
 from interpreter.cli.help import examples, json_option
 from interpreter.pipeline import compile_ref
-from interpreter.sheet.open import open_sheet
 
 
 @click.group(epilog=examples("rules sheet new nwod -o marco.yaml --name Marco", "rules sheet check marco.yaml",
@@ -54,6 +53,7 @@ def sheet_check(file: str, creation: bool, as_json: bool) -> None:
     It only reads the sheet: nothing is written, not even a lock file.
     """
     from interpreter.sheet.creation import check
+    from interpreter.sheet.open import open_sheet
 
     handle, rs = open_sheet(file)
     found = check(rs, handle.data, handle.doc, creation=creation)
@@ -75,6 +75,7 @@ def sheet_check(file: str, creation: bool, as_json: bool) -> None:
 def sheet_show(file: str, as_json: bool) -> None:
     """Show a sheet: traits, derived values, tracks, resources and status."""
     from interpreter.sheet import view as sheet_view
+    from interpreter.sheet.open import open_sheet
 
     handle, rs = open_sheet(file)
     view = sheet_view.view(rs, handle.data, handle.doc)
