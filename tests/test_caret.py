@@ -3,6 +3,7 @@ Piped output and --json keep the single line."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -68,9 +69,10 @@ def test_a_failing_command_shows_the_caret_too_but_not_with_json(broken):
     source, caret = err.splitlines()[1:]
     assert source == "  7 |       - let: {x: dex + 2}"
     assert caret.index("^") == source.index("dex")
-    code, _, err = rules_with_stderr_on(True, "run", "broken.yaml", "check", "--json", cwd=broken)
-    assert code == 1
-    assert err.splitlines() == [f"broken.yaml:7:18: {ERROR}"]
+    code, out, err = rules_with_stderr_on(True, "run", "broken.yaml", "check", "--json", cwd=broken)
+    assert code == 1 and err == ""  # with --json the error is one JSON object on stdout, no caret
+    assert json.loads(out)["error"] == {"message": ERROR.split(": ", 1)[1], "file": "broken.yaml", "line": 7,
+                                        "column": 18, "path": ERROR.split(": ", 1)[0]}
 
 
 def test_piped_output_keeps_the_single_line(broken):
