@@ -9,6 +9,8 @@ from typing import Any
 
 import click
 
+from interpreter.cli import output
+from interpreter.cli.help import examples, json_option
 from interpreter.errors import BadParameter, RulesError
 from interpreter.pipeline import compile_ref, document
 from interpreter.procedure.compare import Comparison, Pair, Sheet, compare
@@ -192,20 +194,21 @@ def to_text(base: Ruleset, house: Ruleset, found: list[Change], odds: list[Compa
     return "\n".join(lines)
 
 
-@click.command("diff")
+@click.command("diff", epilog=examples("rules diff lockwood my-lockwood.yaml",
+                                      "rules diff lockwood my-lockwood.yaml check stat=12 dc=15 --json"))
 @click.argument("base")
 @click.argument("house")
 @click.argument("procedure", required=False)
 @click.argument("params", nargs=-1)
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option
 def diff(base: str, house: str, procedure: str | None, params: Sequence[str], as_json: bool) -> None:
     """Compare two rulesets (ids or paths): every changed value, and the odds of every procedure
     whose behaviour may differ, at its samples (or at NAME=VALUE for the PROCEDURE named)."""
     base_rs, house_rs, found, odds, skipped = compare_all(base, house, procedure, params)
     if as_json:
-        click.echo(json.dumps(to_json(base_rs, house_rs, found, odds, skipped), ensure_ascii=False))
+        output.print_json(to_json(base_rs, house_rs, found, odds, skipped))
     else:
-        click.echo(to_text(base_rs, house_rs, found, odds, skipped))
+        output.echo(to_text(base_rs, house_rs, found, odds, skipped))
 
 
 __all__ = ["compare_all", "diff", "to_json", "to_text"]
