@@ -9,8 +9,8 @@ the block does not mention, such as the `=8` a shell makes of an unquoted `>=8`.
 `pip install ... && COMMAND` runs only COMMAND (the package is installed already), and the
 command that runs this very test suite is not run again. A block may be preceded by
 `<!-- docs test setup: COMMAND -->`, run first and not shown (with `$RULESETS` the folder of the
-bundled rulesets), for a file the reader is told to make by hand; a page that says "Save it (or
-this) as `NAME`" gets the next ```yaml block saved as NAME before its commands run.
+bundled rulesets), for a file the reader is told to make by hand; a page that says "Save it as
+`NAME`" (or "Save this ...", "Save a recipe below ...") gets the next ```yaml block saved as NAME before its commands run.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def saved_files(path: Path) -> dict[str, str]:
     """The files a page asks the reader to save: "Save it as `NAME`" and the ```yaml block after it."""
     text = path.read_text(encoding="utf-8")
     found = {}
-    for match in re.finditer(r"[Ss]ave (?:it|this) as\s+`([^`]+)`", text):
+    for match in re.finditer(r"[Ss]ave (?:it|this|[a-z ]{1,30}) as\s+`([^`]+)`", text):
         block = re.search(r"^```yaml\n(.*?)^```", text[match.end():], flags=re.DOTALL | re.MULTILINE)
         if block:
             found[match.group(1)] = block.group(1)
