@@ -9,6 +9,9 @@ from typing import Any
 
 import click
 
+from interpreter.cli import complete
+from interpreter.cli import output as shown
+from interpreter.cli.help import examples, json_option
 from interpreter.errors import BadParameter
 from interpreter.load.checked import load_checked
 from interpreter.load.find import find
@@ -67,11 +70,13 @@ def overlay_skeleton(base_id: str, new_id: str, base: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@click.command()
-@click.argument("ruleset_id")
+@click.command(epilog=examples("rules export lockwood -o my-lockwood.yaml",
+                               "rules export nwod --overlay my-nwod -o my-nwod.yaml", "rules export wwn --json"))
+@click.argument("ruleset_id", shell_complete=complete.rulesets)
 @click.option("--overlay", "overlay_id", metavar="NEW_ID", help="Write a commented overlay with this id instead.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="The file to write (default: standard output).")
-def export(ruleset_id: str, overlay_id: str | None, output: str | None) -> None:
+@json_option
+def export(ruleset_id: str, overlay_id: str | None, output: str | None, as_json: bool) -> None:
     """Write a ruleset's YAML exactly as it ships, or with --overlay an overlay file that extends it."""
     found = find(ruleset_id)
     if found.origin == "path":
@@ -86,6 +91,9 @@ def export(ruleset_id: str, overlay_id: str | None, output: str | None) -> None:
             raise BadParameter(f"an overlay needs an id of its own, not '{ruleset_id}'")
         base = load_checked(found).doc.data
         data = overlay_skeleton(ruleset_id, overlay_id, base).encode("utf-8")
+    if as_json and output is None:
+        shown.print_json({"ruleset": ruleset_id, "overlay": overlay_id, "file": None, "text": data.decode("utf-8")})
+        return
     if output is None:
         sys.stdout.flush()
         sys.stdout.buffer.write(data)
@@ -98,4 +106,7 @@ def export(ruleset_id: str, overlay_id: str | None, output: str | None) -> None:
         raise BadParameter(f"{output} exists; export writes only new files", hint="choose another name") from None
     except OSError as exc:
         raise BadParameter(f"cannot write {output}: {exc.strerror or exc}") from None
-    click.echo(f"wrote {output}")
+    if as_json:
+        shown.print_json({"ruleset": ruleset_id, "overlay": overlay_id, "file": output, "text": None})
+    else:
+        shown.echo(f"wrote {output}")

@@ -210,9 +210,13 @@ def transaction(path: str | os.PathLike[str]) -> Iterator[SheetFile]:
 
 
 def new_sheet(path: str | os.PathLike[str], text: str) -> None:
-    """Create a sheet holding ``text`` (which must load), refusing if the file already exists."""
+    """Create a sheet holding ``text`` (which must load), refusing if the file already exists; makes its folder."""
     load_text(text, os.fspath(path))
     real = Path(os.path.realpath(path))
+    try:
+        real.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise RulesError(f"{path}: cannot make its folder: {exc.strerror or exc}") from None
     with _locked(real):
         _remove_stale_temporaries(real)
         _atomic_write(real, text.encode("utf-8"), None)
