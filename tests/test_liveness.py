@@ -45,6 +45,21 @@ procedures:
         as: h
       - let: {got: h_total}
       - decide: [{when: got % 2 == 0, outcome: even}, {outcome: odd}]
+  inner:
+    outcomes: {done: done}
+    values: {x: the inner roll}
+    steps:
+      - roll: {x: 1d4}
+      - decide: [{outcome: done}]
+  outer:
+    outcomes: {done: done}
+    values: {x: the outer roll, y: the inner roll}
+    steps:
+      - roll: {x: 1d6}
+      - call: inner
+        as: i
+      - let: {y: i_x}
+      - decide: [{outcome: done}]
 """
 
 
@@ -120,3 +135,10 @@ def test_odds_merged_by_live_names_equal_brute_force(live):
     assert odds.outcomes == {k: Fraction(v, 36) for k, v in counts.items()}
     assert odds.values["got"] == {k: Fraction(v, 36) for k, v in sorted(got.items())}
 
+
+
+def test_a_value_final_in_the_caller_is_still_told_apart_in_a_callee_of_the_same_name(live):
+    """outer's x is final after its first step; inner's own x must still be kept apart while inner runs."""
+    odds = runner.odds(live, "outer", {})
+    assert odds.values["x"] == {v: Fraction(1, 6) for v in range(1, 7)}
+    assert odds.values["y"] == {v: Fraction(1, 4) for v in range(1, 5)}

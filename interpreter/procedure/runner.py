@@ -258,7 +258,9 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
             worlds = run_steps((step,), worlds, ctx)
             done = [v for v in step.done if v not in ctx.sheet_names]
             if done:
-                worlds = merge(_retire(worlds, done, retired), ctx.key_names(step.live))
+                _retire(worlds, done, retired)
+                ctx.settled = ctx.settled | frozenset(done)  # no longer part of what tells worlds apart
+                worlds = merge(worlds, ctx.key_names(step.live))
         outcomes: dict[str, Any] = {o: Fraction(0) for o in proc.outcomes}
         values: dict[str, dict[Any, Any]] = {v: {} for v in proc.values if v not in retired}
         mass: Any = Fraction(0)
@@ -291,21 +293,18 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
                 truncated, values_cut)
 
 
-def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[Any, Any], Any]]) -> Worlds:
-    """Add up the distribution of final values, and take them out of the worlds."""
+def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[Any, Any], Any]]) -> None:
+    """Add up the distribution of values that are final, with the mass of the worlds then."""
     mass: Any = Fraction(0)
     counts: dict[str, dict[Any, Any]] = {v: {} for v in names}
-    out: Worlds = []
     for world, weight in worlds:
         mass += weight
-        env = dict(world.env)
+        env = world.env
         for v, seen in counts.items():
-            value = env.pop(v, None)
+            value = env.get(v)
             seen[value] = seen.get(value, 0) + weight
-        out.append((world.with_env(env), weight))
     for v, seen in counts.items():
         retired[v] = (seen, mass)
-    return out
 
 
 def _order(item: tuple[Any, Any]) -> tuple[int, Any]:

@@ -332,7 +332,11 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
         key = (callee.name, tuple(args.items()), tuple(sheet.items()))
         cached = ctx.calls.get(key)
         if cached is None:
-            cached = ctx.calls[key] = run_steps(callee.steps, [(start(args, sheet), 1)], ctx)
+            settled, ctx.settled = ctx.settled, frozenset()  # the caller's settled values are not the callee's
+            try:
+                cached = ctx.calls[key] = run_steps(callee.steps, [(start(args, sheet), 1)], ctx)
+            finally:
+                ctx.settled = settled
         return cached
 
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:

@@ -101,7 +101,8 @@ class EvalContext:
     calls: dict[Any, Any] = field(default_factory=dict)  # exact mode: a callee's ends by its arguments
     sheet_names: tuple[str, ...] = ()  # the names a bound sheet gives, passed on to called sheet procedures
     saturate: bool = False  # exact mode: lump an exploding roll's tail into one AtLeast value
-    _keys: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+    settled: frozenset[str] = frozenset()  # the run's reported values already added up (see runner.odds)
+    _keys: dict[tuple[frozenset[str], tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict)
 
     def tick(self, amount: int = 1, where: Location | None = None) -> None:
         """Count work, and stop with a clear error before it becomes a hang."""
@@ -113,12 +114,13 @@ class EvalContext:
 
     def key_names(self, live: tuple[str, ...]) -> tuple[str, ...]:
         """The names that tell worlds apart, given a step's live names: the sheet marker becomes the sheet's names."""
-        names = self._keys.get(live)
+        cache = (self.settled, live)
+        names = self._keys.get(cache)
         if names is None:
             expanded = [n for n in live if n != SHEET]
             if SHEET in live:
                 expanded += [n for n in self.sheet_names if n not in expanded]
-            names = self._keys[live] = tuple(expanded)
+            names = self._keys[cache] = tuple(n for n in expanded if n not in self.settled)
         return names
 
     def outcomes(self, name: str, expr: Any, env: Env, weight: Weight,

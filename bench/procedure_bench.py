@@ -1,0 +1,236 @@
+"""Procedure speed: exact odds, one sampled run, a cold start and peak memory, each beside a peer.
+
+Run as `python bench/procedure_bench.py [odds|run|cold|memory]` after `pip install ".[bench]"`
+(no argument runs every section). Ours and the peer run in the same process, interleaved,
+several times each; CPU time (time.process_time) is measured, so other work on the machine
+disturbs the figures less. Each line prints min and median for both and the ratio of the
+medians (ours / peer; under 1 means ours is faster).
+
+- odds: the exact odds of the heaviest bundled questions (issue 13's list); nwod attack 20 v 20
+  with strength 5 beside icepool computing the same distribution (exploding d10 pools at 7,
+  10-again), with the peak memory of each (tracemalloc).
+- run: one sampled run of lockwood check, nwod action and wwn attack beside the same rule written
+  by hand with the same random generator; 2d20kh1 beside a hand-written roll.
+- cold: whole processes: `rules run` and `rules odds` on a bundled ruleset beside
+  `python -c "import click, ruamel.yaml"`.
+- memory: the peak resident memory of a process computing the largest job.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import time
+import tracemalloc
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from interpreter.dice.expr import RandomSource, clear_caches, parse
+from interpreter.pipeline import compile_ref
+from interpreter.procedure import runner
+
+REPEATS = 7
+ATTACK = {"attack_pool": 20, "defense_pool": 20, "weapon": 2, "strength": 5}
+HEAVY = [  # issue 13: every job over 50 ms then, at the largest parameters it names
+    ("nwod", "attack", ATTACK),
+    ("nwod", "attack", {"attack_pool": 20, "defense_pool": 20, "weapon": 2}),
+    ("nwod", "attack", {"attack_pool": 7, "defense_pool": 3, "weapon": 2}),
+    ("nwod", "extended", {"pool": 20, "required": 30}),
+    ("nwod", "extended", {"pool": 3, "required": 15}),
+    ("nwod", "contested", {"actor": 20, "defender": 20, "again": 9}),
+    ("nwod", "autofire", {"mode": "long", "attack_pool": 20, "defense_pool": 20, "weapon": 2}),
+    ("lockwood", "heal_minor", {"healing": 20}),
+    ("lockwood", "heal_major", {"healing": 20}),
+]
+
+
+def cpu(fn: Callable[[], object]) -> float:
+    start = time.process_time()
+    fn()
+    return time.process_time() - start
+
+
+def interleaved(ours: Callable[[], object], peer: Callable[[], object], repeats: int = REPEATS,
+                inner: int = 1) -> tuple[list[float], list[float]]:
+    """Seconds per call of each, alternating ours and the peer."""
+    a: list[float] = []
+    b: list[float] = []
+
+    def many(fn: Callable[[], object]) -> Callable[[], None]:
+        def go() -> None:
+            for _ in range(inner):
+                fn()
+        return go
+
+    for _ in range(repeats):
+        a.append(cpu(many(ours)) / inner)
+        b.append(cpu(many(peer)) / inner)
+    return a, b
+
+
+def line(label: str, a: list[float], b: list[float], unit: float, unit_name: str) -> None:
+    ratio = statistics.median(a) / statistics.median(b)
+    print(f"{label:<44} {min(a) * unit:9.2f} / {statistics.median(a) * unit:9.2f}   "
+          f"{min(b) * unit:9.2f} / {statistics.median(b) * unit:9.2f} {unit_name}   {ratio:6.2f}x")
+
+
+# -- odds ------------------------------------------------------------------------------------------
+def icepool_attack() -> Any:
+    """nwod attack 20 v 20, strength 5, weapon 2: the damage distribution (0 on a miss)."""
+    import icepool
+
+    def successes(v: int) -> int:  # an exploded d10 total: each 10 is a success, then the last face
+        return v // 10 + (1 if v % 10 >= 7 else 0)
+
+    die = icepool.d10.explode([10]).map(successes)
+    net = (20 @ die) - (20 @ die)
+    return icepool.map(lambda n, s: max(0, 2 + n + s) if n > 0 else 0, net, 5 @ die)
+
+
+def ours_odds(ref: str, name: str, args: dict[str, Any]) -> Callable[[], object]:
+    ruleset = compile_ref(ref)
+
+    def go() -> object:
+        clear_caches()  # every run works its dice distributions out again
+        return runner.odds(ruleset, name, args)
+    return go
+
+
+def peak_mib(fn: Callable[[], object]) -> float:
+    tracemalloc.start()
+    try:
+        fn()
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def section_odds() -> None:
+    print("exact odds, ms of CPU: min / median of", REPEATS)
+    for ref, name, args in HEAVY:
+        go = ours_odds(ref, name, args)
+        times = [cpu(go) for _ in range(REPEATS)]
+        shown = " ".join(f"{k}={v}" for k, v in args.items())
+        print(f"  {ref} {name} {shown:<58} {min(times) * 1e3:7.1f} / {statistics.median(times) * 1e3:7.1f}")
+    print("\nnwod attack 20 v 20 strength 5, beside icepool: ours min / median, icepool min / median, ratio")
+    ours = ours_odds("nwod", "attack", ATTACK)
+    a, b = interleaved(ours, icepool_attack)
+    line("  time", a, b, 1e3, "ms")
+    print(f"  peak memory (tracemalloc): ours {peak_mib(ours):.1f} MiB, icepool {peak_mib(icepool_attack):.1f} MiB")
+
+
+# -- sampled runs ----------------------------------------------------------------------------------
+def hand_check(rng: random.Random, stat: int, dc: int) -> tuple[str, int, int]:
+    """lockwood check, written out: 1d20 + stat against the DC, 20 and 1 critical."""
+    natural = int(rng.random() * 20) + 1
+    total = natural + stat
+    if natural >= 20:
+        return "critical_success", natural, total
+    if natural <= 1:
+        return "critical_failure", natural, total
+    return ("success" if total >= dc else "failure"), natural, total
+
+
+def hand_action(rng: random.Random, pool: int) -> tuple[str, int]:
+    """nwod action, written out: a pool of d10, 8 or more a success, 10s roll again; 5 an exceptional success."""
+    successes = 0
+    left = pool
+    while left:
+        left -= 1
+        face = int(rng.random() * 10) + 1
+        if face >= 8:
+            successes += 1
+        if face == 10:
+            left += 1
+    if successes >= 5:
+        return "exceptional_success", successes
+    return ("success" if successes else "failure"), successes
+
+
+def hand_attack(rng: random.Random, bonus: int, ac: int, shock: int, shock_ac: int) -> tuple[str, int]:
+    """wwn attack, written out: 1d20 + bonus against AC, 1d8 damage on a hit, Shock on a miss."""
+    natural = int(rng.random() * 20) + 1
+    shock_damage = shock if shock > 0 else 0
+    hit = natural >= 20 or (natural > 1 and natural + bonus >= ac)
+    if hit:
+        return "hit", max(int(rng.random() * 8) + 1, shock_damage if ac <= shock_ac else 0)
+    return "miss", shock_damage if ac <= shock_ac and natural > 1 else 0
+
+
+def hand_2d20kh1(rng: random.Random) -> int:
+    r = rng.random
+    return max(int(r() * 20) + 1, int(r() * 20) + 1)
+
+
+def section_run() -> None:
+    print("one sampled run, µs of CPU: ours min / median, hand-written min / median, ratio")
+    rng = random.Random(1)
+    source = RandomSource(rng)
+    cases: list[tuple[str, Callable[[], object], Callable[[], object]]] = []
+    lockwood, nwod, wwn = compile_ref("lockwood"), compile_ref("nwod"), compile_ref("wwn")
+    check = {"stat": 12, "dc": 15}
+    cases.append(("lockwood check stat=12 dc=15", lambda: runner.run(lockwood, "check", check, source),
+                  lambda: hand_check(rng, 12, 15)))
+    cases.append(("nwod action pool=5", lambda: runner.run(nwod, "action", {"pool": 5}, source),
+                  lambda: hand_action(rng, 5)))
+    attack = {"bonus": 3, "ac": 14, "damage": "1d8", "shock": 2, "shock_ac": 13}
+    cases.append(("wwn attack bonus=3 ac=14 damage=1d8", lambda: runner.run(wwn, "attack", attack, source),
+                  lambda: hand_attack(rng, 3, 14, 2, 13)))
+    expr = parse("2d20kh1")
+    cases.append(("2d20kh1 (a roll, with its trace)", lambda: expr.roll({}, source), lambda: hand_2d20kh1(rng)))
+    for label, ours, peer in cases:
+        a, b = interleaved(ours, peer, inner=2000)
+        line(label, a, b, 1e6, "µs")
+
+
+# -- cold start ------------------------------------------------------------------------------------
+def child_cpu(argv: list[str]) -> float:
+    """CPU seconds (user + system) of one whole process."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def section_cold() -> None:
+    rules = str(Path(sys.executable).with_name("rules"))
+    floor = [sys.executable, "-c", "import click, ruamel.yaml"]
+    print('cold start, ms of CPU of a whole process: ours min / median, `python -c "import click, ruamel.yaml"`'
+          " min / median, ratio")
+    for label, argv in [("rules run lockwood check stat=12 dc=15", [rules, "run", "lockwood", "check",
+                                                                   "stat=12", "dc=15", "--seed", "1"]),
+                        ("rules odds lockwood check stat=12 dc=15", [rules, "odds", "lockwood", "check",
+                                                                    "stat=12", "dc=15"])]:
+        child_cpu(argv)  # the first run fills the caches every later command reads
+        a, b = interleaved(lambda argv=argv: child_cpu(argv), lambda: child_cpu(floor))
+        a = [child_cpu(argv) for _ in range(REPEATS)]
+        b = [child_cpu(floor) for _ in range(REPEATS)]
+        line(label, a, b, 1e3, "ms")
+
+
+# -- memory ----------------------------------------------------------------------------------------
+def section_memory() -> None:
+    code = ("import resource; from interpreter.pipeline import compile_ref; from interpreter.procedure import runner; "
+            f"runner.odds(compile_ref('nwod'), 'attack', {ATTACK!r}); "
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
+    base = "import resource, click, ruamel.yaml; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    ours = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    floor = int(subprocess.run([sys.executable, "-c", base], capture_output=True, text=True, check=True).stdout)
+    print(f"peak resident memory of nwod attack 20 v 20 strength 5: {ours / 1024:.1f} MiB "
+          f"(a process importing click and ruamel.yaml: {floor / 1024:.1f} MiB)")
+
+
+SECTIONS = {"odds": section_odds, "run": section_run, "cold": section_cold, "memory": section_memory}
+
+if __name__ == "__main__":
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    chosen = sys.argv[1:] or list(SECTIONS)
+    for i, name in enumerate(chosen):
+        if i:
+            print()
+        SECTIONS[name]()
