@@ -155,7 +155,7 @@ def hand_action(rng: random.Random, pool: int) -> tuple[str, int]:
 def hand_attack(rng: random.Random, bonus: int, ac: int, shock: int, shock_ac: int) -> tuple[str, int]:
     """wwn attack, written out: 1d20 + bonus against AC, 1d8 damage on a hit, Shock on a miss."""
     natural = int(rng.random() * 20) + 1
-    shock_damage = shock if shock > 0 else 0
+    shock_damage = max(0, shock)
     hit = natural >= 20 or (natural > 1 and natural + bonus >= ac)
     if hit:
         return "hit", max(int(rng.random() * 8) + 1, shock_damage if ac <= shock_ac else 0)
@@ -208,17 +208,15 @@ def section_cold() -> None:
                                                                     "stat=12", "dc=15"])]:
         child_cpu(argv)  # the first run fills the caches every later command reads
         a, b = interleaved(lambda argv=argv: child_cpu(argv), lambda: child_cpu(floor))
-        a = [child_cpu(argv) for _ in range(REPEATS)]
-        b = [child_cpu(floor) for _ in range(REPEATS)]
         line(label, a, b, 1e3, "ms")
 
 
 # -- memory ----------------------------------------------------------------------------------------
 def section_memory() -> None:
-    code = ("import resource; from interpreter.pipeline import compile_ref; from interpreter.procedure import runner; "
-            f"runner.odds(compile_ref('nwod'), 'attack', {ATTACK!r}); "
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)")
-    base = "import resource, click, ruamel.yaml; print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+    peak = "print([line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM')][0])"
+    code = ("from interpreter.pipeline import compile_ref; from interpreter.procedure import runner; "
+            f"runner.odds(compile_ref('nwod'), 'attack', {ATTACK!r}); " + peak)
+    base = "import click, ruamel.yaml; " + peak
     ours = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
     floor = int(subprocess.run([sys.executable, "-c", base], capture_output=True, text=True, check=True).stdout)
     print(f"peak resident memory of nwod attack 20 v 20 strength 5: {ours / 1024:.1f} MiB "

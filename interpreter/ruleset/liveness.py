@@ -233,12 +233,19 @@ def mark_done(steps: Steps, values: Iterable[str], liveness: Liveness, procedure
     A value no later step reads or writes has its final value already, so exact odds can
     add up its distribution there and stop telling worlds apart by it.
     """
+    # What the steps after each one read (before writing) and may write, from the last step back.
+    after: list[tuple[Names, Names]] = []
+    reads: Names = frozenset()
+    written: Names = frozenset()
+    for step in reversed(steps):
+        after.append((reads, written))
+        _, reads = liveness.step(step, reads)
+        written = written | writes((step,), procedures, tables)
+    after.reverse()
     pending = set(values)
     out = []
-    for i, step in enumerate(steps):
-        later = steps[i + 1:]
-        _, reads = liveness.steps(later, frozenset())
-        touched = reads | writes(later, procedures, tables)
+    for step, (later_reads, later_writes) in zip(steps, after, strict=True):
+        touched = later_reads | later_writes
         done: set[str] = set()
         if ALL not in touched and SHEET not in touched:
             done = pending - touched
