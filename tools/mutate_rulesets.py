@@ -3,8 +3,8 @@
 For one bundled ruleset, make one small change at a time to its YAML: every whole number one up
 and one down; in formulas and dice, each comparison `<` <-> `<=`, `>` <-> `>=`, `==` <-> `!=` and
 each `+` <-> `-`; and each table row's outcome (or value) swapped with the next row's. Prose
-(summaries, help, messages, notes, outcome and value descriptions) and the worked examples (the
-expected results, which the tests hold the rules to) are left alone. Each changed copy
+(summaries, help, messages, notes, outcome and value descriptions, sample parameters) and the
+worked examples (the expected results, which the tests hold the rules to) are left alone. Each changed copy
 runs that system's tests (`tests/test_*SYSTEM*.py` and its worked examples, `-x -q`) in a copy of the project, so the real
 file never changes; a change no test notices is a survivor and is printed.
 
@@ -36,7 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.load.yaml import load_text  # the project's own loader, for positions
 
-PROSE = {"summary", "help", "text", "title", "description", "label", "source", "message", "refs", "ruleset"}
+PROSE = {"summary", "help", "text", "title", "description", "label", "source", "message", "refs", "ruleset",
+         "samples"}  # a procedure's samples are parameters to show it with, not rules
 SWAPS = {"<": "<=", "<=": "<", ">": ">=", ">=": ">", "==": "!=", "!=": "==", "+": "-", "-": "+"}
 TOKEN = re.compile(r"<=|>=|==|!=|<|>|\+|-|\d+")
 
