@@ -333,3 +333,11 @@ def test_L6_luck_on_an_attack_adds_1dN_but_at_most_2_damage():
     assert run_given("lockwood", "attack", {"attack": 10, "defense": 10, "luck": 6}, [10, 10, 6]).values["damage"] == 2
     assert run_given("lockwood", "attack", {"attack": 10, "defense": 10, "luck": 6}, [15, 10, 6]).values["damage"] == 7
     assert run_given("lockwood", "attack", {"attack": 10, "defense": 10, "luck": 1}, [15, 10, 1]).values["damage"] == 6
+
+
+@pytest.mark.parametrize("procedure", ["heal_minor", "heal_major"])
+def test_L22_L23_a_healing_stat_of_0_cannot_be_rolled(rules, procedure):
+    # "roll the healing stat": 1d(healing), and there is no die of 0 faces; 1 is the least (a 1d1)
+    result = rules("run", "lockwood", procedure, "healing=0")
+    assert (result.exit_code, result.stderr) == (1, "parameter 'healing' is 0; the least allowed is 1\n")
+    assert run_given("lockwood", procedure, {"healing": 1}, [1, 1, 1]).outcome == "done"

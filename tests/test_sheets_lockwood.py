@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -348,3 +349,66 @@ def test_L18_with_three_ruled_major_a_2_stays_minor(rules, tmp_path, amount, out
     path = write(tmp_path, text=SHEET.format(STR=11, current=22, max=22).replace("ruleset: lockwood", f"ruleset: {copy}"))
     result = rules("run", str(copy), "take_damage", f"amount={amount}", "--sheet", str(path), "--json")
     assert json.loads(result.stdout)["outcome"] == outcome
+
+
+# --- edges the rules turn on ---------------------------------------------------------------------
+STATS = ["STR", "AGI", "END", "KNO", "WIS", "PER", "CHA", "WILL", "LUCK"]
+
+
+@pytest.mark.parametrize("stat", STATS)
+@pytest.mark.parametrize("value, ok", [(4, False), (5, True), (20, True), (21, False)])
+def test_L5_every_stat_is_5_to_20_in_play(rules, tmp_path, stat, value, ok):
+    # L5: "at least 5 points ... no stat may exceed 20", for each of the nine stats
+    text = SHEET.format(STR=11, current=10, max=10).replace("luck_points: 12", "luck_points: 5")
+    text = re.sub(rf"^  {stat}: \d+$", f"  {stat}: {value}", text, flags=re.MULTILINE)
+    path = write(tmp_path, text=text)
+    result = rules("sheet", "check", str(path))
+    assert result.exit_code == (0 if ok else 1), result.output
+
+
+@pytest.mark.parametrize("points, left", [(9, 0), (1, 8)])
+def test_L6_every_luck_point_left_may_be_spent(rules, tmp_path, points, left):
+    path = write(tmp_path, text=SHEET.format(STR=11, current=22, max=22).replace("luck_points: 12", "luck_points: 9"))
+    for procedure, params in (("spend_luck", [f"points={points}"]), ("check", ["stat=5", "dc=5", f"luck={points}"])):
+        path.write_text(path.read_text().replace(f"luck_points: {left}", "luck_points: 9"))
+        dice = "1" if procedure == "spend_luck" else "10,1"
+        result = rules("run", "lockwood", procedure, *params, "--sheet", str(path), "--dice", dice)
+        assert result.exit_code == 0, result.output
+        assert show(rules, path)["resources"]["luck_points"]["value"] == left
+
+
+def test_L6_no_luck_spends_nothing_and_a_point_must_be_spent(rules, tmp_path):
+    path = write(tmp_path)
+    result = rules("run", "lockwood", "spend_luck", "points=0", "--sheet", str(path))
+    assert (result.exit_code, result.stderr) == (1, "parameter 'points' is 0; the least allowed is 1\n")
+    assert rules("run", "lockwood", "check", "stat=5", "dc=5", "--sheet", str(path), "--dice", "10").exit_code == 0
+    assert show(rules, path)["resources"]["luck_points"]["value"] == 12
+
+
+def test_L18_L19_one_hp_left_takes_a_minor_wound_as_current_hp(rules, tmp_path):
+    # L19's doubling starts only once current HP "hits zero": at 1, a 2 is a plain minor wound
+    path = write(tmp_path, current=1, max=10)
+    result = rules("run", "lockwood", "take_damage", "amount=2", "--sheet", str(path), "--json")
+    assert json.loads(result.stdout)["outcome"] == "minor"
+    assert hp(rules, path) == (0, 10)
+
+
+def test_L19_max_hp_1_is_alive_and_0_is_dead(rules, tmp_path):
+    path = write(tmp_path, current=0, max=3)
+    result = rules("run", "lockwood", "take_damage", "amount=1", "--sheet", str(path), "--json")
+    assert (json.loads(result.stdout)["outcome"], hp(rules, path)) == ("critical", (0, 1))
+    result = rules("run", "lockwood", "take_damage", "amount=1", "--sheet", str(path), "--json")
+    assert (json.loads(result.stdout)["outcome"], hp(rules, path)) == ("dead", (0, 0))
+
+
+def test_L20_max_hp_heals_up_to_the_derived_hp_and_no_further(rules, tmp_path):
+    path = write(tmp_path, current=20, max=21)       # HP = END + WILL = 22
+    for expected in (22, 22):
+        assert rules("run", "lockwood", "rest", "--sheet", str(path)).exit_code == 0
+        assert hp(rules, path) == (expected, expected)
+
+
+def test_L18_no_damage_is_no_wound(rules, tmp_path):
+    path = write(tmp_path)
+    result = rules("run", "lockwood", "take_damage", "amount=0", "--sheet", str(path), "--json")
+    assert (json.loads(result.stdout)["outcome"], hp(rules, path)) == ("minor", (22, 22))
