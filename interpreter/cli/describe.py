@@ -105,6 +105,8 @@ def _param_line(p: Param) -> str:
     parts.append(f"default {_default(p)}" if not p.required else "required")
     if p.options:
         parts.append("words: " + ", ".join(f"{k}={v}" for k, v in p.options.items()))
+    if p.one_of is not None:
+        parts.append("one of " + ", ".join(map(str, p.one_of)))
     return f"- `{p.name}`: {', '.join(parts)}{' — ' + p.help if p.help else ''}"
 
 

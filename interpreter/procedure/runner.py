@@ -94,6 +94,9 @@ def convert(param: Param, raw: Any) -> Any:
             raise BadParameter(f"parameter '{param.name}' is {value}; the least allowed is {param.minimum}")
         if param.maximum is not None and value > param.maximum:
             raise BadParameter(f"parameter '{param.name}' is {value}; the most allowed is {param.maximum}")
+        if param.one_of is not None and value not in param.one_of:
+            raise BadParameter(f"parameter '{param.name}' is {value}; it must be one of "
+                               + ", ".join(map(str, param.one_of)))
     return value
 
 

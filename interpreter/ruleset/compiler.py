@@ -195,8 +195,15 @@ class Compiler(Checker):
                         kind, f"allowed for a {kind} parameter"),
                     self.where(path + ("default",)), suggest(default, list(options)) if options else None))
         bounds = [self.number(spec, k, path) for k in ("min", "max")]
+        one_of = tuple(spec["one_of"]) if "one_of" in spec else None
+        if one_of is not None and kind != "int":
+            self.problem(SchemaViolation(f"parameter '{name}' is a {kind}; only an int parameter takes one_of",
+                                         self.where(path + ("one_of",), key=True)))
+        elif one_of is not None and isinstance(default, int) and default not in one_of:
+            self.problem(SchemaViolation(f"default {default} of '{name}' is not one of {list(one_of)}",
+                                         self.where(path + ("default",)), "give a default from one_of"))
         return Param(name, kind, default, not has_default, bounds[0], bounds[1], MappingProxyType(options),
-                     spec.get("help", ""), self.where(path, key=True))
+                     spec.get("help", ""), self.where(path, key=True), one_of)
 
     def check_calls(self, procedures: dict[str, Procedure]) -> None:
         """Calls must name existing procedures and parameters and must not recurse."""

@@ -24,6 +24,7 @@ class Param:
     options: Mapping[str, int] = field(default_factory=lambda: MappingProxyType({}))  # words for this parameter
     help: str = ""
     where: Location | None = None
+    one_of: tuple[int, ...] | None = None  # the only numbers an int parameter may take
 
 
 @dataclass(frozen=True, slots=True)
