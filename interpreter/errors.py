@@ -75,6 +75,10 @@ class DiceSyntaxError(RulesError):
 class UnknownName(RulesError):
     """A formula or reference names something that is not defined."""
 
+    def __init__(self, message: str, where: Location | None = None, hint: str | None = None, name: str | None = None):
+        super().__init__(message, where, hint)
+        self.name = name  # the undefined name, when the error is about one name used in a formula
+
 
 class UnknownStepKind(RulesError):
     """A procedure step has a kind the interpreter does not know."""

@@ -163,7 +163,7 @@ class Checker:
             )
         else:
             hint = suggest(name, sorted(set(self.names) | {"True", "False"}))
-            error = UnknownName(f"unknown name '{name}'", where, hint=hint)
+            error = UnknownName(f"unknown name '{name}'", where, hint=hint, name=name)
         self._problem(node, order, error)
 
     def _constant(self, node: ast.Constant, order: int) -> None:

@@ -35,17 +35,22 @@ class Compiler(Checker):
         constants = self.constants
         for name, value in (data.get("constants") or {}).items():
             f = self.formula(value, ("constants", name), constants.keys(), functions=())
-            if f is not None:
+            if f is None or f.names & self.broken:
+                self.broken.add(name)
+            else:
                 try:
                     constants[name] = f.evaluate(constants, {})
                 except RulesError as err:
                     self.problem(err.located(self.where(("constants", name))))
+                    self.broken.add(name)
         base = set(constants)
         named_dice = self.named_dice
         for name, value in (data.get("dice") or {}).items():
             expr = self.dice_expr(value, ("dice", name), None)
             if expr is not None:
                 named_dice[name] = expr
+            else:
+                self.broken.add(name)
         tables = {name: compile_table(self, name, spec, base, constants)
                   for name, spec in (data.get("tables") or {}).items()}
         traits = {name: Trait(name, spec.get("label", name), spec.get("group", ""),
@@ -67,6 +72,8 @@ class Compiler(Checker):
                             MappingProxyType(dict(spec.get("data") or {})),
                             tuple(spec.get("refs") or ())) for name, spec in (data.get("notes") or {}).items()}
         examples = tuple(self.example(i, spec, procedures) for i, spec in enumerate(data.get("examples") or []))
+        # a name whose own definition failed was reported there; its uses would only repeat it, wrongly
+        self.problems = [p for p in self.problems if not (isinstance(p, UnknownName) and p.name in self.broken)]
         if self.problems:
             raise Invalid(self.problems)
         return Ruleset(
@@ -87,6 +94,8 @@ class Compiler(Checker):
             refs = tuple(spec.get("refs") or ()) if isinstance(spec, dict) else ()
             path: P = ("derived", name, "formula") if isinstance(spec, dict) else ("derived", name)
             f = self.formula(raw, path, names)
+            if f is None:
+                self.broken.add(name)
             out[name] = Derived(name, label, f, refs)
         self.check_cycles(out)
         return out

@@ -47,6 +47,7 @@ class Checker:
         self.doc = doc
         self.data: dict[str, Any] = doc.data
         self.problems: list[RulesError] = []
+        self.broken: set[str] = set()  # names whose own definition failed: their uses are not reported again
         self.named_dice: dict[str, dice.DiceExpr] = {}
         self.constants: dict[str, Any] = {}  # the values of the constants compiled so far
         self.table_functions: set[str] = {n for n, t in (self.data.get("tables") or {}).items() if "die" not in t}
@@ -61,8 +62,8 @@ class Checker:
         """A compiled formula, or None after recording the problem (the compile then fails)."""
         text = ("True" if value else "False") if isinstance(value, bool) else str(value)
         where = self.where(path)
-        try:
-            return compile_formula(text, names=set(names),
+        try:  # a name whose definition failed counts as known here, so only other mistakes are reported
+            return compile_formula(text, names=set(names) | self.broken,
                                    functions=self.table_functions if functions is None else functions, where=where)
         except RulesError as err:
             self.problem(err.located(where))
@@ -71,7 +72,7 @@ class Checker:
     def constant(self, text: str, path: P) -> Any:
         """A whole number written as a formula of constants, evaluated once at load (defaults and bounds)."""
         f = self.formula(text, path, self.constants.keys(), functions=())
-        if f is None:
+        if f is None or f.names & self.broken:
             return None
         try:
             value = f.evaluate(self.constants, {})
@@ -111,7 +112,7 @@ class Checker:
                         todo.extend(inner.names)
             for name in sorted(used - known):
                 self.problem(UnknownName(f"unknown name '{name}' in dice expression '{value}'", where,
-                                         suggest(name, sorted(known))))
+                                         suggest(name, sorted(known)), name=name))
         return expr
 
 

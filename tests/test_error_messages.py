@@ -1,0 +1,72 @@
+"""Error messages a user reads: a broken definition is reported once, not again at each use."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from interpreter.load.bundled import rulesets_dir
+
+
+def bundled_with(tmp_path: Path, ruleset_id: str, before: str, after: str) -> Path:
+    text = (rulesets_dir() / f"{ruleset_id}.yaml").read_text(encoding="utf-8")
+    assert text.count(before) == 1
+    path = tmp_path / f"{ruleset_id}.yaml"
+    path.write_text(text.replace(before, after), encoding="utf-8")
+    return path
+
+
+def test_a_typo_in_a_named_die_is_reported_once_not_at_each_use(rules, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    bundled_with(tmp_path, "lockwood", "  check_die: 1d20 ", "  check_die: 1d2O ")
+    result = rules("validate", "lockwood.yaml")
+    assert result.exit_code == 1
+    # not followed by "unknown name 'check_die' ...; did you mean 'luck_die'?" for every roll of it
+    assert result.stderr == "lockwood.yaml:29:17: $.dice.check_die: unknown dice modifier 'O'\n"
+
+
+def test_a_typo_in_a_constant_is_reported_once_not_at_each_use(rules, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    bundled_with(tmp_path, "lockwood", "  critwin: 20 ", "  critwin: 2O ")
+    result = rules("validate", "lockwood.yaml")
+    assert result.exit_code == 1
+    assert result.stderr == ("lockwood.yaml:9:12: $.constants.critwin: a number runs into letters "
+                             "(dice such as 1d6 belong in roll steps, not formulas)\n")
+
+
+CASCADE = """\
+ruleset: cascade
+title: Cascade
+constants:
+  bonus: 2 +
+  base: bonus + 1
+dice:
+  check_die: 1d20+
+derived:
+  edge: base * 2
+procedures:
+  check:
+    params:
+      stat: {type: int}
+    outcomes: {success: made it, failure: did not}
+    steps:
+      - roll: {natural: check_die}
+      - let: {total: natural + stat + base + bonus + missing}
+      - decide:
+          - {when: total >= 15, outcome: success}
+          - {outcome: failure}
+"""
+
+
+def test_a_name_that_failed_only_because_another_failed_is_not_reported(rules, tmp_path, monkeypatch):
+    """`base` fails only because `bonus` did, and derived `edge` uses `base`: one problem for all
+    three, and the name that is really missing is still found."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cascade.yaml").write_text(CASCADE, encoding="utf-8")
+    result = rules("validate", "cascade.yaml")
+    assert result.exit_code == 1
+    missing = CASCADE.splitlines()[16].index("missing") + 1
+    assert result.stderr.splitlines() == [
+        "cascade.yaml:4:13: $.constants.bonus: the formula ends where a number or name was expected",
+        "cascade.yaml:7:19: $.dice.check_die: the expression ends where a number, name or dice were expected",
+        f"cascade.yaml:17:{missing}: $.procedures.check.steps[1].let.total: unknown name 'missing'",
+    ]
