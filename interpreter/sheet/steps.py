@@ -66,8 +66,16 @@ def compile_require(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcCont
 
 
 def compile_for_each(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> ForEach:
-    traits = tuple(spec["for_each"])
     known = ctx.sections.traits
+    if isinstance(spec["for_each"], str):  # a trait group: its traits in the order they are declared
+        group = spec["for_each"]
+        traits = tuple(name for name, trait in known.items() if trait.group == group)
+        if not traits:
+            groups = sorted({t.group for t in known.values() if t.group})
+            c.problem(UnknownName(f"no trait is in group '{group}'", c.where(path + ("for_each",)),
+                                  suggest(group, groups) or ("groups: " + ", ".join(groups) if groups else None)))
+    else:
+        traits = tuple(spec["for_each"])
     for i, name in enumerate(traits):
         if name not in known:
             c.problem(UnknownName(f"unknown trait '{name}'", c.where(path + ("for_each", i)), suggest(name, list(known))))
