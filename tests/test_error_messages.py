@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from interpreter.load.bundled import rulesets_dir
 
 
@@ -70,3 +72,27 @@ def test_a_name_that_failed_only_because_another_failed_is_not_reported(rules, t
         "cascade.yaml:7:19: $.dice.check_die: the expression ends where a number, name or dice were expected",
         f"cascade.yaml:17:{missing}: $.procedures.check.steps[1].let.total: unknown name 'missing'",
     ]
+
+
+# YAML layout mistakes, each in a copy of lockwood's constants:
+#   8 constants:
+#   9   critwin: 20
+#  10   critfail: 1
+LAYOUT = [
+    ("  critfail: 1 ", "   critfail: 1 ",
+     "lockwood.yaml:10:4: $.constants: this key is indented more than its siblings at line 9; indent it like them"),
+    ("  critfail: 1 ", " critfail: 1 ",
+     "lockwood.yaml:10:2: $: this key is indented less than its siblings at line 9 and more than its parent at "
+     "line 8; line it up with one of them"),
+    ("  critwin: 20 ", "  critwin:20 ",
+     "lockwood.yaml:9:11: $: put a space after ':' ('critwin: 20'), or YAML reads 'critwin:20' as one word"),
+]
+
+
+@pytest.mark.parametrize("before,after,message", LAYOUT, ids=["indented more", "indented less", "no space"])
+def test_a_yaml_layout_mistake_is_told_in_plain_words_at_its_own_line(rules, tmp_path, monkeypatch, before, after,
+                                                                      message):
+    monkeypatch.chdir(tmp_path)
+    bundled_with(tmp_path, "lockwood", before, after)
+    result = rules("validate", "lockwood.yaml")
+    assert (result.exit_code, result.stderr) == (1, message + "\n")

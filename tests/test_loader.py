@@ -607,7 +607,7 @@ def test_one_document_only(load):
 @pytest.mark.parametrize(
     "text, message, line, col",
     [
-        ("a: 1\n b: 2\n", "mapping values are not allowed here", 2, 3),
+        ("a: 1\n b: 2\n", "this key is indented more than its siblings at line 1; indent it like them", 2, 2),
         ("a: b: c\n", "mapping values are not allowed here", 1, 5),
         ("a: [1, 2\n", ("expected ',' or ']', but got '<stream end>' "
                        "(while parsing a flow sequence at line 1, column 4)"), 2, 1),

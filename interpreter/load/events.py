@@ -36,6 +36,7 @@ from ruamel.yaml.scanner import Scanner
 
 from interpreter import limits
 from interpreter.load.document import Path
+from interpreter.load.layout import layout_problem
 
 __all__ = ["ALIAS", "END", "MAP", "REFUSE", "SCALAR", "SEQ", "Event", "FlowTooDeep", "Problem", "yaml_events"]
 
@@ -106,10 +107,14 @@ def _tag_refusal(text: str, scanner: _CheckingScanner, fallback_mark: Any) -> Ev
     return (REFUSE, start.line + 1, start.column + 1, f"tags are not allowed ({written!r})", False, False, None)
 
 
-def _syntax_problem(error: MarkedYAMLError) -> Problem:
+def _syntax_problem(error: MarkedYAMLError, text: str) -> Problem:
     mark = error.problem_mark or error.context_mark
     problem = error.problem or error.context or "invalid YAML"
     message = " ".join(str(problem).split())
+    if mark is not None:
+        plain = layout_problem(message, text, mark.line + 1)
+        if plain is not None:
+            return Problem(*plain)
     if error.context and error.problem:
         context = " ".join(str(error.context).split())
         cm = error.context_mark
@@ -136,7 +141,7 @@ def yaml_events(text: str) -> Iterator[Event]:
             except MarkedYAMLError as error:
                 if str(error.problem or "").startswith("found undefined tag handle"):
                     yield _tag_refusal(text, yaml.scanner, error.problem_mark)
-                raise _syntax_problem(error) from None
+                raise _syntax_problem(error, text) from None
             except YAMLError as error:  # not expected once the text has been checked
                 first = (str(error).splitlines() or ["invalid YAML"])[0]
                 raise Problem(first, 1, 1) from None
