@@ -141,3 +141,12 @@ def test_W20_critwin_19_hits_on_a_natural_19(tmp_path):
     params = {"bonus": 0, "ac": 40, "damage": "1d6"}
     assert odds(house, "attack", params).outcomes["hit"] == Fraction(2, 20)
     assert odds("wwn", "attack", params).outcomes["hit"] == Fraction(1, 20)
+
+
+def test_W4_circumstance_range_is_one_constant(rules, tmp_path):
+    house = with_constants(tmp_path, "wwn", circumstance_max=3)
+    for procedure, args in (("skill_check", ["skill=1", "attribute=10", "difficulty=8"]),
+                            ("stabilize", ["skill=1", "attribute=10", "rounds=1"])):
+        assert "the most allowed is 2" in one_line_error(rules("odds", "wwn", procedure, *args, "mod=3"))
+        assert rules("odds", str(house), procedure, *args, "mod=3").exit_code == 0
+        assert rules("odds", str(house), procedure, *args, "mod=-3").exit_code == 0
