@@ -110,6 +110,11 @@ def _param_line(p: Param) -> str:
     return f"- `{p.name}`: {', '.join(parts)}{' — ' + p.help if p.help else ''}"
 
 
+def _words(proc: Procedure, value: str) -> str:
+    words = proc.value_words.get(value)
+    return " [" + ", ".join(f"{w}={n}" for n, w in words.items()) + "]" if words else ""
+
+
 def _procedure(proc: Procedure, heading: str = "###") -> list[str]:
     lines = [f"{heading} `{proc.name}`{_refs(proc.refs)}", ""]
     if proc.summary:
@@ -125,7 +130,8 @@ def _procedure(proc: Procedure, heading: str = "###") -> list[str]:
     if proc.values:
         lines.append("")
         lines.append("Values: " + ", ".join(
-            f"`{v}`" + (f" ({proc.value_help[v]})" if proc.value_help.get(v) else "") for v in proc.values))
+            f"`{v}`" + (f" ({proc.value_help[v]})" if proc.value_help.get(v) else "") + _words(proc, v)
+            for v in proc.values))
     lines += ["", "Steps:", ""] + _step_lines(proc.steps) + [""]
     return lines
 

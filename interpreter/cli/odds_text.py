@@ -126,7 +126,7 @@ def _table(items: Sequence[tuple[Any, Any]], view: View, blocks: bool, exact: bo
 
 
 def _mean(dist: Mapping[Any, Any]) -> float | None:
-    numeric = {v: p for v, p in dist.items() if v is not None}
+    numeric = {v: p for v, p in dist.items() if isinstance(v, (int, float))}  # words have no mean
     mass = sum(float(p) for p in numeric.values())
     if not numeric or mass == 0:
         return None

@@ -211,7 +211,7 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
                       sheet_names=_sheet_names(ruleset, sheet_env))
     [(world, _)] = run_steps(proc.steps, [(World(env), 1)], ctx)
     _finish(proc, world)
-    values = {v: world.env.get(v) for v in proc.values}
+    values = {v: worded(proc, v, world.env.get(v)) for v in proc.values}
     changes: tuple[Any, ...] = ()
     if proc.sheet != "none" and sheet is not None:
         final = dict(world.env)
@@ -292,7 +292,8 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
         if tail:  # a value with endless possible values: shown without its tail, which is reported
             values_cut[v] = float(tail)
             values[v] = {x: float(p) / float(1 - tail) for x, p in dist.items() if not isinstance(x, AtLeast)}
-    return Odds(ruleset.id, proc.name, outcomes, {k: dict(sorted(d.items(), key=_order)) for k, d in values.items()},
+    return Odds(ruleset.id, proc.name, outcomes,
+                {k: _worded_keys(proc, k, dict(sorted(d.items(), key=_order))) for k, d in values.items()},
                 truncated, values_cut)
 
 
@@ -308,6 +309,25 @@ def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[Any,
             seen[value] = seen.get(value, 0) + weight
     for v, seen in counts.items():
         retired[v] = (seen, mass)
+
+
+def worded(proc: Procedure, name: str, value: Any) -> Any:
+    """A reported value as its declared word, when it has one (formulas keep the number)."""
+    words = proc.value_words.get(name)
+    if words is None or isinstance(value, bool) or not isinstance(value, int):
+        return value
+    return words.get(value, value)
+
+
+def _worded_keys(proc: Procedure, name: str, dist: dict[Any, Any]) -> dict[Any, Any]:
+    """A value's distribution with its numbers shown as their declared words."""
+    if name not in proc.value_words:
+        return dist
+    out: dict[Any, Any] = {}
+    for value, p in dist.items():
+        key = worded(proc, name, value)
+        out[key] = out.get(key, 0) + p
+    return out
 
 
 def _order(item: tuple[Any, Any]) -> tuple[int, Any]:

@@ -178,9 +178,25 @@ class Compiler(Checker):
                                              self.where(path + ("values", v), key=True)))
         return Procedure(name, spec.get("summary", ""), params, outcomes,
                          MappingProxyType(dict(spec.get("outcomes") or {})), values,
-                         MappingProxyType(dict(spec.get("values") or {})), steps, tuple(spec.get("refs") or ()),
+                         MappingProxyType(_value_help(spec)), steps, tuple(spec.get("refs") or ()),
                          self.where(path, key=True), spec.get("sheet", "none"),
-                         compile_samples(self, spec.get("samples") or [], path + ("samples",), params))
+                         compile_samples(self, spec.get("samples") or [], path + ("samples",), params),
+                         value_words=self.value_words(spec, path))
+
+    def value_words(self, spec: dict[str, Any], path: P) -> Mapping[str, Mapping[int, str]]:
+        """The words declared for values: number -> word, each number named once."""
+        out: dict[str, Mapping[int, str]] = {}
+        for name, entry in (spec.get("values") or {}).items():
+            if isinstance(entry, dict) and entry.get("words"):
+                words: dict[int, str] = {}
+                for word, number in entry["words"].items():
+                    if number in words:
+                        self.problem(SchemaViolation(
+                            f"'{word}' and '{words[number]}' both stand for {number}",
+                            self.where(path + ("values", name, "words", word), key=True), "give each word its own number"))
+                    words[number] = word
+                out[name] = MappingProxyType(words)
+        return MappingProxyType(out)
 
     def param(self, name: str, spec: dict[str, Any], path: P, constants: Mapping[str, Any]) -> Param:
         kind = spec["type"]
@@ -293,3 +309,9 @@ def _reaches(graph: dict[str, set[str]], node: str, goal: str, seen: set[str]) -
             if _reaches(graph, nxt, goal, seen):
                 return True
     return False
+
+
+def _value_help(spec: dict[str, Any]) -> dict[str, str]:
+    """Each value's description (from a plain description or the `help` of an object)."""
+    return {name: entry.get("help", "") if isinstance(entry, dict) else entry
+            for name, entry in (spec.get("values") or {}).items()}

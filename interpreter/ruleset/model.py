@@ -43,6 +43,8 @@ class Procedure:
     where: Location
     sheet: str = "none"
     samples: tuple[Mapping[str, Any], ...] = ()  # parameter sets for diffs and references
+    value_words: Mapping[str, Mapping[int, str]] = field(  # value -> number -> the word shown for it
+        default_factory=lambda: MappingProxyType({}))
 
     def rank(self, outcome: str | None) -> int:
         """How good an outcome is: 0 for the best, larger for worse, and worst of all when unset."""
