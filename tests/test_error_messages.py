@@ -23,7 +23,7 @@ def test_a_typo_in_a_named_die_is_reported_once_not_at_each_use(rules, tmp_path,
     result = rules("validate", "lockwood.yaml")
     assert result.exit_code == 1
     # not followed by "unknown name 'check_die' ...; did you mean 'luck_die'?" for every roll of it
-    assert result.stderr == "lockwood.yaml:29:17: $.dice.check_die: unknown dice modifier 'O'\n"
+    assert result.stderr == "lockwood.yaml:30:17: $.dice.check_die: unknown dice modifier 'O'\n"
 
 
 def test_a_typo_in_a_constant_is_reported_once_not_at_each_use(rules, tmp_path, monkeypatch):
@@ -31,7 +31,7 @@ def test_a_typo_in_a_constant_is_reported_once_not_at_each_use(rules, tmp_path, 
     bundled_with(tmp_path, "lockwood", "  critwin: 20 ", "  critwin: 2O ")
     result = rules("validate", "lockwood.yaml")
     assert result.exit_code == 1
-    assert result.stderr == ("lockwood.yaml:9:12: $.constants.critwin: a number runs into letters "
+    assert result.stderr == ("lockwood.yaml:10:12: $.constants.critwin: a number runs into letters "
                              "(dice such as 1d6 belong in roll steps, not formulas)\n")
 
 
@@ -75,17 +75,17 @@ def test_a_name_that_failed_only_because_another_failed_is_not_reported(rules, t
 
 
 # YAML layout mistakes, each in a copy of lockwood's constants:
-#   8 constants:
-#   9   critwin: 20
-#  10   critfail: 1
+#   9 constants:
+#  10   critwin: 20
+#  11   critfail: 1
 LAYOUT = [
     ("  critfail: 1 ", "   critfail: 1 ",
-     "lockwood.yaml:10:4: $.constants: this key is indented more than its siblings at line 9; indent it like them"),
+     "lockwood.yaml:11:4: $.constants: this key is indented more than its siblings at line 10; indent it like them"),
     ("  critfail: 1 ", " critfail: 1 ",
-     "lockwood.yaml:10:2: $: this key is indented less than its siblings at line 9 and more than its parent at "
-     "line 8; line it up with one of them"),
+     "lockwood.yaml:11:2: $: this key is indented less than its siblings at line 10 and more than its parent at "
+     "line 9; line it up with one of them"),
     ("  critwin: 20 ", "  critwin:20 ",
-     "lockwood.yaml:9:11: $: put a space after ':' ('critwin: 20'), or YAML reads 'critwin:20' as one word"),
+     "lockwood.yaml:10:11: $: put a space after ':' ('critwin: 20'), or YAML reads 'critwin:20' as one word"),
 ]
 
 
