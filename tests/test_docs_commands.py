@@ -7,7 +7,8 @@ exits non-zero (unless its line says `(exit N)`, or its shown output `exit code 
 the block does not mention, such as the `=8` a shell makes of an unquoted `>=8`.
 
 `pip install ... && COMMAND` runs only COMMAND (the package is installed already), and the
-command that runs this very test suite is not run again. A block may be preceded by
+command that runs this very test suite is not run again. A command that runs a script of the
+repository (`python tools/...`, `python bench/...`) runs at the repository's root. A block may be preceded by
 `<!-- docs test setup: COMMAND -->`, run first and not shown (with `$RULESETS` the folder of the
 bundled rulesets), for a file the reader is told to make by hand; a page that says "Save it as
 `NAME`" (or "Save this ...", "Save a recipe below ...") gets the next ```yaml block saved as NAME before its commands run.
@@ -108,12 +109,15 @@ def test_every_documented_command_runs_as_pasted(tmp_path, doc, blocks):
             command = runnable(line)
             if command is None:
                 continue
-            before = files_in(tmp_path)
-            done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=tmp_path, env=env,
+            # a developer's command that runs a script of the repository (tools/, bench/) runs at its root
+            folder = ROOT if re.match(r"python (tools|bench)/", command) else tmp_path
+            before = files_in(tmp_path) if folder == tmp_path else set(os.listdir(ROOT))
+            done = subprocess.run(["bash", "-o", "pipefail", "-c", command], cwd=folder, env=env,
                                   capture_output=True, text=True, timeout=300, check=False)
             expected = EXPECTED_EXIT.search(documented)
             want = int(expected.group(1) or expected.group(2)) if expected else 0
             assert done.returncode == want, f"{doc.name}: `{line}` exited {done.returncode}:\n{done.stderr}"
             assert "Traceback" not in done.stderr, f"{doc.name}: `{line}`:\n{done.stderr}"
-            unnamed = [f for f in files_in(tmp_path) - before if Path(f).name not in block]
+            after = files_in(tmp_path) if folder == tmp_path else set(os.listdir(ROOT))
+            unnamed = [f for f in after - before if Path(f).name not in block]
             assert not unnamed, f"{doc.name}: `{line}` left files the doc does not name: {unnamed}"

@@ -250,8 +250,12 @@ def main(argv: list[str] | None = None) -> int:
         wanted = {int(n) for n in args.only.split(",")}
         chosen = [(n, m) for n, m in chosen if n in wanted]
     if args.list:
-        for n, m in chosen:
-            print(f"#{n} line {m.line}: {m.what}")
+        try:
+            for n, m in chosen:
+                print(f"#{n} line {m.line}: {m.what}")
+            sys.stdout.flush()
+        except BrokenPipeError:  # `--list | head`: the reader has all it wanted
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     # the worked examples first: they are quick and catch most changes. Sampling tests compare a
     # ruleset with itself (sampled runs against exact odds), so no changed number can fail them.
