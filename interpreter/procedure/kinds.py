@@ -10,6 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from interpreter.procedure import call
 from interpreter.procedure import steps as run
 from interpreter.procedure.worlds import Handler
 from interpreter.ruleset import steps as build
@@ -41,7 +42,7 @@ STEP_KINDS: tuple[StepKind, ...] = (
     _kind("best_of", build.compile_best_of, run.run_best_of),
     _kind("contest", build.compile_contest, run.run_contest),
     _kind("table", build.compile_table_step, run.run_table),
-    _kind("call", build.compile_call, run.run_call),
+    _kind("call", build.compile_call, call.run_call),
     _kind("update", sheet.compile_update, sheet.run_update),
     _kind("damage", sheet.compile_damage, sheet.run_damage),
     _kind("heal", sheet.compile_heal, sheet.run_heal),

@@ -13,8 +13,9 @@ from interpreter.dice import expr as dice
 from interpreter.dice.atleast import AtLeast, Undecided
 from interpreter.errors import BadParameter, EvaluationError, RulesError
 from interpreter.hints import shown, suggest
+from interpreter.procedure.call import initial_env
 from interpreter.procedure.kinds import RUNNERS
-from interpreter.procedure.steps import initial_env, run_steps
+from interpreter.procedure.steps import run_steps
 from interpreter.procedure.worlds import EvalContext, World, Worlds, merge
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.tables import table_functions

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
-from dataclasses import replace
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from interpreter import limits
-from interpreter.errors import BadParameter, LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
-from interpreter.procedure.trace import NoteRecord, RollRecord
+from interpreter.errors import LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
+from interpreter.procedure.trace import NoteRecord
 from interpreter.procedure.worlds import EvalContext, LoopState, Weight, World, Worlds, merge, total
-from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.model import Procedure
 from interpreter.ruleset.specs import (
     BestOf,
-    Call,
     Contest,
     Decide,
     If,
@@ -311,74 +309,3 @@ def run_table(step: Step[TableLookup], worlds: Worlds, ctx: EvalContext) -> Worl
             w = world if record is None else world.noted(record)
             yield from apply(w, weight * prob, key)
     return each(worlds, one)
-
-
-def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
-    """`call`: run another procedure with formula arguments and bind its results under a prefix."""
-    spec = step.spec
-    callee: Procedure = ctx.ruleset.procedures[spec.procedure]
-
-    def start(args: dict[str, Any], sheet: dict[str, Any]) -> World:
-        env = initial_env(ctx.ruleset, callee, args, step.where)
-        if sheet:
-            env.update(sheet)
-            env["has_sheet"] = True
-        return World(env)
-
-    def ends(args: dict[str, Any], sheet: dict[str, Any]) -> Worlds:
-        if not ctx.exact:
-            return run_steps(callee.steps, [(start(args, sheet), 1)], ctx)
-        # For odds a callee's ends depend only on its arguments (and the sheet): work them out once per run.
-        key = (callee.name, tuple(args.items()), tuple(sheet.items()))
-        cached = ctx.calls.get(key)
-        if cached is None:
-            settled, ctx.settled = ctx.settled, frozenset()  # the caller's settled values are not the callee's
-            try:
-                cached = ctx.calls[key] = run_steps(callee.steps, [(start(args, sheet), 1)], ctx)
-            finally:
-                ctx.settled = settled
-        return cached
-
-    def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        args = {a.name: evaluate(a.formula, world, ctx, step.where) for a in spec.args}
-        prefix = spec.prefix
-        # A procedure that works on a sheet gets the caller's sheet, and its changes come back.
-        sheet: dict[str, Any] = {}
-        if callee.sheet != "none" and world.env.get("has_sheet"):
-            sheet = {k: world.env[k] for k in ctx.sheet_names if k in world.env}
-        elif callee.sheet == "required":
-            raise BadParameter(f"procedure '{callee.name}' works on a character sheet, and this call has none to give",
-                               step.where)
-        for end, p in ends(args, sheet):
-            env = dict(world.env)
-            if prefix:
-                for name in callee.values:
-                    env[f"{prefix}_{name}"] = end.env.get(name)
-                for name in callee.outcomes:
-                    env[f"{prefix}_{name}"] = end.outcome == name
-            for name in sheet:
-                env[name] = end.env[name]
-            trace = end.trace
-            if prefix and not ctx.exact:
-                trace = tuple(replace(r, name=f"{prefix}.{r.name}") if isinstance(r, RollRecord) else r for r in trace)
-            new = World(env, world.outcome, world.stopped, world.trace + trace, world.loops)
-            if spec.inherit:
-                new = new.with_outcome(end.outcome)
-            yield new, weight * p
-    return each(worlds, one)
-
-
-def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], where: Location | None = None) -> dict[str, Any]:
-    """The names a procedure starts with: constants, named dice, its outcomes' ranks, then its parameters."""
-    env: dict[str, Any] = {**ruleset.constants, **ruleset.dice}
-    env.update((name, rank) for rank, name in enumerate(proc.outcomes, start=1))
-    env["outcome"] = 0
-    env["has_sheet"] = False
-    for param in proc.params:
-        if param.name in args:
-            env[param.name] = args[param.name]
-        elif not param.required:
-            env[param.name] = param.default
-        else:
-            raise BadParameter(f"procedure '{proc.name}' needs parameter '{param.name}'", where)
-    return env

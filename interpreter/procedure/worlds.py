@@ -184,10 +184,32 @@ def merge(worlds: Iterable[tuple[World, Weight]], names: tuple[str, ...]) -> Wor
         if seen is None:
             merged[key] = [world, weight]
         else:
-            seen[1] += weight
+            seen.append(weight)
     if len(merged) > limits.MAX_WORLDS:
         raise LimitExceeded(f"exact odds need more than {limits.MAX_WORLDS} distinct states")
-    return [(w, p) for w, p in merged.values()]
+    return [(seen[0], seen[1] if len(seen) == 2 else add_up(seen[1:])) for seen in merged.values()]
+
+
+def add_up(weights: list[Weight]) -> Weight:
+    """The sum of weights; exact fractions are added numerator by numerator for each denominator.
+
+    Adding two fractions reduces the result with a gcd of large numbers; the weights that
+    merge mostly share a few denominators, so this does one reduction per denominator.
+    """
+    if not all(type(w) is Fraction for w in weights):
+        total: Weight = weights[0]
+        for w in weights[1:]:
+            total += w
+        return total
+    by_denominator: dict[int, int] = {}
+    for w in weights:
+        d = w.denominator
+        by_denominator[d] = by_denominator.get(d, 0) + w.numerator
+    fractions = [Fraction(n, d) for d, n in by_denominator.items()]
+    exact = fractions[0]
+    for f in fractions[1:]:
+        exact += f
+    return exact
 
 
 def total(worlds: Worlds) -> Weight:

@@ -11,7 +11,7 @@ from interpreter.errors import Invalid, RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.load.document import Document
 from interpreter.ruleset.context import Checker, ProcContext, Scope, Sections, StepCompiler, compile_steps
-from interpreter.ruleset.liveness import SHEET, Liveness, annotate, mark_done, writes
+from interpreter.ruleset.liveness import ALL, SHEET, Liveness, annotate, mark_done, writes
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Trait
 from interpreter.ruleset.samples import compile_samples
 from interpreter.ruleset.specs import Call, walk
@@ -285,7 +285,11 @@ def with_liveness(proc: Procedure, dice: Mapping[str, Any], tables: Mapping[str,
     liveness = Liveness(dice, tables, [p.name for p in proc.params if p.type == "dice"], procedures)
     end = set(proc.values) | ({SHEET} if proc.sheet != "none" else set())
     steps = annotate(proc.steps, end, liveness, writes(proc.steps, procedures, tables))
-    return replace(proc, steps=mark_done(steps, proc.values, liveness, procedures, tables))
+    # A name never written is live at the start if any step reads it; a run needs no other constant.
+    _, live_in = liveness.steps(proc.steps, frozenset(end))
+    unknown = ALL in live_in or SHEET in live_in or any(p.type == "dice" for p in proc.params)
+    return replace(proc, steps=mark_done(steps, proc.values, liveness, procedures, tables),
+                   reads=None if unknown else frozenset(live_in))
 
 
 def _writable(sheet: SheetSpec, traits: Mapping[str, Trait]) -> set[str]:
