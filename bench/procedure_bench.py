@@ -207,7 +207,11 @@ def section_cold() -> None:
                         ("rules odds lockwood check stat=12 dc=15", [rules, "odds", "lockwood", "check",
                                                                     "stat=12", "dc=15"])]:
         child_cpu(argv)  # the first run fills the caches every later command reads
-        a, b = interleaved(lambda argv=argv: child_cpu(argv), lambda: child_cpu(floor))
+        a: list[float] = []
+        b: list[float] = []
+        for _ in range(REPEATS):
+            a.append(child_cpu(argv))
+            b.append(child_cpu(floor))
         line(label, a, b, 1e3, "ms")
 
 
