@@ -203,6 +203,7 @@ def add_up(weights: list[Weight]) -> Weight:
         return total
     by_denominator: dict[int, int] = {}
     for w in weights:
+        assert isinstance(w, Fraction)
         d = w.denominator
         by_denominator[d] = by_denominator.get(d, 0) + w.numerator
     fractions = [Fraction(n, d) for d, n in by_denominator.items()]
