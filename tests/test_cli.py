@@ -176,3 +176,39 @@ def test_odds_folds_what_never_varies_and_tiny_rows(rules):
     assert "always:" not in everything and "0.000%" in everything
     assert text.splitlines()[1].startswith("  exceptional_success")  # outcomes come first
     assert "successes" not in rules("odds", "nwod", "action", "pool=3", "--outcomes").stdout
+
+
+def test_describe_tells_every_step_in_a_sentence_sheet_steps_included(rules):
+    from interpreter.cli.prose import step_lines
+    from interpreter.load.bundled import bundled_ids
+    from interpreter.pipeline import compile_ref
+    from interpreter.ruleset.specs import walk
+
+    kinds = set()
+    for ruleset_id in bundled_ids():
+        for proc in compile_ref(ruleset_id).procedures.values():
+            kinds |= {step.kind for step in walk(proc.steps)}
+            lines = step_lines(proc.steps)
+            assert len(lines) >= sum(1 for _ in walk(proc.steps))
+            bare = [line for line in lines if re.fullmatch(r"\s*\d+\. [a-z_]+\.", line)]
+            assert not bare, (ruleset_id, proc.name, bare)  # a kind with no sentence is shown by its key alone
+    assert {"update", "require", "damage", "heal", "for_each"} <= kinds  # the sheet steps were among them
+    text = rules("describe", "nwod", "take_damage").stdout
+    assert re.search(r"^\d+\. Mark `amount` boxes of type `.*type.*` on the `health` track\.$", text, re.MULTILINE)
+    top = compile_ref("nwod").constants["unlimited_rolls"]  # the YAML's `max: unlimited_rolls`
+    assert f"- `amount`: whole number, 0 to {top}, required" in text
+
+
+@pytest.mark.parametrize("words,cword,expected", [
+    ("rules run lockwood ch", 3, ["check"]),
+    ("rules odds lo", 2, ["lockwood"]),
+    ("rules run lockwood check stat=12 ", 5, ["dc=", "mod=", "advantage=", "disadvantage=", "luck="]),
+    ("rules run nwod take_damage amount=1 type=le", 5, ["type=lethal"]),
+])
+def test_shell_completion_knows_rulesets_procedures_and_parameters(rules, words, cword, expected, monkeypatch):
+    monkeypatch.setenv("_RULES_COMPLETE", "bash_complete")
+    monkeypatch.setenv("COMP_WORDS", words)
+    monkeypatch.setenv("COMP_CWORD", str(cword))
+    result = rules()
+    got = [line.split(",", 1)[1] for line in result.stdout.splitlines()]
+    assert got[: len(expected)] == expected if "=" not in expected[0] else set(expected) <= set(got)

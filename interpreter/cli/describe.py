@@ -4,82 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.cli.prose import step_lines
 from interpreter.ruleset import samples
 from interpreter.ruleset.model import Param, Procedure, Ruleset
-from interpreter.ruleset.specs import (
-    BestOf,
-    Call,
-    Contest,
-    Decide,
-    If,
-    Let,
-    Loop,
-    Roll,
-    Steps,
-    StepSpec,
-    Stop,
-    TableLookup,
-)
 
 TYPE_WORDS = {"int": "whole number", "flag": "flag (true/false)", "dice": "dice expression",
               "choice": "one of the words"}
 
-_STEP_WORDS = {
-    "let": "compute", "roll": "roll", "decide": "decide the outcome", "stop": "stop when",
-    "if": "if", "repeat": "repeat", "while": "while", "best_of": "best of", "contest": "contest",
-    "table": "table", "call": "call",
-}
-
-
 def _refs(refs: tuple[str, ...]) -> str:
     return f" ({', '.join(refs)})" if refs else ""
-
-
-def _step_text(spec: StepSpec) -> str:
-    """The one-line summary of a step's compiled parts."""
-    match spec:
-        case Let(assign=assign):
-            return "; ".join(f"`{a.name} = {a.formula.text}`" for a in assign if a.formula is not None)
-        case Roll(rolls=rolls):
-            return "; ".join(f"`{r.name}` = `{r.expr.text}`" for r in rolls if r.expr is not None)
-        case Decide(branches=branches):
-            return "; ".join(f"{b.outcome} when `{b.cond.text}`" if b.cond is not None else f"otherwise {b.outcome}"
-                             for b in branches)
-        case Stop(when=when, outcome=outcome):
-            return f"`{when.text}`" + (f" → {outcome}" if outcome else "")
-        case If(cond=cond):
-            return f"`{cond.text}`"
-        case Loop(times=times, condition=condition):
-            bound = times or condition
-            return f"`{bound.text}`" if bound is not None else ""
-        case BestOf(count=count, worst_when=worst):
-            return f"`{count.text}`" + (f", worst when `{worst.text}`" if worst else "")
-        case Contest():
-            return f"`{spec.actor.text}` against `{spec.defender.text}`, {spec.ties} wins ties"
-        case TableLookup(table=table, key=key):
-            return f"`{table}`" + (f" at `{key.text}`" if key is not None else "")
-        case Call(procedure=procedure, args=args):
-            given = ", ".join(f"{a.name}={a.formula.text}" for a in args if a.formula is not None)
-            return f"`{procedure}`" + (f" with `{given}`" if given else "")
-    return ""
-
-
-def _step_lines(steps: Steps, depth: int = 0) -> list[str]:
-    pad = "  " * depth
-    lines = []
-    for step in steps:
-        spec = step.spec
-        lines.append(f"{pad}- {_STEP_WORDS.get(step.kind, step.kind)} {_step_text(spec)}".rstrip())
-        if isinstance(spec, If):
-            for label, inner in (("then", spec.then), ("else", spec.otherwise)):
-                if inner:
-                    lines.append(f"{pad}  - {label}:")
-                    lines.extend(_step_lines(inner, depth + 2))
-        else:
-            for inner in spec.nested():
-                if inner:
-                    lines.extend(_step_lines(inner, depth + 1))
-    return lines
 
 
 def _default(p: Param) -> Any:
@@ -132,7 +65,7 @@ def _procedure(proc: Procedure, heading: str = "###") -> list[str]:
         lines.append("Values: " + ", ".join(
             f"`{v}`" + (f" ({proc.value_help[v]})" if proc.value_help.get(v) else "") + _words(proc, v)
             for v in proc.values))
-    lines += ["", "Steps:", ""] + _step_lines(proc.steps) + [""]
+    lines += ["", "Steps:", ""] + step_lines(proc.steps) + [""]
     return lines
 
 
@@ -162,7 +95,7 @@ def procedure_json(proc: Procedure) -> dict[str, Any]:
         "outcomes": [{"name": o, "help": proc.outcome_help.get(o, "")} for o in proc.outcomes],
         "values": [{"name": v, "help": proc.value_help.get(v, "")} for v in proc.values],
         "steps": [line.strip().removeprefix("- ")
-                  for line in _step_lines(proc.steps)],
+                  for line in step_lines(proc.steps)],
     }
 
 
