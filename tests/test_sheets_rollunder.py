@@ -345,3 +345,12 @@ def test_R13_R3_rest_advantage_spends_an_st_point_and_keeps_the_higher_die(rules
     assert got["values"] == {"healed": 4}
     shown = show(rules, path)
     assert (hp(shown), shown["state"]["st_points"]) == ((5, 6), 1)
+
+
+def test_R11_advancing_by_hp_rolls_a_d6(rules, tmp_path):
+    # R11: "increase your maximum health by 1d6": each of 1..6 once in six
+    path = new_sheet(rules, tmp_path)
+    result = rules("odds", "rollunder", "advance", "choice=hp", "--sheet", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    dist = json.loads(result.stdout)["values"]["hp_gain"]["distribution"]
+    assert {int(k): round(v, 9) for k, v in dist.items()} == {n: round(1 / 6, 9) for n in range(1, 7)}

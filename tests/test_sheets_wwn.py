@@ -164,7 +164,8 @@ def test_W11_stabilized_stops_dying_with_1_hp_and_frail(rules, tmp_path):
     path = new_sheet(rules, tmp_path, hp=(0, 9), mortally_wounded=True, rounds_down=3)
     got = run(rules, path, "stabilize", "skill=1", "attribute=14", "rounds=rounds_down", dice=[4, 5])
     # W10: difficulty 8 + 3 rounds = 11; 4 + 5 + 1 (Heal) + 1 (14 -> +1) = 11
-    assert (got["outcome"], got["values"]) == ("success", {"difficulty": 11, "total": 11})
+    # W11: "revives ten minutes later with 1 HP"
+    assert (got["outcome"], got["values"]) == ("success", {"difficulty": 11, "total": 11, "revives_in_minutes": 10})
     shown = show(rules, path)
     assert hp(shown) == (1, 9)
     assert {k: shown["state"][k] for k in ("mortally_wounded", "frail", "rounds_down")} == \
@@ -177,6 +178,7 @@ def test_W10_W11_a_failed_stabilize_changes_nothing(rules, tmp_path):
     before = path.read_bytes()
     got = run(rules, path, "stabilize", "skill=1", "attribute=14", "rounds=rounds_down", dice=[4, 4])
     assert (got["outcome"], got["values"]["total"], got["changes"]) == ("failure", 10, [])
+    assert got["values"]["revives_in_minutes"] == 0
     assert path.read_bytes() == before
 
 

@@ -217,12 +217,13 @@ def test_W10_stabilize_is_a_check_against_8_plus_rounds(rules, skill, attribute,
     difficulty = 8 + rounds
     outcomes, values = brute_skill_check(skill, attribute, difficulty)
     values["difficulty"] = {str(difficulty): Fraction(1)}
+    values["revives_in_minutes"] = {k: v for k, v in {"10": outcomes["success"], "0": outcomes["failure"]}.items() if v}
     assert exact_odds(rules, "stabilize", skill=skill, attribute=attribute, rounds=rounds) == (outcomes, values)
 
 
 def test_W10_stabilize_given_dice(rules):
     got = run_cli(rules, "stabilize", "skill=1", "attribute=14", "rounds=3", dice=[5, 4])
-    assert (got["outcome"], got["values"]) == ("success", {"difficulty": 11, "total": 11})
+    assert (got["outcome"], got["values"]) == ("success", {"difficulty": 11, "total": 11, "revives_in_minutes": 10})
     got = run_cli(rules, "stabilize", "skill=1", "attribute=14", "rounds=3", dice=[5, 3])
     assert got["outcome"] == "failure"
 
