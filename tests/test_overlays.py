@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.load.bundled import bundled_ids, rulesets_dir
+from interpreter.pipeline import compile_ref
 
 NINE_AGAIN = "extends: nwod\nruleset: nwod-9again\ntitle: Our table's nWoD\nconstants:\n  default_again: 9\n"
 
@@ -93,13 +94,17 @@ def test_null_removes_an_entry(rules, folders):
 
 
 def test_removing_what_the_base_still_uses_is_an_error_placed_in_the_base(rules, folders):
-    house = write(folders / "work" / "house.yaml", "extends: nwod\nruleset: nwod-quiet\nprocedures:\n  autofire: null\n")
+    """`pool` is called by nwod's action and contested: each call is an error at the call, in nwod's file."""
+    house = write(folders / "work" / "house.yaml", "extends: nwod\nruleset: nwod-quiet\nprocedures:\n  pool: null\n")
     lines = errors(rules, "validate", str(house))
     base = (rulesets_dir() / "nwod.yaml").read_text(encoding="utf-8").splitlines()
+    calls = [line for line in lines if line.endswith("unknown procedure 'pool'")]
+    assert len(calls) >= 2
     for line in lines:
-        assert line.startswith("nwod (bundled):") and line.endswith("unknown procedure 'autofire'")
+        assert line.startswith("nwod (bundled):")
+    for line in calls:
         number, col = (int(part) for part in line.split(":")[1:3])
-        assert base[number - 1][col - 1:].startswith("autofire")
+        assert base[number - 1][col - 1:].startswith("pool")
 
 
 def test_a_list_replaces_the_base_list_whole(rules, folders):
@@ -291,3 +296,19 @@ def test_a_sheet_in_a_ruleset_folder_does_not_claim_its_rulesets_id(rules, folde
     assert rules("sheet", "new", "nwod", "-o", str(folder / "marco.yaml")).exit_code == 0
     assert rules("odds", "nwod", "action", "pool=2").exit_code == 0
     assert [line.split()[0] for line in rules("list").stdout.splitlines()] == bundled_ids()
+
+
+def test_the_documented_overlay_removes_a_procedure_the_base_examples_name(rules, tmp_path):
+    """The overlay of docs/format.md removes `autofire`, which nwod's worked examples use: an overlay does not
+    inherit the base's examples, so it validates, and `autofire` is gone while `action` takes the new default."""
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: nwod\nruleset: nwod-9again\nconstants:\n  default_again: 9\n"
+                     "procedures:\n  autofire: null\n  action:\n    params:\n      mod: {default: -1}\n",
+                     encoding="utf-8")
+    assert rules("validate", str(house)).exit_code == 0
+    gone = rules("run", str(house), "autofire", "mode=burst", "attack_pool=3", "defense_pool=0", "weapon=2")
+    assert gone.exit_code == 1 and "has no procedure 'autofire'" in gone.stderr
+    assert compile_ref(str(house)).examples == ()
+    diff = rules("diff", "nwod", str(house), "action", "pool=5")
+    assert "$.procedures.autofire: {summary, refs, params" in diff.stdout
+    assert "$.examples" not in diff.stdout

@@ -142,10 +142,21 @@ def to_json(base: Ruleset, house: Ruleset, found: list[Change], odds: list[Compa
             "odds": out_odds, "skipped": skipped}
 
 
+_WIDE = 72  # a value wider than this is summarised in text; --json keeps it whole
+
+
 def _value(value: Any) -> str:
     if value is MISSING:
         return "(none)"
-    return json.dumps(value, ensure_ascii=False)
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) <= _WIDE:
+        return text
+    if isinstance(value, dict):  # its keys, as far as they fit
+        keys = ", ".join(value)
+        return "{" + (keys if len(keys) <= _WIDE else keys[: _WIDE - 3] + "...") + "}"
+    if isinstance(value, list):
+        return f"[{len(value)} items]"
+    return text[: _WIDE - 3] + "..."
 
 
 _TINY = 1e-12  # differences below this are rounding, not a change

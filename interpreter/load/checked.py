@@ -19,7 +19,7 @@ from interpreter.hints import sorted_unique
 from interpreter.load import cache
 from interpreter.load.document import Document
 from interpreter.load.find import Found, find
-from interpreter.load.overlay import MAX_CHAIN, MergedDocument, changes, merge_patch, overlay_problems
+from interpreter.load.overlay import MAX_CHAIN, MergedDocument, changes, inherited, merge_patch, overlay_problems
 from interpreter.load.yaml import load_text, read_bytes
 
 __all__ = ["Loaded", "check_schema", "in_file_order", "load_checked"]
@@ -115,7 +115,7 @@ def _merge(files: list[_File]) -> tuple[Document, str | None, tuple[tuple[str, s
             found.append(SchemaViolation(f"'{own}' is the id of the ruleset this one extends",
                                          file.doc.where(("ruleset",)), "an overlay needs an id of its own"))
         base = data
-        data = merge_patch(data, file.doc.data)
+        data = merge_patch(inherited(data), file.doc.data)
     if found:
         raise Invalid(found)
     skip = ("$.extends", "$.ruleset")

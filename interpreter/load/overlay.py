@@ -19,9 +19,17 @@ from typing import Any
 from interpreter.errors import Location, SchemaViolation
 from interpreter.load.document import Document, Path, json_path
 
-__all__ = ["MAX_CHAIN", "MergedDocument", "changes", "merge_patch", "overlay_problems"]
+__all__ = ["MAX_CHAIN", "NOT_INHERITED", "MergedDocument", "changes", "inherited", "merge_patch", "overlay_problems"]
 
 MAX_CHAIN = 16
+# The base's worked examples prove the base's rules text; a house rule may change what they give, so an
+# overlay starts without them and lists its own.
+NOT_INHERITED = ("examples",)
+
+
+def inherited(base: dict[str, Any]) -> dict[str, Any]:
+    """What an overlay takes over from its base: everything but the keys in NOT_INHERITED."""
+    return {key: value for key, value in base.items() if key not in NOT_INHERITED}
 
 
 def merge_patch(target: Any, patch: Any) -> Any:

@@ -10,7 +10,7 @@ from typing import Any
 
 from interpreter.load.document import json_path
 
-IDENTITY = ("ruleset", "extends")  # keys that name a file, not a rule
+IDENTITY = ("ruleset", "extends", "examples")  # keys that name a file or hold worked examples, not rules
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SECTIONS = ("constants", "dice", "tables", "derived", "procedures", "traits")
 _SHEET_SECTIONS = ("traits", "derived", "sheet")  # what a procedure working on a sheet may read
