@@ -22,7 +22,7 @@ TOL = 1e-9
 UNCONTESTED, CONTESTED, STRENGTH_TARGET = 8, 7, 7
 SIN_DICE = {10: 5, 9: 5, 8: 4, 7: 4, 6: 3, 5: 3, 4: 3, 3: 2, 2: 2, 1: 2}  # N37, as the seed lists it
 AUTOFIRE_BONUS = {"burst": 1, "short": 2, "long": 3}                      # N32
-BASHING, LETHAL = 1, 2
+BASHING, LETHAL = "bashing", "lethal"  # damage_type is reported by name (issue 16)
 
 
 # --- the oracle -------------------------------------------------------------------------------
@@ -146,7 +146,7 @@ def _key(text: str):
         return text == "true"
     if text == "null":
         return None
-    return int(text)
+    return text if text.isalpha() else int(text)  # a word value (damage_type) stays a word
 
 
 def cli_odds(rules, procedure, ref="nwod", **params):
