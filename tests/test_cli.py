@@ -89,6 +89,8 @@ EVERY_COMMAND = [
     ["odds", "2d20kh1+5>=15"], ["odds", "lockwood", "check", "stat=12", "dc=15", "--at-least"],
     ["sheet", "new", "nwod", "-o", "vera.yaml", "--name", "Véra"], ["sheet", "check", "vera.yaml"],
     ["sheet", "show", "vera.yaml"], ["run", "nwod", "take_damage", "amount=2", "type=lethal", "--sheet", "vera.yaml"],
+    ["export", "wwn"], ["export", "lockwood", "--overlay", "my-lockwood", "-o", "mine.yaml"],
+    ["diff", "lockwood", "mine.yaml", "check", "stat=12", "dc=15"], ["diff", "lockwood", "nothing.yaml"],
     ["rules-of-nothing"], ["-h"],
 ]
 

@@ -62,6 +62,9 @@ FAILURES = [
     (["sheet", "new", "nosuch", "-o", "x.yaml"], 1),
     (["sheet", "check", "missing.yaml"], 1),
     (["sheet", "show", "missing.yaml"], 1),
+    (["diff", "lockwood", "missing.yaml"], 1),
+    (["export", "nosuch"], 1),
+    (["export"], 2),
 ]
 
 
