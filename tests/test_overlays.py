@@ -117,6 +117,18 @@ def test_a_list_replaces_the_base_list_whole(rules, folders):
         "bleeding_out": Fraction(3, 6), "stable": Fraction(2, 6), "standing": Fraction(1, 6)}
 
 
+def test_the_docs_first_overlay_validates_and_does_what_its_comments_say(rules, folders):
+    """format.md's house.yaml: one procedure removed, one parameter's default changed deep inside."""
+    doc = (Path(__file__).parent.parent / "docs" / "format.md").read_text(encoding="utf-8")
+    example = doc.split("```yaml\n# house.yaml\n", 1)[1].split("```", 1)[0]
+    house = write(folders / "work" / "house.yaml", example)
+    assert rules("validate", str(house)).exit_code == 0
+    described = rules("describe", str(house)).stdout
+    assert "- `$.procedures.initiative` (removed)" in described and "### `initiative`" not in described
+    ours = odds_json(rules, str(house), "action", "pool=5")
+    assert ours["outcomes"] == odds_json(rules, "nwod", "action", "pool=5", "again=9")["outcomes"]
+
+
 def test_an_error_in_the_overlay_and_one_in_the_base_are_each_placed_in_their_file(rules, folders):
     work = folders / "work"
     write(work / "base.yaml", BASE.replace("      - decide: [{outcome: done}]\n",
