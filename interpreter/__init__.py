@@ -3,7 +3,7 @@
 The few names a program needs (docs/api.md)::
 
     import interpreter
-    result = interpreter.run("lockwood", "check", {"stat": 12, "dc": 15}, seed=7)
+    result = interpreter.run("my-system.yaml", "check", {"stat": 12, "dc": 15}, seed=7)
     print(result.outcome, dict(result.values))
 """
 
