@@ -14,14 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from interpreter.load.bundled import schema_path
-
 COOKBOOK = Path(__file__).resolve().parent.parent / "docs" / "cookbook.md"
 EXPECT = re.compile(r"^Expect: `rules (?P<cmd>[^`]+)` (?:has (?P<outcome>\w+) (?P<p>\d+(?:/\d+)?)"
                     r"|matches `rules (?P<other>[^`]+)`|passes `rules (?P<check>[^`]+)`)", re.MULTILINE)
-
-pytestmark = pytest.mark.skipif("extends" not in json.loads(schema_path().read_text(encoding="utf-8"))["properties"],
-                                reason="overlays (extends) are not in this build yet")
 
 
 def sections() -> list[tuple[str, str]]:
