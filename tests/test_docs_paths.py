@@ -13,19 +13,24 @@ from pathlib import Path
 
 import pytest
 
+from interpreter.load.bundled import bundled_ids
+
 ROOT = Path(__file__).resolve().parent.parent
 FOR_A_CHECKOUT = {"docs/mutation.md"}
 PAGES = [p for p in [ROOT / "README.md", *sorted((ROOT / "docs").rglob("*.md"))]
          if str(p.relative_to(ROOT)) not in FOR_A_CHECKOUT]
-# a folder of the checkout at the start of a path (not `~/.config/rulesmith/rulesets`)
-CHECKOUT_PATH = re.compile(r"(?<![\w./~$-])(?:rulesets|schema|tests|interpreter)/[\w*.-]+")
+# a file of the checkout (not `~/.config/rulesmith/rulesets/nwod.yaml`, nor a folder of the reader's own)
+IDS = "|".join(map(re.escape, bundled_ids()))
+CHECKOUT_PATH = re.compile(rf"(?<![\w./~$-])(?:rulesets/(?:{IDS})\.yaml|schema/ruleset\.schema\.json|(?:tests|interpreter)/\w+)")
 
 
 def test_the_pattern_tells_a_checkout_path_from_a_user_folder():
     assert CHECKOUT_PATH.search("see `rulesets/nwod.yaml`")
     assert CHECKOUT_PATH.search("`schema/ruleset.schema.json` says")
     assert not CHECKOUT_PATH.search("`~/.config/rulesmith/rulesets`")
-    assert not CHECKOUT_PATH.search("`$XDG_CONFIG_HOME/rulesmith/rulesets`")
+    assert not CHECKOUT_PATH.search("`$XDG_CONFIG_HOME/rulesmith/rulesets/nwod.yaml`")
+    assert CHECKOUT_PATH.search("run in `tests/test_nwod.py`")
+    assert not CHECKOUT_PATH.search('"./ruleset.schema.json": ["rulesets/*.yaml", "house/*.yaml"]')
 
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
