@@ -82,8 +82,8 @@ LAYOUT = [
     ("  critfail: 1 ", "   critfail: 1 ",
      "lockwood.yaml:11:4: $.constants: this key is indented more than its siblings at line 10; indent it like them"),
     ("  critfail: 1 ", " critfail: 1 ",
-     "lockwood.yaml:11:2: $: this key is indented less than its siblings at line 10 and more than its parent at "
-     "line 9; line it up with one of them"),
+     ("lockwood.yaml:11:2: $: this key is indented less than its siblings at line 10 and more than its parent at "
+      "line 9; line it up with one of them")),
     ("  critwin: 20 ", "  critwin:20 ",
      "lockwood.yaml:10:11: $: put a space after ':' ('critwin: 20'), or YAML reads 'critwin:20' as one word"),
 ]
