@@ -35,7 +35,8 @@ def suggest(word: str, choices: Iterable[str]) -> str | None:
 
 
 def shown(text: str, most: int = 60) -> str:
-    """Text as a message quotes it: in quotes, cut in the middle when longer than ``most`` characters."""
+    """Text as a message quotes it: in quotes, unprintable characters escaped, cut in the middle when long."""
+    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
     if len(text) <= most:
         return f"'{text}'"
     return f"'{text[: most // 2]}…{text[-10:]}' ({len(text)} characters)"

@@ -179,3 +179,67 @@ def test_the_guard_turns_a_bug_into_one_line_with_exit_code_3(tmp_path):
     env = dict(os.environ, RULESMITH_DEBUG="1")
     done = subprocess.run([sys.executable, str(probe)], capture_output=True, text=True, timeout=60, env=env, check=False)
     assert done.returncode == 1 and "Traceback" in done.stderr and "KeyError" in done.stderr
+
+
+def test_a_5000_digit_number_is_refused_where_it_stands(rules, tmp_path, nwod_sheet):
+    from helpers import edited_copy
+
+    path = edited_copy(tmp_path, "wwn", ("critwin: 20", f"critwin: {BIG}"))
+    row = line_of(path, BIG)
+    col = path.read_text(encoding="utf-8").splitlines()[row - 1].index(BIG) + 1
+    expected = f"{path}:{row}:{col}: $.constants.critwin: number out of range: {RANGE}"
+    assert one_line_error(rules("validate", str(path))) == expected
+    assert one_line_error(rules("run", str(path), "attack", "bonus=1", "ac=10", "damage=1d6")) == expected
+    sheet = nwod_sheet("  Stamina: 2 ", f"  Stamina: {BIG} ")
+    row = line_of(sheet, BIG)
+    expected = f"{sheet}:{row}:12: $.traits.Stamina: number out of range: {RANGE}"
+    for command in (["sheet", "check"], ["sheet", "show"]):
+        assert one_line_error(rules(*command, str(sheet))) == expected
+    assert refused_on_sheet(rules, "nwod", sheet, "take_damage", "amount=1", "type=bashing") == expected
+
+
+def test_a_huge_trait_bound_and_temporary_health_are_refused(rules, tmp_path, nwod_sheet):
+    from helpers import edited_copy
+
+    path = edited_copy(tmp_path, "wwn", ("critwin: 20", "critwin: " + "4" * 400))
+    assert one_line_error(rules("validate", str(path))).endswith(f"$.constants.critwin: number out of range: {RANGE}")
+    sheet = nwod_sheet("temporary_health: 0 ", f"temporary_health: {10**30} ")
+    row = line_of(sheet, "temporary_health:")
+    got = one_line_error(rules("sheet", "check", str(sheet)))
+    assert got == f"{sheet}:{row}:21: $.state.temporary_health: number out of range: {RANGE}"
+    assert refused_on_sheet(rules, "nwod", sheet, "take_damage", "amount=1", "type=bashing") == got
+
+
+@pytest.fixture
+def fifo(tmp_path):
+    path = tmp_path / "pipe.yaml"
+    os.mkfifo(path)
+    return path
+
+
+@pytest.mark.parametrize("args", [
+    ["validate", "{fifo}"], ["describe", "{fifo}"], ["run", "{fifo}", "check"], ["odds", "{fifo}", "check"],
+    ["sheet", "check", "{fifo}"], ["sheet", "show", "{fifo}"],
+    ["run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", "{fifo}"],
+])
+def test_a_fifo_is_refused_not_waited_on(fifo, args):
+    done = run_rules(*(a.format(fifo=fifo) for a in args))
+    assert (done.returncode, done.stderr) == (1, f"{fifo}: $: cannot read the file: it is a FIFO, not a regular file\n")
+
+
+def test_a_sheet_naming_a_fifo_or_an_impossible_path_is_refused_at_its_ruleset_key(rules, tmp_path, fifo):
+    cases = {fifo.name: "it is a FIFO, not a regular file",
+             "b" * 10_000: "File name too long",
+             "a\\0b": "the path contains a NUL character"}
+    for ref, reason in cases.items():
+        sheet = tmp_path / "sheet.yaml"
+        sheet.write_text(f'ruleset: "{ref}"\nname: x\n', encoding="utf-8")
+        got = one_line_error(rules("sheet", "check", str(sheet)))
+        assert got.startswith(f"{sheet}:1:11: $.ruleset: the sheet's ruleset '") and got.endswith(f"cannot be read: {reason}")
+        assert len(got) < 300
+
+
+@pytest.mark.parametrize("ref", ["a" * 100_000, "a/" * 3000])
+def test_a_path_too_long_is_one_short_line(rules, ref):
+    got = one_line_error(rules("validate", ref))
+    assert got == f"{ref[:60]}…{ref[-20:]} ({len(ref)} characters): $: cannot read the file: File name too long"

@@ -62,15 +62,12 @@ def resolve_plain(text: str) -> Any:
         if text in _FALSE:
             return False
         return text
-    try:
-        if _INT10.match(text):
-            return int(text)
-        if _INT8.match(text):
-            return int(text, 0)
-        if _INT16.match(text):
-            return int(text, 0)
-    except ValueError:  # more digits than Python converts; keep the text
-        return text
+    if _INT10.match(text):
+        return _int(text, text.lstrip("+-"), 19)
+    if _INT8.match(text):
+        return _int(text, text[2:], 21)
+    if _INT16.match(text):
+        return _int(text, text[2:], 16)
     if _FLOAT.match(text):
         return float(text)
     if text in _INF:
@@ -80,6 +77,23 @@ def resolve_plain(text: str) -> Any:
     if text in _NAN:
         return float("nan")
     return text
+
+
+class OutOfRange(Exception):
+    """A whole number beyond 64 bits: refused before Python converts it (a 5,000-digit one would fail there)."""
+
+
+_OUT_OF_RANGE = f"number out of range: {limits.OUT_OF_RANGE}"
+
+
+def _int(text: str, digits: str, most: int) -> int:
+    """The value of an integer scalar, refused beyond 64 bits; ``most`` is the most digits that can fit."""
+    if len(digits.lstrip("0")) > most:
+        raise OutOfRange(text)
+    value = int(text, 0) if text[:2] in ("0o", "0x") else int(text)
+    if not limits.INT_MIN <= value <= limits.INT_MAX:
+        raise OutOfRange(text)
+    return value
 
 
 def _kind_name(value: Any) -> str:
@@ -198,7 +212,10 @@ def build_document(events: Iterable[Event], file: str, text: str = "", source: s
                     if flag:
                         if value == "<<":
                             raise Problem("merge keys ('<<') are not supported", line, col)
-                        raw = resolve(value)
+                        try:
+                            raw = resolve(value)
+                        except OutOfRange:
+                            raise Problem(f"this key is a {_OUT_OF_RANGE}", line, col) from None
                     else:
                         raw = value
                     written = value
@@ -257,7 +274,10 @@ def build_document(events: Iterable[Event], file: str, text: str = "", source: s
 
             node: PositionNode
             if kind == SCALAR:
-                item = resolve(value) if flag else value
+                try:
+                    item = resolve(value) if flag else value
+                except OutOfRange:
+                    raise Problem(_OUT_OF_RANGE, line, col, path) from None
                 count += 1
                 if empty and in_map:
                     node = [key_pos[0], key_pos[1], None]

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 
 from interpreter.errors import Location, RulesetLoadError
-from interpreter.hints import suggest
+from interpreter.hints import shown, suggest
 from interpreter.load.bundled import bundled_ids, rulesets_dir
 
 __all__ = ["Found", "bundled_name", "find", "user_folders", "user_rulesets"]
@@ -108,6 +109,33 @@ def _collision(ruleset_id: str, paths: list[Path]) -> RulesetLoadError:
                             Location(_shown(paths[-1]), 0, 0), "give one of them another id")
 
 
+def _names_a_file(path: Path, ref: str, where: Location | None) -> bool:
+    """Whether a path names a regular file; a FIFO, a device or a path the system cannot take is refused in one line."""
+    try:
+        mode = os.stat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "the path contains a NUL character"
+        raise _unreadable(ref, reason, where) from None
+    if stat.S_ISDIR(mode):
+        return False  # a folder is not a ruleset: say what is known instead
+    if not stat.S_ISREG(mode):
+        kind = "a FIFO" if stat.S_ISFIFO(mode) else "a device" if stat.S_ISCHR(mode) or stat.S_ISBLK(mode) else \
+            "not a regular file"
+        raise _unreadable(ref, f"it is {kind}, not a regular file", where)
+    return True
+
+
+def _unreadable(ref: str, reason: str, where: Location | None) -> RulesetLoadError:
+    """A ruleset path that cannot be read: at the key that names it, else at the path itself (cut when long)."""
+    if where is not None:
+        return RulesetLoadError(f"cannot read the ruleset {shown(ref)}: {reason}", where)
+    name = "".join(c if c.isprintable() else repr(c)[1:-1] for c in ref)
+    name = name if len(name) <= 120 else f"{name[:60]}…{name[-20:]} ({len(name)} characters)"
+    return RulesetLoadError(f"cannot read the file: {reason}", Location(name, 0, 0, "$"))
+
+
 def find(ref: str, relative_to: Path | None = None, where: Location | None = None) -> Found:
     """The ruleset a reference names: an id (bundled or in a user folder) or a path.
 
@@ -126,7 +154,7 @@ def find(ref: str, relative_to: Path | None = None, where: Location | None = Non
     path = Path(ref)
     if relative_to is not None and not path.is_absolute():
         path = relative_to / path
-    if path.is_file():
+    if _names_a_file(path, ref, where):
         return Found(path, ref if relative_to is None else _shown(path), "path")
     known = sorted(set(bundled_ids()) | set(user_rulesets()))
     hint = suggest(ref, known) or "known rulesets: " + ", ".join(known)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import gc
 import os
 import re
+import stat
 
 from interpreter import limits
 from interpreter.errors import Location, RulesetLoadError
@@ -101,20 +102,47 @@ def load_text(text: str | bytes, file: str = "<string>", source: str | None = No
 
 
 def read_bytes(path: str | os.PathLike[str], file: str) -> bytes:
-    """The bytes of a file, read once, refusing a file over the size limit before reading it all."""
+    """The bytes of a regular file, read once, refusing a file over the size limit before reading it all.
+
+    Only a regular file is read: a FIFO, a device or a folder is refused in one line (opening
+    never waits for a writer), and so is a path the system cannot take (too long, a NUL).
+    """
     limit = limits.MAX_FILE_BYTES
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0) | getattr(os, "O_NOCTTY", 0)
     try:
-        with open(path, "rb") as handle:
-            size = os.fstat(handle.fileno()).st_size
-            if size > limit:
-                raise _too_big(size, file)
-            data = handle.read(limit + 1)
+        fd = os.open(path, flags)
+    except (OSError, ValueError) as exc:
+        raise RulesetLoadError(f"cannot read the file: {_reason(exc)}", where=Location(file, 0, 0, "$")) from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a folder" if stat.S_ISDIR(info.st_mode) else "a FIFO" if stat.S_ISFIFO(info.st_mode) else \
+                "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "not a regular file"
+            raise RulesetLoadError(f"cannot read the file: it is {kind}, not a regular file",
+                                   where=Location(file, 0, 0, "$"))
+        if info.st_size > limit:
+            raise _too_big(info.st_size, file)
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        data = b"".join(chunks)
     except OSError as exc:
-        reason = exc.strerror or exc.__class__.__name__
-        raise RulesetLoadError(f"cannot read the file: {reason}", where=Location(file, 0, 0, "$")) from None
+        raise RulesetLoadError(f"cannot read the file: {_reason(exc)}", where=Location(file, 0, 0, "$")) from None
+    finally:
+        os.close(fd)
     if len(data) > limit:
         raise _fail(f"file is more than {limit} bytes; the limit is {limit}", file, 1, 1)
     return data
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, ValueError):
+        return "the path contains a NUL character"
+    return exc.strerror if isinstance(exc, OSError) and exc.strerror else exc.__class__.__name__
 
 
 def load_file(path: str | os.PathLike[str], display_name: str | None = None) -> Document:

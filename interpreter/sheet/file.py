@@ -36,7 +36,7 @@ from ruamel.yaml.scalarstring import ScalarString
 from interpreter import limits
 from interpreter.errors import Location, RulesError, RulesetLoadError
 from interpreter.load.document import Document
-from interpreter.load.yaml import load_text
+from interpreter.load.yaml import load_text, read_bytes
 from interpreter.sheet.splice import (
     SheetPath,
     document_prefix,
@@ -76,11 +76,7 @@ class SheetFile:
     def read(cls, path: str | os.PathLike[str]) -> SheetFile:
         """Read and check a sheet; a bad one raises RulesetLoadError with FILE:LINE:COL."""
         file = os.fspath(path)
-        try:
-            with open(path, "rb") as handle:
-                raw = handle.read(limits.MAX_FILE_BYTES + 1)
-        except OSError as exc:
-            raise RulesetLoadError(f"cannot read the sheet: {exc.strerror or exc}", Location(file)) from None
+        raw = read_bytes(path, file)  # a regular file only: a FIFO is refused, never waited on
         doc = load_text(raw, file)
         yaml = YAML()
         yaml.preserve_quotes, yaml.width = True, 1 << 20

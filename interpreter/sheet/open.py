@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from interpreter.errors import BadParameter
+from interpreter.errors import BadParameter, RulesetLoadError
+from interpreter.hints import shown
 from interpreter.pipeline import compile_ref
 from interpreter.ruleset.model import Ruleset
 from interpreter.sheet.file import SheetFile
@@ -18,4 +19,11 @@ def open_sheet(path: str) -> tuple[SheetFile, Ruleset]:
         raise BadParameter("the sheet does not name its ruleset", handle.doc.where(("ruleset",)),
                            "add 'ruleset: ID' at the top")
     # an id (bundled or in the user's ruleset folders), or a path relative to the sheet's folder
-    return handle, compile_ref(ref, relative_to=Path(path).parent)
+    try:
+        return handle, compile_ref(ref, relative_to=Path(path).parent)
+    except RulesetLoadError as err:
+        if err.where is not None and err.where.line:
+            raise  # a problem inside the ruleset is reported where it is
+        reason = err.message.removeprefix("cannot read the file: ")
+        message = err.message if reason == err.message else f"the sheet's ruleset {shown(ref)} cannot be read: {reason}"
+        raise BadParameter(message, handle.doc.where(("ruleset",)), err.hint) from None
