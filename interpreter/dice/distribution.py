@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from math import gcd as _gcd
 
-from interpreter import limits
+from interpreter import budget, limits
 from interpreter.errors import EvaluationError, LimitExceeded
 
 Poly = tuple[int, list[int]]  # (lowest value, weights of consecutive values from it)
@@ -31,7 +31,8 @@ def _check_bits(slots: int, slot_bits: int) -> None:
     if slots * slot_bits > limits.MAX_ODDS_BITS:
         raise LimitExceeded(
             "computing these exact odds would take too much work "
-            f"({slots} values with {slot_bits}-bit weights)")
+            f"({slots} values with {slot_bits}-bit weights); use fewer dice, or roll it with `rules roll EXPR --seed N`")
+    budget.check("these exact odds", "use fewer dice, or roll it with `rules roll EXPR --seed N`")
 
 
 def _pack(weights: list[int], slot: int) -> int:
@@ -306,4 +307,6 @@ class Distribution:
 def _check_work(steps: int) -> None:
     """Refuse a pairwise combination that would take unreasonably long."""
     if steps > limits.MAX_ODDS_WORK:
-        raise LimitExceeded(f"computing these exact odds would take too much work ({steps} combinations)")
+        raise LimitExceeded(f"computing these exact odds would take too much work ({steps} combinations); "
+                            "use fewer dice, or roll it with `rules roll EXPR --seed N`")
+    budget.check("these exact odds", "use fewer dice, or roll it with `rules roll EXPR --seed N`")

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from interpreter import limits
+from interpreter import budget, limits
 from interpreter.dice.distribution import Distribution
 from interpreter.dice.odds import node_distribution, term_distribution
 from interpreter.dice.report import distribution_json, render_roll, roll_json
@@ -127,7 +127,8 @@ class DiceExpr:
         if not full.truncated or not full.values:
             return None
         cap = full.values[-1]
-        capped = node_distribution(tree, lambda node: _resolve(node, env), cap)
+        with budget.odds_budget():
+            capped = node_distribution(tree, lambda node: _resolve(node, env), cap)
         if not capped.exact:
             return None
         return capped.map(lambda v: min(v, cap)), cap
@@ -138,7 +139,8 @@ class DiceExpr:
         found = _DIST_CACHE.get(key)
         if found is not None:
             return found
-        dist = node_distribution(self.tree, lambda node: _resolve(node, env))
+        with budget.odds_budget():
+            dist = node_distribution(self.tree, lambda node: _resolve(node, env))
         values = dist.values
         if values and not (values[0] >= limits.INT_MIN and values[-1] <= limits.INT_MAX):
             raise EvaluationError(f"the result of '{self.text}' can be too large")

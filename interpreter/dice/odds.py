@@ -9,7 +9,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import product
 
-from interpreter import limits
+from interpreter import budget, limits
 from interpreter.dice.distribution import Distribution, Poly, poly_add, poly_mul, poly_pow, poly_scale
 from interpreter.dice.saturate import capped_term, keep_members, operand_caps
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
@@ -82,13 +82,14 @@ class _Work:
         """Refuse at once work whose rough upper bound, summed so far, is far beyond the limit."""
         self.guess += n
         if self.guess > 5 * limits.MAX_ODDS_WORK:
-            raise LimitExceeded("computing these exact odds would take too much work")
+            raise LimitExceeded("computing these exact odds would take too much work; use fewer dice, or roll it with `rules roll EXPR --seed N`")
 
     def add(self, n: int) -> None:
         """Count n more steps."""
         self.steps += n
         if self.steps > limits.MAX_ODDS_WORK:
-            raise LimitExceeded("computing these exact odds would take too much work")
+            raise LimitExceeded("computing these exact odds would take too much work; use fewer dice, or roll it with `rules roll EXPR --seed N`")
+        budget.check("these exact odds", "use fewer dice, or roll it with `rules roll EXPR --seed N`")
 
 
 def _keep_dp(faces: list[int], pools: list[tuple[int, list[int]]], keep: int,

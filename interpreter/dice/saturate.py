@@ -13,6 +13,7 @@ from fractions import Fraction
 from functools import lru_cache
 from itertools import product
 
+from interpreter import budget
 from interpreter.dice.distribution import Distribution
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
 from interpreter.dice.tree import Chain, Dice, Node, Num
@@ -24,6 +25,7 @@ def _capped_mul(a: Capped, b: Capped, cap: int) -> Capped:
     """min(X + Y, cap) from min(X, cap) and min(Y, cap), X and Y never negative."""
     out = [0] * (cap + 1)
     for i in range(cap):
+        budget.check("these exact odds", "use fewer dice, or roll them with `rules roll EXPR --seed N`")
         x = a[i]
         if x:
             for j in range(cap - i):

@@ -50,7 +50,9 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
         elif callee.sheet == "required":
             raise BadParameter(f"procedure '{callee.name}' works on a character sheet, and this call has none to give",
                                step.where)
-        for end, p in ends(args, sheet):
+        found = ends(args, sheet)
+        ctx.tick(len(found), step.where)  # every end of the callee becomes a world of the caller
+        for end, p in found:
             env = dict(world.env)
             if prefix:
                 for name in callee.values:

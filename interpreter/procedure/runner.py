@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from interpreter import limits
+from interpreter import budget, limits
 from interpreter.dice import expr as dice
 from interpreter.dice.atleast import AtLeast, Undecided
 from interpreter.errors import BadParameter, EvaluationError, RulesError
@@ -253,6 +253,7 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
                       sheet_names=_sheet_names(ruleset, sheet_env), saturate=saturate)
     paused = gc.isenabled()
     gc.disable()  # worlds are many short-lived objects without cycles: collecting finds nothing to free
+    clock = budget.start()  # one time budget for the whole computation
     try:
         worlds: Worlds = [(World(env), Fraction(1))]
         # A value that is final (no later step reads or writes it) is added up as soon as it is,
@@ -277,6 +278,7 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
                 value = world.env.get(v)
                 counts[value] = counts.get(value, 0) + weight
     finally:
+        budget.stop(clock)
         if paused:
             gc.enable()
     truncated = ctx.truncated

@@ -243,6 +243,7 @@ def run_best_of(step: Step[BestOf], worlds: Worlds, ctx: EvalContext) -> Worlds:
             runs = [run_steps(spec.steps, [(start, 1)], ctx) for _ in range(count)]
         best = runs[0]
         for run in runs[1:]:
+            ctx.tick(len(best) * len(run), step.where)  # every pair of results is compared
             chosen: Worlds = []
             for a, pa in best:
                 sa = score(a)

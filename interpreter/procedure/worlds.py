@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
-from interpreter import limits
+from interpreter import budget, limits
 from interpreter.dice.atleast import AtLeast
 from interpreter.dice.pool import RESULT, pool_odds, read_pool
 from interpreter.errors import LimitExceeded, Location, RulesError
@@ -98,6 +98,7 @@ class EvalContext:
     functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
     truncated: float = 0.0
     work: int = 0
+    dice: int = 0  # dice a sampled run has rolled
     calls: dict[Any, Any] = field(default_factory=dict)  # exact mode: a callee's ends by its arguments
     sheet_names: tuple[str, ...] = ()  # the names a bound sheet gives, passed on to called sheet procedures
     saturate: bool = False  # exact mode: lump an exploding roll's tail into one AtLeast value
@@ -110,7 +111,15 @@ class EvalContext:
         limit = limits.MAX_ODDS_STEPS if self.exact else limits.MAX_STEPS
         if self.work > limit:
             what = "exact odds need" if self.exact else "the procedure needs"
-            raise LimitExceeded(f"{what} more than {limit} steps", where)
+            raise LimitExceeded(f"{what} more than {limit} steps; {self.advice()}", where)
+        if self.exact:
+            budget.check("exact odds", self.advice(), where)
+
+    def advice(self) -> str:
+        """What to do when the work is too much."""
+        if self.exact:
+            return f"use fewer dice or repeats, or sample it with `rules run {self.ruleset.id} ... --seed N`"
+        return "a loop or repeat runs too long, or rolls too many dice"
 
     def key_names(self, live: tuple[str, ...]) -> tuple[str, ...]:
         """The names that tell worlds apart, given a step's live names: the sheet marker becomes the sheet's names."""
@@ -123,12 +132,19 @@ class EvalContext:
             names = self._keys[cache] = tuple(n for n in expanded if n not in self.settled)
         return names
 
+    def rolled(self, roll: Any, where: Location | None) -> None:
+        """Count the dice of a sampled roll against the run's dice limit."""
+        self.dice += sum(len(term.dice) for term in roll.terms)
+        if self.dice > limits.MAX_RUN_DICE:
+            raise LimitExceeded(f"the procedure rolls more than {limits.MAX_RUN_DICE} dice; {self.advice()}", where)
+
     def outcomes(self, name: str, expr: Any, env: Env, weight: Weight,
                  where: Location) -> Iterator[tuple[Any, Weight, RollRecord | None]]:
         """Each possible result of a roll with its probability and its trace record."""
         try:
             if not self.exact:
                 roll = expr.roll(env, self.source)
+                self.rolled(roll, where)
                 yield roll.value, 1, RollRecord(name, expr, dict(env), roll)
                 return
             sat = expr.saturated(env) if self.saturate else None
@@ -155,6 +171,7 @@ class EvalContext:
         try:
             if not self.exact:
                 roll = r.expr.roll(env, self.source)
+                self.rolled(roll, r.where)
                 kept = [d.value for t in roll.terms for d in t.dice if d.kept]
                 got = read_pool(kept, roll.value, stats)
                 note = NoteRecord(f"{r.name}: " + ", ".join(
@@ -183,10 +200,13 @@ def merge(worlds: Iterable[tuple[World, Weight]], names: tuple[str, ...]) -> Wor
         seen = merged.get(key)
         if seen is None:
             merged[key] = [world, weight]
+            if len(merged) > limits.MAX_WORLDS:
+                raise LimitExceeded(f"exact odds need more than {limits.MAX_WORLDS} distinct states; "
+                                    "use fewer dice or repeats, or sample it with `rules run ... --seed N`")
+            if not len(merged) % 4096:
+                budget.check("exact odds", "use fewer dice or repeats, or sample it with `rules run ... --seed N`")
         else:
             seen.append(weight)
-    if len(merged) > limits.MAX_WORLDS:
-        raise LimitExceeded(f"exact odds need more than {limits.MAX_WORLDS} distinct states")
     return [(seen[0], seen[1] if len(seen) == 2 else add_up(seen[1:])) for seen in merged.values()]
 
 
