@@ -48,12 +48,19 @@ class RulesError(Exception):
         text = self.message
         if self.hint:
             text = f"{text}; {self.hint}"
-        if self.where is None:
-            return text
-        head = str(self.where)
-        if self.where.path:
-            head = f"{head}: {self.where.path}"
-        return f"{head}: {text}"
+        if self.where is not None:
+            head = str(self.where)
+            if self.where.path:
+                head = f"{head}: {self.where.path}"
+            text = f"{head}: {text}"
+        return one_line(text)
+
+
+def one_line(text: str) -> str:
+    """Text with line breaks and other unprintable characters escaped: an error is one line, whatever it quotes."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class RulesetLoadError(RulesError):
