@@ -336,7 +336,8 @@ def test_N35_selling_morality_gives_5_experience_a_dot_down_to_5(rules, tmp_path
 # --- the health track: N15-N21 -----------------------------------------------------------------
 @pytest.mark.parametrize("stamina, boxes", [(1, 4), (2, 6), (3, 8), (5, 12)])
 def test_N15_health_is_2_plus_stamina_times_2(rules, tmp_path, stamina, boxes):
-    path = write(tmp_path, ("  Stamina: 2\n", f"  Stamina: {stamina}\n"))
+    # the track written empty: its size comes from Stamina alone (a longer one breaks the rule and is refused)
+    path = write(tmp_path, ("  Stamina: 2\n", f"  Stamina: {stamina}\n"), (EMPTY6, "health: []"))
     track = show(rules, path)["tracks"]["health"]
     assert (track["kind"], track["size"], len(track["marks"])) == ("boxes", boxes, boxes)
 

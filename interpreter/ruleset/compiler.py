@@ -56,6 +56,8 @@ class Compiler(Checker):
         traits = {name: Trait(name, spec.get("label", name), spec.get("group", ""),
                               *(self.number(spec, key, ("traits", name)) for key in ("min", "max", "default")))
                   for name, spec in (data.get("traits") or {}).items()}
+        for name, trait in traits.items():
+            self.ordered(trait.minimum, trait.maximum, ("traits", name, "min"))
         derived = self.derived(base | set(traits))
         sheet = compile_sheet(self, data["sheet"], base, traits, derived) if "sheet" in data else None
         sections = Sections(MappingProxyType(constants), MappingProxyType(named_dice), MappingProxyType(traits),
@@ -220,6 +222,7 @@ class Compiler(Checker):
                         kind, f"allowed for a {kind} parameter"),
                     self.where(path + ("default",)), suggest(default, list(options)) if options else None))
         bounds = [self.number(spec, k, path) for k in ("min", "max")]
+        self.ordered(bounds[0], bounds[1], path + ("min",))
         one_of = tuple(spec["one_of"]) if "one_of" in spec else None
         if one_of is not None and kind != "int":
             self.problem(SchemaViolation(f"parameter '{name}' is a {kind}; only an int parameter takes one_of",
@@ -229,6 +232,12 @@ class Compiler(Checker):
                                          self.where(path + ("default",)), "give a default from one_of"))
         return Param(name, kind, default, not has_default, bounds[0], bounds[1], MappingProxyType(options),
                      spec.get("help", ""), self.where(path, key=True), one_of)
+
+    def ordered(self, least: Any, most: Any, path: tuple[Any, ...]) -> None:
+        """A least value above the most one allows nothing: a problem at the least."""
+        if isinstance(least, int) and isinstance(most, int) and least > most:
+            self.problem(SchemaViolation(f"min {least} is above max {most}: no value would be allowed",
+                                         self.where(path)))
 
     def check_calls(self, procedures: dict[str, Procedure]) -> None:
         """Calls must name existing procedures and parameters and must not recurse."""

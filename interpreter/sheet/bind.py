@@ -247,5 +247,5 @@ def names_ruleset(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:
 
     try:
         return (Path(sheet_file).parent / value).resolve() == Path(ruleset.file).resolve()
-    except OSError:
+    except (OSError, ValueError):  # a name the system cannot take (too long, a NUL) names no file
         return False

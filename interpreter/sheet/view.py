@@ -7,10 +7,12 @@ from typing import Any
 
 from interpreter.ruleset.model import Ruleset
 from interpreter.sheet.bind import MARKS, bind, draw, statuses
+from interpreter.sheet.creation import refuse_broken
 
 
 def view(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str, Any]:
-    """The contract's JSON object for a sheet."""
+    """The contract's JSON object for a sheet; a sheet that breaks a standing rule is refused, as for a run."""
+    refuse_broken(ruleset, data, doc)
     env = bind(ruleset, data, doc)
     out: dict[str, Any] = {
         "ruleset": ruleset.id,
