@@ -298,3 +298,21 @@ def test_R13_R3_rest_with_an_st_point_keeps_the_higher_d6():
     for a, b in enumerate_dice(6, 6):
         healed[max(a, b)] += Fraction(1, 36)
     assert odds("rollunder", "rest", {"advantage": True}).values["healed"] == dict(healed)
+
+
+def test_R4_stable_wakes_in_1d6_hours_and_bleeding_out_dies_in_1d6_rounds():
+    got = odds("rollunder", "zero_hp", {})
+    # rows 4-5 (1/3) then 1d6 hours; rows 2-3 (1/3) then 1d6 rounds; the other rows roll neither
+    assert {k: v for k, v in got.values["hours"].items() if k is not None} == {n: Fraction(1, 18) for n in range(1, 7)}
+    assert {k: v for k, v in got.values["rounds"].items() if k is not None} == {n: Fraction(1, 18) for n in range(1, 7)}
+
+
+def test_R7_an_attack_of_0_damage_does_none():
+    # "the difference ... (or the damage rolled by the attacker if it is less)": less than 0 is nothing
+    assert run_given("rollunder", "defend", {"stat": 12, "incoming": 0}, [10]).values["damage_taken"] == 0
+    assert run_given("rollunder", "defend", {"stat": 12, "incoming": 0}, [15]).values["damage_taken"] == 0
+
+
+def test_R9_a_cunning_of_0_never_learns():
+    # a d20 never rolls 0 or under
+    assert odds("rollunder", "learn_ritual", {"cunning": 0}).outcomes == {"learned": 0, "lost": 1}
