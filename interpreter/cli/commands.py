@@ -14,9 +14,10 @@ from interpreter.cli import complete, output, render
 from interpreter.cli import describe as describe_mod
 from interpreter.cli.dice import roll
 from interpreter.cli.diff import diff
+from interpreter.cli.examples import examples
 from interpreter.cli.export import export
 from interpreter.cli.group import Group
-from interpreter.cli.help import ProcedureCommand, examples, json_option
+from interpreter.cli.help import ProcedureCommand, json_option
 from interpreter.cli.sheets import sheet
 from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, RulesError
@@ -27,7 +28,7 @@ from interpreter.procedure import runner
 
 
 @click.group(cls=Group, name="rules", context_settings={"help_option_names": ["-h", "--help"]},
-             epilog=examples("rules list", "rules run lockwood check stat=12 dc=15 advantage=true",
+             epilog=examples("rules list", "rules run {ruleset} {procedure} {params}",
                              "rules odds '2d20kh1+5>=15'"))
 @click.version_option(package_name="rulesmith")
 def main() -> None:
@@ -73,7 +74,7 @@ def list_cmd(as_json: bool) -> None:
         sys.exit(1)
 
 
-@main.command(epilog=examples("rules validate", "rules validate lockwood nwod --json"))
+@main.command(epilog=examples("rules validate", "rules validate {ruleset} {ruleset2} --json"))
 @click.argument("rulesets", nargs=-1, shell_complete=complete.rulesets)
 @json_option
 def validate(rulesets: Sequence[str], as_json: bool) -> None:
@@ -140,9 +141,9 @@ def parse_dice_list(text: str | None) -> list[int] | None:
 
 
 @main.command(cls=ProcedureCommand, epilog=examples(
-    "rules run lockwood check stat=12 dc=15 advantage=true",
-    "rules run nwod action pool=7 mod=-2 --dice 1,3,5,7,10,8 --json",
-    "rules run lockwood check -h"))
+    "rules run {ruleset} {procedure} {params}",
+    "rules run {ruleset2} {procedure2} {params2} --seed 7 --json",
+    "rules run {ruleset} {procedure} -h"))
 @click.argument("ruleset", shell_complete=complete.rulesets)
 @click.argument("procedure", shell_complete=complete.procedures)
 @click.argument("params", nargs=-1, shell_complete=complete.parameters)
@@ -212,9 +213,9 @@ def _run_on_sheet(rs: Any, procedure: str, args: dict[str, str], source: Any, va
 
 
 @main.command(cls=ProcedureCommand, epilog=examples(
-    "rules odds lockwood check stat=12 dc=15 --at-least",
+    "rules odds {ruleset} {procedure} {params} --at-least",
     "rules odds '5d10x10cs>=8'",
-    "rules odds nwod degeneration morality=7 sin=4 --outcomes --json"))
+    "rules odds {ruleset2} {procedure2} {params2} --outcomes --json"))
 @click.argument("target", metavar="RULESET|EXPR", shell_complete=complete.rulesets)
 @click.argument("procedure", required=False, shell_complete=complete.procedures)
 @click.argument("params", nargs=-1, shell_complete=complete.parameters)
@@ -259,7 +260,8 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
         output.echo(odds_text.procedure_text(result, view, output.can_show("█")))
 
 
-@main.command(epilog=examples("rules describe lockwood", "rules describe nwod action", "rules describe wwn save --json"))
+@main.command(epilog=examples("rules describe {ruleset}", "rules describe {ruleset2} {procedure2}",
+                              "rules describe {ruleset} {procedure} --json"))
 @click.argument("ruleset", shell_complete=complete.rulesets)
 @click.argument("procedure", required=False, shell_complete=complete.procedures)
 @json_option

@@ -8,7 +8,8 @@ import click
 
 from interpreter import limits
 from interpreter.cli import output
-from interpreter.cli.help import examples, json_option
+from interpreter.cli.examples import ExampleCommand, examples
+from interpreter.cli.help import json_option
 from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter
 from interpreter.hints import shown
@@ -44,7 +45,7 @@ def _parse_setting(item: str) -> tuple[str, object]:
     return name.strip(), number if number is not None else dice.parse(value)
 
 
-@click.command("roll", epilog=examples("rules roll '5d10x10cs>=8' --dice 1,3,5,7,10,8", "rules roll 4d6kh3 --seed 7 --json",
+@click.command("roll", cls=ExampleCommand, epilog=examples("rules roll '5d10x10cs>=8' --dice 1,3,5,7,10,8", "rules roll 4d6kh3 --seed 7 --json",
                                       "rules roll 'd20+bonus' --set bonus=5"))
 @click.argument("expr")
 @click.option("--seed", type=int, default=None, help="Seed for the random dice, to repeat a roll.")

@@ -10,7 +10,8 @@ from typing import Any
 import click
 
 from interpreter.cli import output
-from interpreter.cli.help import examples, json_option
+from interpreter.cli.examples import ExampleCommand, examples
+from interpreter.cli.help import json_option
 from interpreter.errors import BadParameter, RulesError
 from interpreter.pipeline import compile_ref, document
 from interpreter.procedure.compare import Comparison, Pair, Sheet, compare
@@ -205,8 +206,8 @@ def to_text(base: Ruleset, house: Ruleset, found: list[Change], odds: list[Compa
     return "\n".join(lines)
 
 
-@click.command("diff", epilog=examples("rules diff lockwood my-lockwood.yaml",
-                                      "rules diff lockwood my-lockwood.yaml check stat=12 dc=15 --json"))
+@click.command("diff", cls=ExampleCommand, epilog=examples("rules diff {ruleset} my-{ruleset}.yaml",
+                                      "rules diff {ruleset} my-{ruleset}.yaml {procedure} {params} --json"))
 @click.argument("base")
 @click.argument("house")
 @click.argument("procedure", required=False)

@@ -11,7 +11,8 @@ import click
 
 from interpreter.cli import complete
 from interpreter.cli import output as shown
-from interpreter.cli.help import examples, json_option
+from interpreter.cli.examples import ExampleCommand, examples
+from interpreter.cli.help import json_option
 from interpreter.errors import BadParameter
 from interpreter.load.checked import load_checked
 from interpreter.load.find import find
@@ -70,8 +71,9 @@ def overlay_skeleton(base_id: str, new_id: str, base: dict[str, Any]) -> str:
     return "\n".join(lines) + "\n"
 
 
-@click.command(epilog=examples("rules export lockwood -o my-lockwood.yaml",
-                               "rules export nwod --overlay my-nwod -o my-nwod.yaml", "rules export wwn --json"))
+@click.command(cls=ExampleCommand, epilog=examples("rules export {ruleset} -o my-{ruleset}.yaml",
+                               "rules export {ruleset2} --overlay my-{ruleset2} -o my-{ruleset2}.yaml",
+                               "rules export {ruleset} --json"))
 @click.argument("ruleset_id", shell_complete=complete.rulesets)
 @click.option("--overlay", "overlay_id", metavar="NEW_ID", help="Write a commented overlay with this id instead.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="The file to write (default: standard output).")

@@ -19,6 +19,7 @@ from typing import Any, NoReturn
 import click
 
 from interpreter.cli import output
+from interpreter.cli.examples import ExampleGroup
 from interpreter.errors import RulesError
 
 USER_ERROR = 1
@@ -69,7 +70,7 @@ def _fail(as_json: bool, code: int, text: str, data: dict[str, Any]) -> NoReturn
     sys.exit(code)
 
 
-class Group(click.Group):
+class Group(ExampleGroup):
     """A click group whose every failure is one line (or one JSON object) and a documented exit code."""
 
     def invoke(self, ctx: click.Context) -> Any:

@@ -11,15 +11,11 @@ from typing import Any
 import click
 
 from interpreter.cli import describe, output
+from interpreter.cli.examples import ExampleCommand
 from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref
 
 HELP_FLAGS = ("-h", "--help")
-
-
-def examples(*lines: str) -> str:
-    """A help epilog listing real example command lines, kept as written."""
-    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
 def json_option(f: Any) -> Any:
@@ -37,7 +33,7 @@ def procedure_help(ruleset: str, procedure: str) -> str | None:
     return describe.procedure_text(rs, proc) if proc is not None else None
 
 
-class ProcedureCommand(click.Command):
+class ProcedureCommand(ExampleCommand):
     """A command taking RULESET PROCEDURE whose help, given both, describes that procedure."""
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
@@ -51,4 +47,4 @@ class ProcedureCommand(click.Command):
         return super().parse_args(ctx, args)
 
 
-__all__ = ["ProcedureCommand", "examples", "json_option", "procedure_help"]
+__all__ = ["ProcedureCommand", "json_option", "procedure_help"]

@@ -8,18 +8,19 @@ import sys
 import click
 
 from interpreter.cli import complete, output
-from interpreter.cli.help import examples, json_option
+from interpreter.cli.examples import ExampleGroup, examples
+from interpreter.cli.help import json_option
 from interpreter.pipeline import compile_ref
 
 
-@click.group(epilog=examples("rules sheet new nwod -o marco.yaml --name Marco", "rules sheet check marco.yaml",
+@click.group(cls=ExampleGroup, epilog=examples("rules sheet new {sheet_ruleset} -o marco.yaml --name Marco", "rules sheet check marco.yaml",
                              "rules sheet show marco.yaml --json"))
 def sheet() -> None:
     """Character sheets: create, check and show them."""
 
 
-@sheet.command("new", epilog=examples("rules sheet new lockwood -o ada.yaml --name Ada",
-                                      "rules sheet new wwn -o wren.yaml --json"))
+@sheet.command("new", epilog=examples("rules sheet new {sheet_ruleset} -o ada.yaml --name Ada",
+                                      "rules sheet new {sheet_ruleset} -o wren.yaml --json"))
 @click.argument("ruleset", shell_complete=complete.rulesets)
 @click.option("-o", "--output", "out", required=True, type=click.Path(dir_okay=False), help="The sheet file to write.")
 @click.option("--name", default="New character", help="The character's name.")

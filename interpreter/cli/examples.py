@@ -1,0 +1,88 @@
+"""The examples at the end of every command's help, drawn from the bundled rulesets.
+
+An example is written as a template: ``rules run {ruleset} {procedure} {params}``. The names are
+filled in only when help is shown, from the bundled rulesets' own data (a procedure and its first
+`samples:` entry), so the command line stays free of any one system's words and an example keeps
+working when a ruleset is edited.
+
+Placeholders: ``{ruleset}``, ``{procedure}``, ``{params}`` (the first bundled ruleset with a sampled
+procedure), ``{ruleset2}``, ``{procedure2}``, ``{params2}`` (the next one), ``{sheet_ruleset}`` (the
+first bundled ruleset with character sheets).
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from functools import cache
+from typing import Any
+
+import click
+
+from interpreter.errors import RulesError
+
+_PLACEHOLDER = re.compile(r"\{(ruleset2?|procedure2?|params2?|sheet_ruleset)\}")
+
+
+def examples(*lines: str) -> str:
+    """A help epilog listing example command lines (templates, filled when help is shown)."""
+    return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
+
+
+def _argument(name: str, value: Any) -> str:
+    shown = ("true" if value else "false") if isinstance(value, bool) else str(value)
+    return shlex.quote(f"{name}={shown}")
+
+
+@cache
+def _names() -> dict[str, str]:
+    """What the placeholders stand for, read from the bundled rulesets."""
+    from interpreter.load.bundled import bundled_ids
+    from interpreter.pipeline import compile_ref
+
+    names: dict[str, str] = {}
+    sampled = 0
+    for ruleset_id in bundled_ids():
+        try:
+            rs = compile_ref(ruleset_id)
+        except RulesError:
+            continue
+        if rs.sheet is not None:
+            names.setdefault("sheet_ruleset", ruleset_id)
+        proc = next((p for p in rs.procedures.values() if p.samples), None)
+        if proc is not None and sampled < 2:
+            suffix = "2" if sampled else ""
+            names["ruleset" + suffix] = ruleset_id
+            names["procedure" + suffix] = proc.name
+            names["params" + suffix] = " ".join(_argument(k, v) for k, v in proc.samples[0].items())
+            sampled += 1
+    return names
+
+
+def fill(text: str) -> str:
+    """A template with its placeholders filled in; a placeholder with nothing to fill stays as written."""
+    names = _names()
+    return _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(0)), text)
+
+
+class ExampleCommand(click.Command):
+    """A command whose help examples are filled in from the bundled rulesets when shown."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.epilog and "{" in self.epilog:
+            self.epilog = fill(self.epilog)
+        super().format_epilog(ctx, formatter)
+
+
+class ExampleGroup(click.Group):
+    """A group whose own help examples, and those of the commands made under it, are filled in when shown."""
+
+    command_class = ExampleCommand
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        if self.epilog and "{" in self.epilog:
+            self.epilog = fill(self.epilog)
+        super().format_epilog(ctx, formatter)
+
+
+__all__ = ["ExampleCommand", "ExampleGroup", "examples", "fill"]
