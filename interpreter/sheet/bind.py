@@ -15,11 +15,10 @@ from typing import Any
 
 from interpreter.errors import BadParameter, Location
 from interpreter.hints import suggest
-from interpreter.ruleset.model import Ruleset, SheetSpec, Track
+from interpreter.ruleset.model import Ruleset, SheetSpec
 from interpreter.ruleset.tables import table_functions
 from interpreter.sheet.entries import FIELD, named_traits, trait_fields
-
-MARKS = "#marks:"  # private env prefix for a box track's marks (a tuple of type numbers, 0 for empty)
+from interpreter.sheet.tracks import MARKS, box_numbers, sorted_marks
 
 
 def _number(value: Any, what: str, where: Location | None) -> int:
@@ -47,39 +46,6 @@ def evaluate_derived(ruleset: Ruleset, env: dict[str, Any]) -> None:
 
 def _functions(ruleset: Ruleset) -> Mapping[str, Any]:
     return table_functions(ruleset)
-
-
-def box_numbers(track: Track, marks: tuple[int, ...]) -> dict[str, Any]:
-    """The formula names of a box track with these marks."""
-    size = len(marks)
-    filled = [m for m in marks if m]
-    numbers: dict[str, Any] = {
-        f"{track.name}_size": size,
-        f"{track.name}_filled": len(filled),
-        f"{track.name}_rightmost": marks[-1] if marks else 0,
-        f"{track.name}_full": size > 0 and len(filled) == size,
-        f"{track.name}_penalty": penalty(track, marks),
-    }
-    for index, kind in enumerate(track.types, start=1):
-        numbers[f"{track.name}_{kind}"] = sum(1 for m in marks if m == index)
-    return numbers
-
-
-def penalty(track: Track, marks: tuple[int, ...]) -> int:
-    """The wound penalty: the entry for the rightmost filled box among the last ones."""
-    result = 0
-    count = len(track.penalties)
-    for i, value in enumerate(track.penalties):
-        position = len(marks) - count + i
-        if 0 <= position < len(marks) and marks[position]:
-            result = value
-    return result
-
-
-def sorted_marks(marks: list[int], size: int) -> tuple[int, ...]:
-    """Marks worst first, empty boxes last, cut or padded to the size."""
-    filled = sorted(m for m in marks if m)[:size]
-    return tuple(filled + [0] * (size - len(filled)))
 
 
 def refresh(ruleset: Ruleset, env: dict[str, Any]) -> None:
@@ -229,12 +195,7 @@ def statuses(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
     return [name for name, f in spec.status.items() if f.evaluate(env, functions)]
 
 
-def draw(track: Track, marks: tuple[int, ...]) -> str:
-    """A box track drawn with its marks, empty boxes as '_'."""
-    return "".join(track.marks[m - 1] if m else "_" for m in marks)
-
-
-__all__ = ["bind", "changed_paths", "draw", "names_ruleset", "refresh", "statuses"]
+__all__ = ["bind", "changed_paths", "names_ruleset", "refresh", "statuses"]
 
 
 def names_ruleset(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:

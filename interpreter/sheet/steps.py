@@ -15,9 +15,10 @@ from interpreter.hints import suggest
 from interpreter.procedure.steps import each, evaluate, run_steps
 from interpreter.procedure.worlds import EvalContext, Weight, World, Worlds
 from interpreter.ruleset.context import Checker, ProcContext, Scope, compile_steps
-from interpreter.ruleset.model import SheetSpec, Track
+from interpreter.ruleset.model import SheetSpec
 from interpreter.ruleset.specs import Assign, BoxChange, ForEach, Require, Step, Update
-from interpreter.sheet.bind import MARKS, box_numbers, refresh, sorted_marks
+from interpreter.sheet.bind import refresh
+from interpreter.sheet.tracks import MARKS, box_numbers, damage_marks, heal_marks
 
 P = tuple[Any, ...]
 Spec = Mapping[str, Any]
@@ -98,40 +99,6 @@ def run_update(step: Step[Update], worlds: Worlds, ctx: EvalContext) -> Worlds:
         refresh(ctx.ruleset, env)
         yield world.with_env(env), weight
     return each(worlds, one)
-
-
-def damage_marks(track: Track, marks: tuple[int, ...], amount: int, kind: int, temporary: int) -> tuple[tuple[int, ...], int]:
-    """Marks after `amount` boxes of damage type `kind` (1 is the worst), and the temporary boxes left."""
-    boxes = list(marks)
-    size = len(boxes)
-    skips_temporary = track.types[kind - 1] in track.temporary_ignored_by
-    # past this many boxes nothing more can change: every box is of the worst type
-    for _ in range(min(amount, temporary + size * len(track.types) + 1)):
-        if temporary > 0 and not skips_temporary:
-            temporary -= 1
-            continue
-        if 0 in boxes:
-            boxes[boxes.index(0)] = kind
-            boxes = list(sorted_marks(boxes, size))
-            continue
-        # full: the leftmost box of the least severe type still above the worst is promoted one step
-        upgradable = [m for m in boxes if m > 1]
-        if upgradable:
-            least = max(upgradable)
-            boxes[boxes.index(least)] = least - 1
-            boxes = list(sorted_marks(boxes, size))
-    return tuple(boxes), temporary
-
-
-def heal_marks(marks: tuple[int, ...], amount: int, kind: int) -> tuple[int, ...]:
-    """Marks after clearing up to `amount` boxes of one damage type, rightmost first."""
-    boxes = list(marks)
-    for _ in range(min(amount, len(boxes))):
-        for i in range(len(boxes) - 1, -1, -1):
-            if boxes[i] == kind:
-                boxes[i] = 0
-                break
-    return sorted_marks(boxes, len(boxes))
 
 
 def _run_box(kind: str, step: Step[BoxChange], worlds: Worlds, ctx: EvalContext) -> Worlds:

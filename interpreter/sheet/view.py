@@ -6,8 +6,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from interpreter.ruleset.model import Ruleset
-from interpreter.sheet.bind import MARKS, bind, draw, statuses
+from interpreter.sheet.bind import bind, statuses
 from interpreter.sheet.creation import refuse_broken
+from interpreter.sheet.tracks import MARKS, draw
 
 
 def view(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str, Any]:
