@@ -12,6 +12,7 @@ import click
 from interpreter import limits
 from interpreter.cli import complete, output, render
 from interpreter.cli import describe as describe_mod
+from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.dice import roll
 from interpreter.cli.diff import diff
 from interpreter.cli.examples import examples
@@ -110,17 +111,6 @@ def _default_warnings(ref: str, shown: str) -> list[str]:
 
     return [f"{shown}: a sheet at the defaults breaks a creation rule: {message}"
             for message in default_problems(compile_ref(ref))]
-
-
-def parse_assignments(items: Sequence[str]) -> dict[str, str]:
-    """NAME=VALUE arguments as a mapping."""
-    args = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise BadParameter(f"expected NAME=VALUE, got '{item}'")
-        args[name.strip()] = value
-    return args
 
 
 def parse_dice_list(text: str | None) -> list[int] | None:
@@ -292,4 +282,4 @@ main.add_command(roll)
 main.add_command(sheet)
 main.add_command(diff)
 main.add_command(export)
-__all__ = ["main", "parse_assignments"]
+__all__ = ["main"]

@@ -10,9 +10,10 @@ from typing import Any
 import click
 
 from interpreter.cli import output
+from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.examples import ExampleCommand, examples
 from interpreter.cli.help import json_option
-from interpreter.errors import BadParameter, RulesError
+from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref, document
 from interpreter.procedure.compare import Comparison, Pair, Sheet, compare
 from interpreter.procedure.runner import find_procedure
@@ -21,16 +22,6 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.samples import as_arguments, shown
 
 ARROW = "→"
-
-
-def _assignments(items: Sequence[str]) -> dict[str, str]:
-    args = {}
-    for item in items:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            raise BadParameter(f"expected NAME=VALUE, got '{item}'")
-        args[name.strip()] = value
-    return args
 
 
 def _typed(args: Mapping[str, str]) -> dict[str, Any]:
@@ -91,7 +82,7 @@ def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Se
         names = [procedure]
     else:
         names = affected(before, after)
-    cases, skipped = _cases(base, house, names, _assignments(params) if params else None)
+    cases, skipped = _cases(base, house, names, parse_assignments(params) if params else None)
     sheets: tuple[Sheet | None, Sheet | None] | None = None
     odds = []
     for name, args in cases:
