@@ -96,3 +96,15 @@ def test_a_yaml_layout_mistake_is_told_in_plain_words_at_its_own_line(rules, tmp
     bundled_with(tmp_path, "lockwood", before, after)
     result = rules("validate", "lockwood.yaml")
     assert (result.exit_code, result.stderr) == (1, message + "\n")
+
+
+def test_a_call_of_a_misspelled_procedure_is_reported_once_not_at_each_name_it_would_bind(rules, tmp_path,
+                                                                                           monkeypatch):
+    """`call: pol ... as: rolled` is the mistake; `rolled_successes` and `rolled_chance` are not more of them."""
+    monkeypatch.chdir(tmp_path)
+    bundled_with(tmp_path, "nwod", "      - call: pool\n        with: {dice: dice, target: uncontested_target",
+                 "      - call: pol\n        with: {dice: dice, target: uncontested_target")
+    result = rules("validate", "nwod.yaml")
+    assert result.exit_code == 1
+    assert result.stderr == "nwod.yaml:263:15: $.procedures.action.steps[3].call: unknown procedure 'pol'; " \
+                            "did you mean 'pool'?\n"

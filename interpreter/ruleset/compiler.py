@@ -75,7 +75,8 @@ class Compiler(Checker):
                             tuple(spec.get("refs") or ())) for name, spec in (data.get("notes") or {}).items()}
         examples = tuple(self.example(i, spec, procedures) for i, spec in enumerate(data.get("examples") or []))
         # a name whose own definition failed was reported there; its uses would only repeat it, wrongly
-        self.problems = [p for p in self.problems if not (isinstance(p, UnknownName) and p.name in self.broken)]
+        self.problems = [p for p in self.problems if not (isinstance(p, UnknownName) and p.name is not None and (
+            p.name in self.broken or p.name.startswith(tuple(self.broken_prefixes))))]
         if self.problems:
             raise Invalid(self.problems)
         return Ruleset(

@@ -48,6 +48,7 @@ class Checker:
         self.data: dict[str, Any] = doc.data
         self.problems: list[RulesError] = []
         self.broken: set[str] = set()  # names whose own definition failed: their uses are not reported again
+        self.broken_prefixes: set[str] = set()  # likewise for the names a call to an unknown procedure binds
         self.named_dice: dict[str, dice.DiceExpr] = {}
         self.constants: dict[str, Any] = {}  # the values of the constants compiled so far
         self.table_functions: set[str] = {n for n, t in (self.data.get("tables") or {}).items() if "die" not in t}

@@ -196,6 +196,8 @@ def compile_call(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
     if prefix and target is not None:
         for name in list(target.get("values") or {}) + list(target.get("outcomes") or {}):
             _bind(scope, ctx, f"{prefix}_{name}")
+    elif prefix:  # the unknown callee is reported at the call; what it would have bound is not reported again
+        c.broken_prefixes.add(f"{prefix}_")
     if spec.get("inherit_outcome") and target is not None:
         for o in target.get("outcomes") or {}:
             _outcome(c, o, path + ("call",), ctx)
