@@ -341,3 +341,10 @@ def test_L22_L23_a_healing_stat_of_0_cannot_be_rolled(rules, procedure):
     result = rules("run", "lockwood", procedure, "healing=0")
     assert (result.exit_code, result.stderr) == (1, "parameter 'healing' is 0; the least allowed is 1\n")
     assert run_given("lockwood", procedure, {"healing": 1}, [1, 1, 1]).outcome == "done"
+
+
+def test_L1_modifiers_add_and_no_luck_is_allowed():
+    result = run_given("lockwood", "check", {"stat": 10, "dc": 15, "mod": 2, "luck": 0}, [3])
+    assert (result.values["total"], result.outcome) == (15, "success")
+    result = run_given("lockwood", "check", {"stat": 10, "dc": 15, "mod": -2}, [6])
+    assert (result.values["total"], result.outcome) == (14, "failure")

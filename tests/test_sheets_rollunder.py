@@ -354,3 +354,24 @@ def test_R11_advancing_by_hp_rolls_a_d6(rules, tmp_path):
     assert result.exit_code == 0, result.output
     dist = json.loads(result.stdout)["values"]["hp_gain"]["distribution"]
     assert {int(k): round(v, 9) for k, v in dist.items()} == {n: round(1 / 6, 9) for n in range(1, 7)}
+
+
+def test_R9_R4_one_hp_paid_away_rolls_the_table_and_none_left_does_not(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, hp=(1, 3))
+    run(rules, path, "learn_ritual", "pay=hp", dice=[3, 4, 2, 9])        # from 1 HP to 0: the table (4, 2 hours)
+    assert show(rules, path)["status"] == ["stable"]
+    path = new_sheet(rules, tmp_path, "standing.yaml", hp=(0, 6), still_standing=True)
+    got = run(rules, path, "learn_ritual", "pay=hp", dice=[2, 9])        # already at 0: no table, cost then d20
+    assert (got["outcome"], hp(show(rules, path))) == ("learned", (0, 4))
+
+
+def test_R9_with_a_sheet_cunning_0_is_refused_too(rules, tmp_path):
+    path = new_sheet(rules, tmp_path)
+    assert refused_on_sheet(rules, "rollunder", path, "learn_ritual", "cunning=0") == \
+        "with --sheet the roll is against the sheet's CUN after paying; leave out cunning="
+
+
+def test_R13_an_advantage_die_costs_one_st_point(rules, tmp_path):
+    path = new_sheet(rules, tmp_path, st_points=2)
+    run(rules, path, "learn_ritual", "pay=hp", "advantage=true", dice=[5, 2, 10])
+    assert show(rules, path)["state"]["st_points"] == 1
