@@ -106,6 +106,15 @@ class Liveness:
             out = live_in
         return tuple(reversed(annotated)), out
 
+    def loop(self, body: Steps, head: Names) -> tuple[Steps, Names]:
+        """A loop body annotated with what is live at its head: grown until a pass adds no name."""
+        while True:
+            annotated, body_in = self.steps(body, head)
+            grown = head | body_in
+            if grown == head:
+                return annotated, head
+            head = grown
+
     def step(self, step: Step[Any], out: Names) -> tuple[Step[Any], Names]:
         spec = step.spec
         live_in: set[str]
@@ -152,23 +161,11 @@ class Liveness:
                 spec = replace(spec, steps=body)
                 live_in = set(body_in | _names(count) | _names(worst))
             case Loop(times=times, condition=condition, max=most, counter=counter, steps=body):
-                head = out | _names(condition) | ({counter} if counter else frozenset())
-                while True:
-                    annotated, body_in = self.steps(body, head)
-                    grown = head | body_in
-                    if grown == head:
-                        break
-                    head = grown
+                annotated, head = self.loop(body, out | _names(condition) | ({counter} if counter else frozenset()))
                 spec = replace(spec, steps=annotated)
                 live_in = set(head | _names(times) | _names(most))
             case ForEach(alias=alias, steps=body):
-                head = out | {SHEET, alias}
-                while True:
-                    annotated, body_in = self.steps(body, head)
-                    grown = head | body_in
-                    if grown == head:
-                        break
-                    head = grown
+                annotated, head = self.loop(body, out | {SHEET, alias})
                 spec = replace(spec, steps=annotated)
                 live_in = set(head) | set(spec.traits)
             case _:
