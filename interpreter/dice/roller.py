@@ -135,9 +135,61 @@ def _term_runner(spec: TermSpec) -> Runner:
             return total
         return run_plain
 
+    picked = _keep_one_runner(spec)
+    if picked is not None:
+        return picked
+
     def run_term(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
         return roll_spec(spec, draw, ctx, traces, True)
     return run_term
+
+
+def _keep_one_runner(spec: TermSpec) -> Runner | None:
+    """A roll function for a term that only keeps (or drops down to) one die, or all but one: no sorting.
+
+    The dice it drops are the ones roll_spec's stable sort would drop, so the trace is the same.
+    """
+    n, s = spec.count, spec.sides
+    if spec.keep is None or spec.reroll is not None or spec.explode is not None or spec.success is not None:
+        return None
+    high, keep = keep_plan(spec.keep[0], spec.keep[1], n)
+    if n < 2 or keep not in (1, n - 1):
+        return None
+    rn = range(n)
+    # all_but[i]: every index but i (kept alone); only[i]: i alone (the one dropped)
+    all_but = tuple(frozenset(j for j in rn if j != i) for i in rn)
+    only = tuple(frozenset((i,)) for i in rn)
+    if keep == 1 and n == 2:
+        def run_pair(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
+            a = draw(s)
+            b = draw(s)
+            if (b > a) if high else (b < a):  # a tie keeps the first die
+                traces.append((spec, [a, b], only[0], None, None, b))
+                return b
+            traces.append((spec, [a, b], only[1], None, None, a))
+            return a
+        return run_pair
+    if keep == 1:
+        best = max if high else min
+
+        def run_one_kept(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
+            vals = [draw(s) for _ in rn]
+            v = best(vals)
+            traces.append((spec, vals, all_but[vals.index(v)], None, None, v))
+            return v
+        return run_one_kept
+    worst = min if high else max
+    last = n - 1
+
+    def run_one_dropped(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
+        vals = [draw(s) for _ in rn]
+        v = worst(vals)
+        # the stable sort puts the last of equal dice last, so that one is dropped
+        i = last - vals[::-1].index(v)
+        total = sum(vals) - v
+        traces.append((spec, vals, only[i], None, None, total))
+        return total
+    return run_one_dropped
 
 
 def static_dice(node: Node) -> int:
