@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterable
 from typing import Any
 
@@ -24,6 +23,8 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
     key = word.lower()
     if key in lowered:
         return lowered[key]
+    import difflib  # only a misspelt word needs it
+
     close = difflib.get_close_matches(key, list(lowered), n=1, cutoff=CUTOFF)
     return lowered[close[0]] if close else None
 

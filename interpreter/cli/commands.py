@@ -5,27 +5,25 @@ from __future__ import annotations
 import random
 import sys
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import click
 
 from interpreter import limits
-from interpreter.cli import complete, output, render
-from interpreter.cli import describe as describe_mod
+from interpreter.cli import complete, output
 from interpreter.cli.arguments import parse_assignments
-from interpreter.cli.dice import roll
-from interpreter.cli.diff import diff
 from interpreter.cli.examples import examples
-from interpreter.cli.export import export
 from interpreter.cli.group import Group
 from interpreter.cli.help import ProcedureCommand, json_option
-from interpreter.cli.sheets import sheet
-from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, RulesError
 from interpreter.hints import shown
 from interpreter.load.bundled import bundled_ids, schema_path
 from interpreter.pipeline import compile_ref, problems, resolve
-from interpreter.procedure import runner
+
+if TYPE_CHECKING:
+    from interpreter.procedure.runner import Result
+
+# Each command imports what it uses when it runs: a start pays only for the command given.
 
 
 @click.group(cls=Group, name="rules", context_settings={"help_option_names": ["-h", "--help"]},
@@ -153,6 +151,10 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
     """
     if seed is not None and given is not None:
         raise click.UsageError("use either --seed or --dice, not both")
+    from interpreter.cli import render
+    from interpreter.dice import sources as dice
+    from interpreter.procedure import runner
+
     rs = compile_ref(ruleset)
     values = parse_dice_list(given)
     source = dice.GivenSource(values) if values is not None else dice.RandomSource(random.Random(seed))
@@ -193,7 +195,9 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
 
 
 def _run_on_sheet(rs: Any, procedure: str, args: dict[str, str], source: Any, values: list[int] | None,
-                  handle: Any) -> runner.Result:
+                  handle: Any) -> Result:
+    from interpreter.procedure import runner
+
     result = runner.run(rs, procedure, args, source, handle.data, handle.doc)
     if values is not None:
         source.check_exhausted()
@@ -221,7 +225,9 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
 
     Quote an expression that holds > < or ! so the shell leaves it alone: rules odds '1d20>=15'.
     """
-    from interpreter.cli import odds_text
+    from interpreter.cli import odds_text, render
+    from interpreter.dice import expr as dice
+    from interpreter.procedure import runner
 
     view = odds_text.View(show_all=show_all, at_least=at_least, at_most=at_most, outcomes_only=outcomes_only)
     if procedure is None:
@@ -257,6 +263,9 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
 @json_option
 def describe(ruleset: str, procedure: str | None, as_json: bool) -> None:
     """Print a Markdown reference of a ruleset, or of one of its procedures."""
+    from interpreter.cli import describe as describe_mod
+    from interpreter.procedure import runner
+
     rs = compile_ref(ruleset)
     if procedure is not None:
         proc = runner.find_procedure(rs, procedure)
@@ -278,8 +287,30 @@ def schema(as_json: bool) -> None:
     output.echo(schema_path().read_text(encoding="utf-8"), nl=False)
 
 
-main.add_command(roll)
-main.add_command(sheet)
-main.add_command(diff)
-main.add_command(export)
+def _roll() -> click.Command:
+    from interpreter.cli.dice import roll
+
+    return roll
+
+
+def _sheet() -> click.Command:
+    from interpreter.cli.sheets import sheet
+
+    return sheet
+
+
+def _diff() -> click.Command:
+    from interpreter.cli.diff import diff
+
+    return diff
+
+
+def _export() -> click.Command:
+    from interpreter.cli.export import export
+
+    return export
+
+
+for _name, _load in (("roll", _roll), ("sheet", _sheet), ("diff", _diff), ("export", _export)):
+    main.add_lazy(_name, _load)
 __all__ = ["main"]

@@ -7,17 +7,27 @@ completes nothing, since a completion must never print an error.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
-from click.shell_completion import CompletionItem
 
 from interpreter.errors import RulesError
 from interpreter.load.bundled import bundled_ids
-from interpreter.pipeline import compile_ref
+
+if TYPE_CHECKING:
+    from click.shell_completion import CompletionItem
+
+
+def _item(value: str, help: str | None = None) -> CompletionItem:
+    """One completion (click's completion module is imported only when Tab is pressed)."""
+    from click.shell_completion import CompletionItem
+
+    return CompletionItem(value, help=help)
 
 
 def _ruleset(ctx: click.Context) -> Any:
+    from interpreter.pipeline import compile_ref
+
     ref = ctx.params.get("ruleset") or ctx.params.get("target")
     if not isinstance(ref, str):
         return None
@@ -29,7 +39,7 @@ def _ruleset(ctx: click.Context) -> Any:
 
 def rulesets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Bundled ruleset ids, then YAML files, that start with what was typed."""
-    items = [CompletionItem(i) for i in bundled_ids() if i.startswith(incomplete)]
+    items = [_item(i) for i in bundled_ids() if i.startswith(incomplete)]
     folder = Path(incomplete).parent if "/" in incomplete else Path(".")
     try:
         files = sorted(folder.iterdir())
@@ -38,7 +48,7 @@ def rulesets(ctx: click.Context, param: click.Parameter, incomplete: str) -> lis
     for path in files:
         shown = str(path) if "/" in incomplete else path.name
         if shown.startswith(incomplete) and path.suffix in (".yaml", ".yml"):
-            items.append(CompletionItem(shown))
+            items.append(_item(shown))
     return items
 
 
@@ -47,7 +57,7 @@ def procedures(ctx: click.Context, param: click.Parameter, incomplete: str) -> l
     rs = _ruleset(ctx)
     if rs is None:
         return []
-    return [CompletionItem(name, help=proc.summary) for name, proc in rs.procedures.items()
+    return [_item(name, help=proc.summary) for name, proc in rs.procedures.items()
             if name.startswith(incomplete)]
 
 
@@ -63,9 +73,9 @@ def parameters(ctx: click.Context, param: click.Parameter, incomplete: str) -> l
         if found is None:
             return []
         words = list(found.options) or (["true", "false"] if found.type == "flag" else [])
-        return [CompletionItem(f"{name}={w}") for w in words if w.startswith(value)]
+        return [_item(f"{name}={w}") for w in words if w.startswith(value)]
     given = {str(a).partition("=")[0] for a in ctx.params.get("params") or ()}
-    return [CompletionItem(f"{p.name}=", help=p.help) for p in proc.params
+    return [_item(f"{p.name}=", help=p.help) for p in proc.params
             if p.name.startswith(incomplete) and p.name not in given]
 
 

@@ -13,7 +13,6 @@ first bundled ruleset with character sheets).
 from __future__ import annotations
 
 import re
-import shlex
 from functools import cache
 from typing import Any
 
@@ -30,6 +29,8 @@ def examples(*lines: str) -> str:
 
 
 def _argument(name: str, value: Any) -> str:
+    import shlex  # only help text needs it
+
     shown = ("true" if value else "false") if isinstance(value, bool) else str(value)
     return shlex.quote(f"{name}={shown}")
 

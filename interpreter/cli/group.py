@@ -13,7 +13,7 @@ import contextlib
 import errno
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NoReturn
 
 import click
@@ -71,7 +71,28 @@ def _fail(as_json: bool, code: int, text: str, data: dict[str, Any]) -> NoReturn
 
 
 class Group(ExampleGroup):
-    """A click group whose every failure is one line (or one JSON object) and a documented exit code."""
+    """A click group whose every failure is one line (or one JSON object) and a documented exit code.
+
+    A command added with `add_lazy` is imported only when it is asked for (to run it, or to
+    list it in the help), so a start does not pay for the commands it does not run.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy: dict[str, Callable[[], click.Command]] = {}
+
+    def add_lazy(self, name: str, load: Callable[[], click.Command]) -> None:
+        """Add the command `load()` returns, under `name`, loading it when first asked for."""
+        self.lazy[name] = load
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*self.commands, *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        load = self.lazy.pop(cmd_name, None)
+        if load is not None:
+            self.add_command(load(), cmd_name)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; an output failure becomes a user-facing line, anything unexpected a bug report."""

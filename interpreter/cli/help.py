@@ -10,10 +10,9 @@ from typing import Any
 
 import click
 
-from interpreter.cli import describe, output
+from interpreter.cli import output
 from interpreter.cli.examples import ExampleCommand
 from interpreter.errors import RulesError
-from interpreter.pipeline import compile_ref
 
 HELP_FLAGS = ("-h", "--help")
 
@@ -25,6 +24,9 @@ def json_option(f: Any) -> Any:
 
 def procedure_help(ruleset: str, procedure: str) -> str | None:
     """The description of one procedure, or None when the names do not lead to one."""
+    from interpreter.cli import describe
+    from interpreter.pipeline import compile_ref
+
     try:
         rs = compile_ref(ruleset)
     except RulesError:

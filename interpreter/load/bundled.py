@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from importlib import resources
+from importlib.util import find_spec
 from pathlib import Path
 
 _SOURCE_TREE = Path(__file__).resolve().parents[2]
@@ -10,10 +10,13 @@ _SOURCE_TREE = Path(__file__).resolve().parents[2]
 
 def _folder(package: str, source_folder: str) -> Path:
     """The folder of a data package; in a source tree (tests run from a checkout), its folder there."""
-    try:
-        return Path(str(resources.files(package)))
+    try:  # (find_spec, not importlib.resources: that costs more to import than the whole lookup)
+        spec = find_spec(package)
     except ModuleNotFoundError:
-        return _SOURCE_TREE / source_folder
+        spec = None
+    if spec is not None and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations)))
+    return _SOURCE_TREE / source_folder
 
 
 def rulesets_dir() -> Path:

@@ -26,7 +26,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -112,6 +111,8 @@ def checked_key(digests: Sequence[str]) -> str:
 
 def _write(path: Path, data: bytes) -> None:
     """Write a file whole or not at all (a reader never sees half of it)."""
+    import tempfile  # only a command that writes the cache needs it
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")

@@ -20,18 +20,19 @@ import gc
 import os
 import re
 import stat
+from functools import cache
 
 from interpreter import limits
 from interpreter.errors import Location, RulesetLoadError
-from interpreter.load.build import build_document
 from interpreter.load.document import Document
-from interpreter.load.events import yaml_events
 
 __all__ = ["decode", "load_file", "load_text", "read_bytes"]
 
-_NOT_PRINTABLE = re.compile(
-    "[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]"
-)
+
+@cache
+def _not_printable() -> re.Pattern[str]:
+    """The characters YAML does not allow (compiled when first needed: it takes milliseconds)."""
+    return re.compile("[^\x09\x0a\x0d\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
 
 
 def _line_col(text: str, index: int) -> tuple[int, int]:
@@ -67,7 +68,7 @@ def decode(data: bytes, file: str) -> str:
 
 def _check_text(text: str, file: str) -> str:
     """Refuse characters YAML does not allow; drop a leading byte order mark."""
-    bad = _NOT_PRINTABLE.search(text)
+    bad = _not_printable().search(text)
     if bad is not None:
         line, col = _line_col(text, bad.start())
         raise _fail(f"character U+{ord(bad.group()):04X} is not allowed", file, line, col)
@@ -75,6 +76,10 @@ def _check_text(text: str, file: str) -> str:
 
 
 def _parse(text: str, file: str, source: str | None) -> Document:
+    # The parser is imported here, not above: a load the parse cache answers never needs it.
+    from interpreter.load.build import build_document
+    from interpreter.load.events import yaml_events
+
     text = _check_text(text, file)
     # Loading makes many small objects and no reference cycles, so the cycle collector
     # would only slow it down (by a third on a large file); it is paused meanwhile.

@@ -1,0 +1,68 @@
+"""A start pays only for what the command runs: `rules run` and `rules odds` on a ruleset the
+cache knows import neither the YAML parser, nor the schema checker, nor the other commands.
+
+Each case is a fresh process (imports are per process), run twice on one cache folder: the first
+fills the cache, the second is the one checked.  Nothing here is timed; bench/procedure_bench.py
+measures the time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+# Modules only other commands (or a file the cache does not know) need.
+NOT_FOR_A_RUN = (
+    "ruamel.yaml", "jsonschema", "interpreter.load.schema", "interpreter.load.events", "interpreter.load.build",
+    "interpreter.cli.diff", "interpreter.ruleset.diff", "interpreter.procedure.compare",
+    "interpreter.cli.export", "interpreter.cli.describe", "interpreter.cli.prose", "interpreter.cli.sheets",
+    "interpreter.sheet.file", "interpreter.cli.dice", "click.shell_completion", "icepool", "difflib",
+    "tempfile", "importlib.resources",
+)
+
+PROBE = """
+import json, sys
+from interpreter.cli import main
+sys.argv = ["rules", *sys.argv[1:]]
+try:
+    main()
+except SystemExit as done:
+    code = done.code
+sys.stdout.flush()
+print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def modules_after(tmp_path, *argv: str) -> tuple[str, set[str]]:
+    """The output of `rules ARGV` in a new process, and the modules that process had imported."""
+    env = dict(os.environ, RULESMITH_CACHE_DIR=str(tmp_path / "cache"))
+    env.pop("RULESMITH_CACHE", None)
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, env=env,
+                          check=True)
+    return done.stdout, set(json.loads(done.stderr.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("argv", [
+    ("run", "lockwood", "check", "stat=12", "dc=15", "--seed", "1"),
+    ("odds", "lockwood", "check", "stat=12", "dc=15"),
+    ("run", "nwod", "action", "pool=5", "--seed", "1"),
+    ("odds", "wwn", "attack", "bonus=3", "ac=14", "damage=1d8"),
+    ("run", "rollunder", "check", "stat=12", "--json", "--seed", "2"),
+])
+def test_a_run_or_odds_on_a_cached_ruleset_imports_only_what_it_uses(tmp_path, argv):
+    first, loaded_first = modules_after(tmp_path, *argv)
+    again, loaded = modules_after(tmp_path, *argv)
+    assert again == first and again  # the same output, from the cache
+    assert "ruamel.yaml" in loaded_first  # the first start parsed the file (the probe sees imports)
+    assert sorted(m for m in NOT_FOR_A_RUN if m in loaded) == []
+
+
+def test_help_still_lists_every_command_and_loads_them(tmp_path):
+    out, loaded = modules_after(tmp_path, "--help")
+    for name in ("describe", "diff", "export", "list", "odds", "roll", "run", "schema", "sheet", "validate"):
+        assert f"\n  {name} " in out
+    assert {"interpreter.cli.diff", "interpreter.cli.export", "interpreter.cli.sheets", "interpreter.cli.dice"} <= loaded
