@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import Any
 
 from interpreter import budget, limits
+from interpreter.absent import Absent
 from interpreter.dice.distribution import Distribution
 from interpreter.dice.odds import node_distribution, term_distribution
 from interpreter.dice.report import distribution_json, render_roll, roll_json
@@ -159,6 +160,8 @@ def _lookup(name: str, env: Mapping[str, Any], col: int = 0) -> Any:
         raise UnknownName(f"unknown name '{name}' in dice expression", where) from None
     if isinstance(value, (int, DiceExpr)):
         return value
+    if isinstance(value, Absent):
+        raise value.error(name)  # located at the step that rolls
     raise BadParameter(f"'{name}' must be a whole number or a dice expression, not {type(value).__name__}", where)
 
 

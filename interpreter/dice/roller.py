@@ -7,6 +7,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from interpreter import limits
+from interpreter.absent import Absent
 from interpreter.dice.sources import DiceSource
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
 from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, Num
@@ -294,6 +295,8 @@ def _compile_name(node: Name) -> Runner:
             return int(v)
         sub = getattr(v, "run_in", None)
         if sub is None:
+            if isinstance(v, Absent):
+                raise v.error(name)  # located at the step that rolls
             raise BadParameter(
                 f"'{name}' must be a whole number or a dice expression, not {type(v).__name__}", where)
         ctx[1] += 1

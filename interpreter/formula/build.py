@@ -7,6 +7,7 @@ import operator
 from collections.abc import Callable
 from typing import Any
 
+from interpreter.absent import Absent
 from interpreter.dice.atleast import AtLeast
 from interpreter.errors import EvaluationError, Location, RulesError, UnknownName
 from interpreter.formula.functions import ALLOWED_FUNCTIONS, Env, Number, Runner, Tables
@@ -63,6 +64,8 @@ class Builder:
             kind = type(value)
             if (kind is int or kind is float) and lo <= value <= hi or kind is bool:
                 return value
+            if kind is Absent:
+                raise value.error(key, where)
             return number(value)
 
         return name

@@ -93,6 +93,9 @@ class Formula:
     calls: frozenset[str] = field(compare=False)
     where: Location | None = field(default=None, compare=False, repr=False)
     _run: Runner = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    # the names read whenever the formula is evaluated (not behind and/or, if-else or a chained
+    # comparison), each with where it is first read: a name that may be absent is refused there
+    strict: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)
 
     def evaluate(
         self,
@@ -143,7 +146,33 @@ def compile_formula(
     checker.check(tree)
     builder = Builder(source, limits.INT_MIN, limits.INT_MAX, checker.folded)
     run = builder.build(tree.body)
-    return Formula(text, frozenset(checker.names_used), frozenset(checker.calls), where, run)
+    strict: dict[str, Location] = {}
+    for node in _always_read(tree.body):
+        strict.setdefault(node.id, source.node_at(node))
+    return Formula(text, frozenset(checker.names_used), frozenset(checker.calls), where, run, tuple(strict.items()))
+
+
+def _always_read(node: ast.AST) -> list[ast.Name]:
+    """The name nodes evaluated whenever the formula is, in reading order."""
+    out: list[ast.Name] = []
+    todo = [node]
+    while todo:
+        n = todo.pop()
+        if isinstance(n, ast.Name):
+            out.append(n)
+            continue
+        if isinstance(n, ast.BoolOp):
+            parts: list[ast.AST] = [n.values[0]]
+        elif isinstance(n, ast.IfExp):
+            parts = [n.test]
+        elif isinstance(n, ast.Compare):
+            parts = [n.left, n.comparators[0]]
+        elif isinstance(n, ast.Call):
+            parts = list(n.args)
+        else:
+            parts = list(ast.iter_child_nodes(n))
+        todo.extend(reversed(parts))
+    return out
 
 
 def _lowercase_flags(tree: ast.AST) -> None:

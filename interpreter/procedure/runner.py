@@ -9,6 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from interpreter import budget, limits
+from interpreter.absent import reported
 from interpreter.dice import expr as dice
 from interpreter.dice.atleast import AtLeast, Undecided
 from interpreter.errors import BadParameter, EvaluationError, RulesError
@@ -212,7 +213,7 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
                       sheet_names=_sheet_names(ruleset, sheet_env))
     [(world, _)] = run_steps(proc.steps, [(World(env), 1)], ctx)
     _finish(proc, world)
-    values = {v: worded(proc, v, world.env.get(v)) for v in proc.values}
+    values = {v: worded(proc, v, reported(world.env.get(v))) for v in proc.values}
     changes: tuple[Any, ...] = ()
     if proc.sheet != "none" and sheet is not None:
         final = dict(world.env)
@@ -275,7 +276,7 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
             assert world.outcome is not None  # _finish refuses a world without an outcome
             outcomes[world.outcome] = outcomes.get(world.outcome, 0) + weight
             for v, counts in values.items():
-                value = world.env.get(v)
+                value = reported(world.env.get(v))
                 counts[value] = counts.get(value, 0) + weight
     finally:
         budget.stop(clock)
@@ -308,7 +309,7 @@ def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[Any,
         mass += weight
         env = world.env
         for v, seen in counts.items():
-            value = env.get(v)
+            value = reported(env.get(v))
             seen[value] = seen.get(value, 0) + weight
     for v, seen in counts.items():
         retired[v] = (seen, mass)

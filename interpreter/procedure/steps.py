@@ -6,10 +6,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from interpreter import limits
+from interpreter.absent import Absent
 from interpreter.errors import LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
 from interpreter.procedure.trace import NoteRecord
 from interpreter.procedure.worlds import EvalContext, LoopState, Weight, World, Worlds, merge, total
-from interpreter.ruleset.model import Procedure
+from interpreter.ruleset.model import Procedure, Row, Table
 from interpreter.ruleset.specs import (
     BestOf,
     Contest,
@@ -24,6 +25,7 @@ from interpreter.ruleset.specs import (
     Stop,
     TableLookup,
 )
+from interpreter.ruleset.tables import row_name
 
 Each = Callable[[World, Weight], Iterator[tuple[World, Weight]]]
 
@@ -282,10 +284,18 @@ def run_contest(step: Step[Contest], worlds: Worlds, ctx: EvalContext) -> Worlds
     return each(worlds, one)
 
 
+def _row_name(table: Table, row: Row) -> str:
+    index = table.rows.index(row) if row is not table.default else 0
+    return row_name(table.name, index, row.low, row.high, row is table.default)
+
+
 def run_table(step: Step[TableLookup], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`table`: roll a table's die (or look up a key) and apply the matching row."""
     spec = step.spec
     table = ctx.ruleset.tables[spec.table]
+    rows = table.rows + ((table.default,) if table.default is not None else ())
+    every = {name for row in rows for name, _ in row.values}
+    unbound = {id(row): tuple(sorted(every - {name for name, _ in row.values})) for row in rows}
 
     def apply(world: World, weight: Weight, key: int) -> Iterator[tuple[World, Weight]]:
         row = table.row_for(key)
@@ -296,8 +306,12 @@ def run_table(step: Step[TableLookup], worlds: Worlds, ctx: EvalContext) -> Worl
         if row.outcome is not None:
             world = world.with_outcome(row.outcome)
         if spec.value_as:
-            value = None if row.value is None else evaluate(row.value, world, ctx, row.where)
+            value = (Absent(f"{_row_name(table, row)} has no value") if row.value is None
+                     else evaluate(row.value, world, ctx, row.where))
             world = world.bound(spec.value_as, value)
+        for name in unbound[id(row)]:  # a name other rows bind: absent, unless bound before
+            if name not in world.env:
+                world = world.bound(name, Absent(f"{_row_name(table, row)} binds no '{name}'"))
         if not ctx.exact:
             world = world.noted(NoteRecord(f"{table.name}: {key} → {row.text}"))
         yield from roll_into(world, weight, tuple(RollInto(name, expr, row.where) for name, expr in row.values), ctx)

@@ -12,6 +12,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from interpreter.absent import HINT as ABSENT_HINT
 from interpreter.dice import expr as dice
 from interpreter.errors import Location, RulesError, SchemaViolation, UnknownName, UnknownStepKind
 from interpreter.formula.compile import Formula, compile_formula
@@ -24,20 +25,62 @@ P = tuple[Any, ...]
 
 
 class Scope:
-    """The names visible at one point of a procedure, split by what they may be used for."""
+    """The names visible at one point of a procedure, split by what they may be used for.
 
-    def __init__(self, formulas: set[str], dice_only: set[str]):
+    ``absent`` holds the names a table step binds in some rows only (and nothing bound
+    before): each with why it may be absent, and whether every run that reaches this point
+    went through that row's world unchanged (``sure``), so that a formula reading it here
+    always fails. Steps that may end or divert a run (stop, require, if, loops, ...) make
+    every such name no longer sure; it is then checked when it is read at run time.
+    """
+
+    def __init__(self, formulas: set[str], dice_only: set[str], absent: dict[str, tuple[str, bool]] | None = None):
         self.formulas = set(formulas)
         self.dice_only = set(dice_only)
+        self.absent: dict[str, tuple[str, bool]] = dict(absent or {})
 
-    def copy(self) -> Scope:
-        return Scope(self.formulas, self.dice_only)
+    def copy(self, weak: bool = False) -> Scope:
+        scope = Scope(self.formulas, self.dice_only, self.absent)
+        if weak:
+            scope.weaken()
+        return scope
 
     def define(self, *names: str | None) -> None:
         for name in names:
             if name:
                 self.formulas.add(name)
                 self.dice_only.discard(name)
+                self.absent.pop(name, None)
+
+    def maybe(self, name: str, why: str) -> None:
+        """A name that is bound on some paths and absent on others."""
+        if name not in self.formulas or name in self.absent:
+            self.formulas.add(name)
+            self.dice_only.discard(name)
+            self.absent.setdefault(name, (why, True))
+
+    def weaken(self) -> None:
+        """No absent name is sure any more (a step may have ended or diverted the runs)."""
+        self.absent = {name: (why, False) for name, (why, _) in self.absent.items()}
+
+    def join(self, *branches: Scope) -> None:
+        """After steps that take one of these branches: names every branch defines, absent when one may lack it."""
+        common = set.intersection(*(b.formulas for b in branches))
+        for name in sorted(common - self.formulas | {n for n in common if n in self.absent}):
+            whys = [b.absent[name][0] for b in branches if name in b.absent]
+            if whys:
+                self.formulas.add(name)
+                self.absent[name] = (whys[0], False)
+            else:
+                self.define(name)
+
+    def refuse_absent(self, c: Checker, f: Any, names: Any = None, where: Location | None = None) -> None:
+        """A load error for each name read here that is surely absent on some path (see `absent`)."""
+        reads = f.strict if f is not None and names is None else [(n, where) for n in sorted(names or ())]
+        for name, at in reads:
+            entry = self.absent.get(name)
+            if entry is not None and entry[1]:
+                c.problem(UnknownName(f"'{name}' may be absent here: {entry[0]}", at, ABSENT_HINT, name=name))
 
 
 class Checker:
@@ -147,6 +190,10 @@ class ProcContext:
     bound: set[str] = field(default_factory=set)  # every name some step binds
 
 
+# steps after which every run that reached them goes on to the next step, as it was but for what they bind
+_EVERY_RUN_GOES_ON = frozenset({"let", "roll", "decide", "contest", "table", "update", "damage", "heal"})
+
+
 def compile_steps(c: Checker, specs: list[Any], path: P, scope: Scope, ctx: ProcContext) -> tuple[Step[Any], ...]:
     """Compile a list of steps; ``scope`` is updated with the names they define."""
     return tuple(compile_step(c, spec, path + (i,), scope, ctx) for i, spec in enumerate(specs))
@@ -155,7 +202,10 @@ def compile_steps(c: Checker, specs: list[Any], path: P, scope: Scope, ctx: Proc
 def compile_step(c: Checker, spec: Mapping[str, Any], path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:
     for kind, compile_one in ctx.compilers.items():
         if kind in spec:
-            return Step(kind, compile_one(c, spec, path, scope, ctx), c.where(path))
+            step = Step(kind, compile_one(c, spec, path, scope, ctx), c.where(path))
+            if kind not in _EVERY_RUN_GOES_ON:
+                scope.weaken()
+            return step
     raise UnknownStepKind(f"unknown step kind in {list(spec)}", c.where(path))
 
 

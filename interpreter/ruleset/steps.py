@@ -31,6 +31,7 @@ from interpreter.ruleset.specs import (
     Stop,
     TableLookup,
 )
+from interpreter.ruleset.tables import row_name
 
 P = tuple[Any, ...]
 Spec = Mapping[str, Any]
@@ -43,7 +44,9 @@ def _outcome(c: Checker, name: str | None, path: P, ctx: ProcContext) -> None:
 
 
 def _f(c: Checker, value: Any, path: P, scope: Scope) -> Any:
-    return c.formula(value, path, scope.formulas)
+    f = c.formula(value, path, scope.formulas)
+    scope.refuse_absent(c, f)
+    return f
 
 
 def _not_sheet(c: Checker, name: str, path: P, ctx: ProcContext) -> None:
@@ -75,7 +78,10 @@ def compile_roll(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
     for name, value in spec["roll"].items():
         at = path + ("roll", name)
         _not_sheet(c, name, at, ctx)
-        rolls.append(RollInto(name, c.dice_expr(value, at, scope), c.where(at)))
+        expr = c.dice_expr(value, at, scope)
+        if expr is not None:
+            scope.refuse_absent(c, None, expr.names, c.where(at))
+        rolls.append(RollInto(name, expr, c.where(at)))
         _bind(scope, ctx, name)
     if "read" in spec:
         rolls[-1] = replace(rolls[-1], reads=_pool_reads(c, spec, path, rolls[-1].expr))
@@ -105,9 +111,10 @@ def _pool_reads(c: Checker, spec: Spec, path: P, expr: Any) -> tuple[tuple[str, 
 
 def compile_decide(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Decide:
     branches = []
+    later = scope.copy(weak=True)  # a branch's condition is read only when the ones before it fail
     for i, branch in enumerate(spec["decide"]):
         bpath = path + ("decide", i)
-        cond = _f(c, branch["when"], bpath + ("when",), scope) if "when" in branch else None
+        cond = _f(c, branch["when"], bpath + ("when",), later if i else scope) if "when" in branch else None
         _outcome(c, branch["outcome"], bpath + ("outcome",), ctx)
         branches.append(Branch(cond, branch["outcome"], c.where(bpath)))
     return Decide(tuple(branches))
@@ -120,15 +127,15 @@ def compile_stop(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
 
 def compile_if(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> If:
     cond = _f(c, spec["if"], path + ("if",), scope)
-    then_scope, else_scope = scope.copy(), scope.copy()
+    then_scope, else_scope = scope.copy(weak=True), scope.copy(weak=True)
     then = compile_steps(c, spec["then"], path + ("then",), then_scope, ctx)
     other = compile_steps(c, spec.get("else") or [], path + ("else",), else_scope, ctx)
-    scope.define(*(then_scope.formulas & else_scope.formulas))
+    scope.join(then_scope, else_scope)
     return If(cond, then, other)
 
 
 def compile_loop(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Loop:
-    inner = scope.copy()
+    inner = scope.copy(weak=True)
     counter = spec.get("counter")
     inner.define(counter)
     times = _f(c, spec["repeat"], path + ("repeat",), scope) if "repeat" in spec else None
@@ -143,6 +150,7 @@ def compile_loop(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
 def compile_best_of(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BestOf:
     count = _f(c, spec["best_of"], path + ("best_of",), scope)
     worst = _f(c, spec["worst_when"], path + ("worst_when",), scope) if "worst_when" in spec else None
+    scope.weaken()
     steps = compile_steps(c, spec["steps"], path + ("steps",), scope, ctx)
     tiebreak = _f(c, spec["tiebreak"], path + ("tiebreak",), scope) if "tiebreak" in spec else None
     return BestOf(count, worst, tiebreak, steps, ctx.name)
@@ -171,17 +179,23 @@ def compile_table_step(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcC
         c.problem(SchemaViolation(f"table '{name}' has no die, so this step needs a key",
                                   c.where(path, key=False)))
     defined = [spec.get("roll_as"), spec.get("value_as")]
+    maybe: dict[str, str] = {}
     if table is not None:
         rows = list(table.get("rows") or []) + ([table["default"]] if "default" in table else [])
         for i, row in enumerate(table.get("rows") or []):
             _outcome(c, row.get("outcome"), ("tables", name, "rows", i, "outcome"), ctx)
-        shared: set[str] | None = None
-        for row in rows:
-            names = set(row.get("values") or {})
-            shared = names if shared is None else shared & names
-            ctx.bound.update(names)
-        defined += sorted(shared or ())
+        every = {n for row in rows for n in row.get("values") or {}}
+        for i, row in enumerate(rows):
+            for missing in sorted(every - set(row.get("values") or {})):
+                is_default = "default" in table and i == len(rows) - 1
+                on = row.get("on", 0)
+                low, high = (on, on) if isinstance(on, int) else (on[0], on[1])
+                maybe.setdefault(missing, f"{row_name(name, i, low, high, is_default)} binds no '{missing}'")
+        ctx.bound.update(every)
+        defined += sorted(every - set(maybe))
     _bind(scope, ctx, *defined)
+    for missing, why in maybe.items():
+        scope.maybe(missing, why)
     return TableLookup(name, key, spec.get("roll_as"), spec.get("value_as"))
 
 
@@ -190,6 +204,7 @@ def compile_call(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
     args = []
     for pname, value in (spec.get("with") or {}).items():
         f = c.formula(value, path + ("with", pname), scope.formulas | scope.dice_only)
+        scope.refuse_absent(c, f)
         args.append(Arg(pname, f, c.where(path + ("with", pname), key=True)))
     prefix = spec.get("as")
     target = ctx.sections.procedures.get(callee)

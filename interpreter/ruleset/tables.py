@@ -78,6 +78,13 @@ def _check_rows(c: Checker, table: Table, path: P, constants: Mapping[str, Any])
             c.where(path + ("rows", covered[extra[0]], "on"))))
 
 
+def row_name(table: str, index: int, low: int, high: int, default: bool) -> str:
+    """A row as messages name it: `row 2 of table 'zero_hp' (on [2, 3])`, or its default row."""
+    if default:
+        return f"the default row of table '{table}'"
+    return f"row {index + 1} of table '{table}' (on {low if low == high else f'[{low}, {high}]'})"
+
+
 def _listing(numbers: list[int]) -> str:
     text = ", ".join(str(n) for n in numbers[:8])
     if len(numbers) > 8:
