@@ -17,12 +17,14 @@ HINT = "bind it before the table step, or read it only where a row that binds it
 
 @dataclass(frozen=True, slots=True)
 class Absent:
-    """The value of a name left unbound: ``why`` says by what (``row 1 of table 'x' (on 1) binds no 'n'``)."""
+    """The value of a name that has none here: ``why`` says why (``row 1 of table 'x' (on 1) binds no 'n'``)."""
 
     why: str
+    hint: str = HINT
+    what: str = "is absent"
 
     def error(self, name: str, where: Location | None = None) -> EvaluationError:
-        return EvaluationError(f"'{name}' is absent: {self.why}", where, HINT)
+        return EvaluationError(f"'{name}' {self.what}: {self.why}", where, self.hint)
 
 
 def reported(value: Any) -> Any:

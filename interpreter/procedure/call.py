@@ -6,6 +6,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from typing import Any
 
+from interpreter.absent import Absent
 from interpreter.errors import BadParameter, Location
 from interpreter.procedure.steps import each, evaluate, run_steps
 from interpreter.procedure.trace import RollRecord
@@ -85,6 +86,11 @@ def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], wher
             env[param.name] = param.default
         else:
             raise BadParameter(f"procedure '{proc.name}' needs parameter '{param.name}'", where)
+    if proc.sheet == "optional":  # until a sheet is given, a derived value that reads its state has no value
+        for derived in ruleset.derived.values():
+            if derived.state:
+                env[derived.name] = Absent(f"it is a derived value that reads sheet state ({', '.join(sorted(derived.state))})",
+                                           "give --sheet FILE", "needs a sheet")
     return env
 
 

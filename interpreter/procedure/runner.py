@@ -9,7 +9,7 @@ from fractions import Fraction
 from typing import Any
 
 from interpreter import budget, limits
-from interpreter.absent import reported
+from interpreter.absent import Absent, reported
 from interpreter.dice import expr as dice
 from interpreter.dice.atleast import AtLeast, Undecided
 from interpreter.errors import BadParameter, EvaluationError, RulesError
@@ -176,7 +176,8 @@ def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Ma
     env["has_sheet"] = sheet_env is not None
     if proc.sheet != "none" and sheet_env is not None:
         for key, value in sheet_env.items():
-            env.setdefault(key, value)
+            if key not in env or isinstance(env[key], Absent):  # a parameter's name stays the parameter's
+                env[key] = value
     _check_dice_params(proc, params, env)
     return env, sheet_env or {}
 

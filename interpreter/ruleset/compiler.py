@@ -89,7 +89,8 @@ class Compiler(Checker):
 
     def derived(self, base: set[str]) -> dict[str, Derived]:
         specs = self.data.get("derived") or {}
-        names = base | set(specs)
+        state = set((self.data.get("sheet") or {}).get("state") or {})
+        names = base | set(specs) | state
         out = {}
         for name, spec in specs.items():
             raw = spec["formula"] if isinstance(spec, dict) else spec
@@ -101,7 +102,7 @@ class Compiler(Checker):
                 self.broken.add(name)
             out[name] = Derived(name, label, f, refs)
         self.check_cycles(out)
-        return out
+        return {name: replace(d, state=_state_read(name, out, state, set())) for name, d in out.items()}
 
     def check_cycles(self, derived: dict[str, Derived]) -> None:
         """Derived values may not depend on themselves; name the whole cycle when they do."""
@@ -300,6 +301,18 @@ def with_liveness(proc: Procedure, dice: Mapping[str, Any], tables: Mapping[str,
     unknown = ALL in live_in or SHEET in live_in or any(p.type == "dice" for p in proc.params)
     return replace(proc, steps=mark_done(steps, proc.values, liveness, procedures, tables),
                    reads=None if unknown else frozenset(live_in))
+
+
+def _state_read(name: str, derived: Mapping[str, Derived], state: set[str], seen: set[str]) -> frozenset[str]:
+    """The sheet state values a derived value reads, itself or through the derived values it reads."""
+    seen.add(name)
+    formula = derived[name].formula
+    names = formula.names if formula is not None else frozenset()
+    out = set(names & state)
+    for dep in names:
+        if dep in derived and dep not in seen:
+            out |= _state_read(dep, derived, state, seen)
+    return frozenset(out)
 
 
 def _writable(sheet: SheetSpec, traits: Mapping[str, Trait]) -> set[str]:

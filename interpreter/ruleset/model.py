@@ -101,12 +101,13 @@ class Trait:
 
 @dataclass(frozen=True, slots=True)
 class Derived:
-    """A value derived from traits by a formula."""
+    """A value derived from traits (and the sheet's state values) by a formula."""
 
     name: str
     label: str
     formula: Any
     refs: tuple[str, ...]
+    state: frozenset[str] = frozenset()  # the sheet state values it reads, itself or through other derived values
 
 
 @dataclass(frozen=True, slots=True)

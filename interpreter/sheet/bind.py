@@ -31,9 +31,13 @@ def _at(doc: Any, path: tuple[Any, ...]) -> Location | None:
     return doc.where(path) if doc is not None else None
 
 
-def evaluate_derived(ruleset: Ruleset, env: dict[str, Any]) -> None:
-    """Compute every derived value from the traits in env, in dependency order."""
-    pending = dict(ruleset.derived)
+def evaluate_derived(ruleset: Ruleset, env: dict[str, Any], with_state: bool = True) -> None:
+    """Compute every derived value from the traits (and state values) in env, in dependency order.
+
+    Without ``with_state`` the derived values that read sheet state are left out (the state
+    values are not bound yet: their defaults may use the other derived values).
+    """
+    pending = {name: d for name, d in ruleset.derived.items() if with_state or not d.state}
     for _ in range(len(pending) + 1):
         if not pending:
             return
@@ -87,7 +91,7 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
     if unknown:
         raise BadParameter(f"unknown trait '{unknown[0]}'", _at(doc, ("traits", unknown[0])),
                            suggest(unknown[0], list(ruleset.traits)))
-    evaluate_derived(ruleset, env)
+    evaluate_derived(ruleset, env, with_state=False)
     if spec is None:
         return env
     functions = _functions(ruleset)
@@ -96,6 +100,7 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
         if raw is None:
             raw = value.default.evaluate(env, functions)
         env[name] = bool(raw) if value.type == "flag" else _number(raw, f"state '{name}'", _at(doc, ("state", name)))
+    evaluate_derived(ruleset, env)  # now those that read state values too
     for track in spec.tracks.values():
         raw = state.get(track.name)
         if track.kind == "current_max":

@@ -35,6 +35,12 @@ def compile_sheet(c: Checker, spec: dict[str, Any], base: set[str], traits: dict
     state = {}
     for name, s in state_specs.items():
         default = c.formula(s.get("default", 0), root + ("state", name, "default"), stats)
+        for used in sorted(default.names if default is not None else ()):
+            if used in derived and derived[used].state:
+                c.problem(SchemaViolation(
+                    f"the default of state value '{name}' uses derived value '{used}', which reads sheet state "
+                    f"({', '.join(sorted(derived[used].state))})", c.where(root + ("state", name, "default")),
+                    "a default may use traits and the derived values of traits only"))
         bounds = [c.number(s, key, root + ("state", name)) for key in ("min", "max")]
         state[name] = StateValue(name, s["type"], default, bounds[0], bounds[1], s.get("help", ""))
     tracks = {}
