@@ -18,7 +18,7 @@ from interpreter.hints import suggest
 from interpreter.ruleset.model import Ruleset, SheetSpec
 from interpreter.ruleset.tables import table_functions
 from interpreter.sheet.entries import FIELD, named_traits, trait_fields
-from interpreter.sheet.tracks import MARKS, box_numbers, sorted_marks
+from interpreter.sheet.tracks import EMPTY, MARKS, as_written, box_numbers, boxes_written, drawable, sorted_marks
 
 
 def _number(value: Any, what: str, where: Location | None) -> int:
@@ -111,9 +111,12 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
             env[f"{track.name}_current"] = _number(raw.get("current", env[f"{track.name}_max"]),
                                                    f"{track.name} current", _at(doc, ("state", track.name, "current")))
         else:
-            words = list(raw or [])
+            text = isinstance(raw, str)
+            if text and not drawable(track):
+                raise BadParameter(f"state.{track.name} is drawn as text, but its marks are not one character each",
+                                   _at(doc, ("state", track.name)), "write a list of boxes (a damage type or null each)")
             marks = []
-            for i, word in enumerate(words):
+            for i, word in enumerate(boxes_written(raw)):
                 if word is None:
                     marks.append(0)
                 elif word in track.types:
@@ -121,8 +124,11 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
                 elif word in track.marks:
                     marks.append(track.marks.index(word) + 1)
                 else:
-                    raise BadParameter(f"'{word}' is not a damage type of {track.name} ({', '.join(track.types)})",
-                                       _at(doc, ("state", track.name, i)))
+                    shown = ", ".join(track.types) if not text else (
+                        " ".join(track.marks) + f", or {EMPTY} for an empty box")
+                    raise BadParameter(f"'{word}' is not a " + ("mark" if text else "damage type")
+                                       + f" of {track.name} ({shown})",
+                                       _at(doc, ("state", track.name) + (() if text else (i,))))
             env[MARKS + track.name] = tuple(marks)
     for resource in spec.resources.values():
         raw = state.get(resource.name)
@@ -161,33 +167,22 @@ def _sheet(ruleset: Ruleset) -> SheetSpec:
     return ruleset.sheet
 
 
-def stored(ruleset: Ruleset, name: str, value: Any, drawn: bool = False) -> Any:
-    """An env value as it is written on the sheet: box marks as type words, or as drawn marks."""
+def stored(ruleset: Ruleset, name: str, value: Any, like: Any = None) -> Any:
+    """An env value as it is written on the sheet: box marks the way the sheet writes the track (see as_written)."""
     if name.startswith(MARKS):
-        track = _sheet(ruleset).tracks[name[len(MARKS):]]
-        labels = track.marks if drawn else track.types
-        return [labels[m - 1] if m else None for m in value]
+        return as_written(_sheet(ruleset).tracks[name[len(MARKS):]], value, like)
     return value
-
-
-def _drawn(ruleset: Ruleset, name: str, data: Mapping[str, Any] | None) -> bool:
-    """Whether the sheet writes this box track with marks (`*`, `X`) rather than type words."""
-    if data is None or not name.startswith(MARKS):
-        return False
-    track = _sheet(ruleset).tracks[name[len(MARKS):]]
-    written = ((data.get("state") or {}).get(track.name)) or []
-    words = [w for w in written if w is not None]
-    return bool(words) and all(w in track.marks and w not in track.types for w in words)
 
 
 def changed_paths(ruleset: Ruleset, before: Mapping[str, Any], after: Mapping[str, Any],
                   data: Mapping[str, Any] | None = None) -> list[tuple[tuple[Any, ...], Any, Any]]:
     """(path, old, new) for every stored value a procedure changed, written as the sheet writes it."""
     out = []
+    state = (data.get("state") if data is not None else None) or {}
     for name, path in sheet_paths(ruleset):
         if name in after and before.get(name) != after[name]:
-            drawn = _drawn(ruleset, name, data)
-            out.append((path, stored(ruleset, name, before.get(name), drawn), stored(ruleset, name, after[name], drawn)))
+            like = state.get(path[1]) if name.startswith(MARKS) and isinstance(state, Mapping) else None
+            out.append((path, stored(ruleset, name, before.get(name), like), stored(ruleset, name, after[name], like)))
     return out
 
 

@@ -19,6 +19,7 @@ from interpreter.ruleset.tables import table_functions
 from interpreter.sheet.bind import bind, names_ruleset
 from interpreter.sheet.entries import entry_trait
 from interpreter.sheet.steps import fill
+from interpreter.sheet.tracks import boxes_written
 
 SHEET_KEYS = ("ruleset", "name", "traits", "choices", "state")
 
@@ -125,7 +126,7 @@ def _shapes(ruleset: Ruleset, data: Mapping[str, Any], doc: Any) -> list[RulesEr
         raw = state.get(track.name)
         if raw is None:
             continue
-        if track.kind == "boxes" and not isinstance(raw, list):
+        if track.kind == "boxes" and not isinstance(raw, (list, str)):
             out.append(SheetProblem(f"state.{track.name} must be a list of boxes (a damage type or null each), "
                                     f"not {_kind(raw)}", _where(doc, ("state", track.name))))
         elif track.kind == "current_max" and not isinstance(raw, dict):
@@ -141,7 +142,8 @@ def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[st
     assert spec is not None, "only a ruleset with a sheet section has sheet state"
     for track in spec.tracks.values():
         raw = state.get(track.name)
-        if track.kind == "boxes" and isinstance(raw, list):
+        if track.kind == "boxes" and isinstance(raw, (list, str)):
+            raw = boxes_written(raw)
             marked, size = sum(1 for m in raw if m is not None), env[f"{track.name}_size"]
             if len(raw) > size:
                 what = f"{marked} boxes marked" if marked > size else f"{len(raw)} boxes"

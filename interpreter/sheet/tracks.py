@@ -11,6 +11,7 @@ from typing import Any
 from interpreter.ruleset.model import Track
 
 MARKS = "#marks:"  # env prefix for a box track's marks while a procedure runs
+EMPTY = "_"  # an empty box of a track drawn as text, as `rules sheet show` draws it
 
 
 def box_numbers(track: Track, marks: tuple[int, ...]) -> dict[str, Any]:
@@ -82,7 +83,34 @@ def heal_marks(marks: tuple[int, ...], amount: int, kind: int) -> tuple[int, ...
 
 def draw(track: Track, marks: tuple[int, ...]) -> str:
     """A box track drawn with its marks, empty boxes as '_'."""
-    return "".join(track.marks[m - 1] if m else "_" for m in marks)
+    return "".join(track.marks[m - 1] if m else EMPTY for m in marks)
 
 
-__all__ = ["MARKS", "box_numbers", "damage_marks", "draw", "heal_marks", "penalty", "sorted_marks"]
+def drawable(track: Track) -> bool:
+    """Whether the track can be written as one line of text: each mark one character, none of them '_'."""
+    return all(len(m) == 1 and m != EMPTY for m in track.marks)
+
+
+def boxes_written(raw: Any) -> list[Any]:
+    """A box track's boxes as the sheet writes them: each entry of a list, or each character of drawn text."""
+    if isinstance(raw, str):
+        return [None if c == EMPTY else c for c in raw]
+    return list(raw or [])
+
+
+def as_written(track: Track, marks: tuple[int, ...], like: Any) -> Any:
+    """Marks written the way the sheet writes this track: drawn text (`*X/__`), a list of its marks, or of type words.
+
+    ``like`` is what the sheet holds now. A list keeps marks when every filled box in it is a
+    mark rather than a type word; an empty or absent track is written in type words.
+    """
+    if isinstance(like, str) and drawable(track):
+        return draw(track, marks)
+    written = [w for w in boxes_written(like) if w is not None]
+    drawn = bool(written) and all(w in track.marks and w not in track.types for w in written)
+    labels = track.marks if drawn else track.types
+    return [labels[m - 1] if m else None for m in marks]
+
+
+__all__ = ["EMPTY", "MARKS", "as_written", "box_numbers", "boxes_written", "damage_marks", "draw", "drawable",
+           "heal_marks", "penalty", "sorted_marks"]
