@@ -7,6 +7,6 @@ The few names a program needs (docs/api.md)::
     print(result.outcome, dict(result.values))
 """
 
-from interpreter.api import load_ruleset, odds, read_sheet, roll, run, validate
+from interpreter.api import load_ruleset, odds, read_sheet, roll, run, sample, validate
 
-__all__ = ["load_ruleset", "odds", "read_sheet", "roll", "run", "validate"]
+__all__ = ["load_ruleset", "odds", "read_sheet", "roll", "run", "sample", "validate"]

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
     from interpreter.dice.trace import Roll
     from interpreter.errors import RulesError
     from interpreter.procedure.runner import Odds, Result
+    from interpreter.procedure.sampler import Samples
     from interpreter.ruleset.model import Ruleset
 
 
@@ -111,6 +112,22 @@ def odds(ruleset: Ruleset | str, procedure: str, params: Mapping[str, object] | 
 
     handle = SheetFile.read(sheet)
     return runner.odds(rs, procedure, _args(params), handle.data, handle.doc)
+
+
+def sample(ruleset: Ruleset | str, procedure: str, params: Mapping[str, object] | None = None, *,
+           times: int = 1000, seed: int | None = None) -> Samples:
+    """Run a procedure many times and count its outcomes and values (``Samples.outcomes``, ``Samples.values``).
+
+    No trace is kept, and the procedure runs as one function written from its compiled steps, hundreds of
+    times faster than ``run`` (docs/api.md says which steps are written). With the same ``seed`` the counts
+    are the same; ``run(..., seed=s)`` gives what one run of ``random.Random(s)`` gives here.
+    """
+    from interpreter.errors import BadParameter
+    from interpreter.procedure import sampler
+
+    if isinstance(times, bool) or not isinstance(times, int) or times < 1:
+        raise BadParameter(f"times must be a whole number of at least 1, not {times!r}")
+    return sampler.sample(_ruleset(ruleset), procedure, _args(params), times, seed)
 
 
 def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = None) -> Roll:

@@ -16,12 +16,28 @@ from interpreter.errors import Invalid, RulesError
 DOC = Path(__file__).resolve().parents[1] / "docs" / "api.md"
 
 
-def _bot(folder: Path) -> dict[str, object]:
-    """Run the bot example of docs/api.md as a module and return its namespace."""
-    [code] = re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
-    module = folder / "bot.py"
+def _example(folder: Path, marker: str) -> dict[str, object]:
+    """Run the example of docs/api.md that contains `marker` as a module and return its namespace."""
+    [code] = [c for c in re.findall(r"```python\n(.*?)```", DOC.read_text(encoding="utf-8"), re.DOTALL)
+              if marker in c]
+    module = folder / "example.py"
     module.write_text(code, encoding="utf-8")
     return runpy.run_path(str(module))
+
+
+def _bot(folder: Path) -> dict[str, object]:
+    return _example(folder, "def answer")
+
+
+def test_the_documented_sample_counts_every_run(tmp_path, capsys):
+    namespace = _example(tmp_path, "interpreter.sample(")
+    counts = namespace["counts"]
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0] == str(counts.outcomes) and printed[1] == str(counts.values["successes"][3])
+    assert sum(counts.outcomes.values()) == 10_000
+    # N1/N4: no success is a failure (no dramatic failure without the chance die), five or more exceptional
+    assert counts.outcomes["dramatic_failure"] == 0
+    assert counts.outcomes["exceptional_success"] == sum(c for n, c in counts.values["successes"].items() if n >= 5)
 
 
 def test_the_documented_bot_answers_every_command(tmp_path):

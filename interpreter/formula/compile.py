@@ -76,6 +76,7 @@ from interpreter.formula.source import Source, parse, prescan
 __all__ = [
     "ALLOWED_FUNCTIONS",
     "Formula",
+    "checked_tree",
     "compile_constant_or_formula",
     "compile_formula",
 ]
@@ -173,6 +174,17 @@ def _always_read(node: ast.AST) -> list[ast.Name]:
             parts = list(ast.iter_child_nodes(n))
         todo.extend(reversed(parts))
     return out
+
+
+def checked_tree(formula: Formula) -> tuple[ast.expr, Source, set[int]]:
+    """A compiled formula's checked syntax tree again, with its source and its folded literals (for emit)."""
+    source = Source(formula.text, formula.where)
+    prescan(source)
+    tree = parse(source)
+    _lowercase_flags(tree)
+    checker = Checker(source, formula.names, formula.calls)
+    checker.check(tree)
+    return tree.body, source, checker.folded
 
 
 def _lowercase_flags(tree: ast.AST) -> None:

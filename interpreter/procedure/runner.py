@@ -182,6 +182,11 @@ def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Ma
     return env, sheet_env or {}
 
 
+def start_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any]) -> dict[str, Any]:
+    """The starting env of a run without a sheet: parameters checked and bound, constants, outcome ranks."""
+    return _start(ruleset, proc, args, None, None)[0]
+
+
 def _check_dice_params(proc: Procedure, params: Mapping[str, Any], env: Mapping[str, Any]) -> None:
     """A dice expression given for a parameter names only what the run knows, whatever branch it takes."""
     for param in proc.params:
@@ -342,4 +347,4 @@ def _order(item: tuple[Any, Any]) -> tuple[int, Any]:
     return (1, value)
 
 
-__all__ = ["Odds", "Result", "bind", "find_procedure", "odds", "run", "table_functions"]
+__all__ = ["Odds", "Result", "bind", "find_procedure", "odds", "run", "start_env", "table_functions"]

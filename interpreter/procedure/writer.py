@@ -1,0 +1,367 @@
+"""Writing a compiled procedure out as one Python function that samples it: the fast path.
+
+The steps, formulas and dice of the compiled procedure (the same objects the traced runner
+and exact odds run) are written as Python source: names become local variables instead of
+dict entries of worlds, rolls become draws from the generator (dice.lean), no trace is
+kept. Only identifiers made here, int and bool literals, and repr of outcome names appear
+in the source; every other object (formulas' error details, table functions, constants)
+is stored in the module's globals under a made-up name. A step this writer does not know
+raises `Unsupported` and the procedure is sampled by the traced runner (procedure.sampler).
+
+What is written: let, roll (without `read`), decide, stop, if, contest, require, best_of
+(without a stop or a call in its body) and call (of a procedure that needs no sheet);
+an `if has_sheet` branch is left out, since a sample has no sheet.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from interpreter import limits
+from interpreter.dice import lean
+from interpreter.dice.expr import DiceExpr
+from interpreter.dice.tree import Dice, Name, Num
+from interpreter.errors import EvaluationError, LimitExceeded, Location, Refused
+from interpreter.formula import emit
+from interpreter.formula.emit import Unsupported
+from interpreter.formula.source import Source
+from interpreter.procedure.call import initial_env
+from interpreter.ruleset.liveness import SHEET, writes
+from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.specs import BestOf, Call, Contest, Decide, If, Let, Roll, Step, Steps, Stop
+from interpreter.ruleset.tables import table_functions
+from interpreter.sheet.steps import fill
+
+_FILL = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
+
+
+class Module:
+    """The source and globals of one written procedure with the procedures it calls."""
+
+    def __init__(self, ruleset: Ruleset):
+        self.ruleset = ruleset
+        self.globals: dict[str, Any] = {**emit.HELPERS, **lean.HELPERS, **HELPERS}
+        self.kept: dict[int, str] = {}
+        self.functions: dict[str, str] = {}  # callee name -> its function's identifier
+        self.chunks: list[str] = []
+        self.tables = table_functions(ruleset)
+
+    def keep(self, obj: object) -> str:
+        """An identifier for an object, stored in the module's globals."""
+        name = self.kept.get(id(obj))
+        if name is None:
+            name = self.kept[id(obj)] = f"g{len(self.kept)}"
+            self.globals[name] = obj
+        return name
+
+    def callee(self, proc: Procedure) -> str:
+        """The function of a called procedure, written once."""
+        name = self.functions.get(proc.name)
+        if name is None:
+            name = self.functions[proc.name] = f"p{len(self.functions)}"
+            if proc.sheet == "required":
+                raise Unsupported("a called procedure needs a sheet")
+            base = initial_env(self.ruleset, proc, {p.name: None for p in proc.params})
+            params = {p.name: f"a{i}" for i, p in enumerate(proc.params)}
+            initial = {k: params.get(k) or self.keep(v) for k, v in base.items()}
+            body = Function(self, proc, initial, dice_params=frozenset()).write()
+            self.chunks.append(f"def {name}(r, {', '.join(params.values())}):\n" + body if params
+                               else f"def {name}(r):\n" + body)
+        return name
+
+
+class Function:
+    """The body of one procedure's function: its steps over local variables."""
+
+    def __init__(self, module: Module, proc: Procedure, initial: dict[str, str], dice_params: frozenset[str],
+                 top: bool = False):
+        self.m = module
+        self.top = top
+        self.proc = proc
+        self.initial = initial  # name -> the code of its starting value
+        self.dice_params = dice_params  # names whose value may be a dice expression: read through a roller
+        self.written = set(writes(proc.steps, module.ruleset.procedures, module.ruleset.tables)) | {"outcome"}
+        if SHEET in self.written:
+            self.written.discard(SHEET)
+        self.ids: dict[str, str] = {}
+        self.lines: list[str] = []
+        self.loop = 0  # depth of best_of loops being written
+        self.temps = 0
+        self.formulas = emit.FormulaWriter(self._formula_name, module.keep, self._table_function)
+
+    # -- names ------------------------------------------------------------------------------------
+    def var(self, name: str) -> str:
+        if name not in self.ids:
+            self.ids[name] = f"v{len(self.ids)}"
+        return self.ids[name]
+
+    def read(self, name: str) -> str | None:
+        if name == "has_sheet" and name not in self.written:
+            return "(False)"
+        if name in self.written:
+            return self.var(name)
+        return self.initial.get(name)
+
+    def _formula_name(self, name: str, source: Source, node: ast.AST) -> str:
+        code = self.read(name)
+        if code is None:
+            raise Unsupported(f"name {name}")
+        if name in self.dice_params or name in self.m.ruleset.dice:
+            return f"_number({code}, *{self.m.keep((repr(name), source.node_at(node)))})"
+        return code
+
+    def _table_function(self, name: str) -> str:
+        function = self.m.tables.get(name)
+        if function is None:
+            raise Unsupported(f"function {name}")
+        return self.m.keep(function)
+
+    def _dice_name(self, name: str) -> lean.NameCode:
+        ruleset = self.m.ruleset
+        if name in self.dice_params and name not in self.written:
+            return "roller", self.initial[name] + "_roll"
+        if name in self.dice_params:  # the parameter's dice until a step binds a number to its name
+            cell, var = self.initial[name], self.var(name)
+            return "code", f"({cell}_roll(r, _c) if {var} is {cell} else _whole({var}, {name!r}, 1))"
+        if name in ruleset.dice and name not in self.written and name not in self.dice_params \
+                and name not in {p.name for p in self.proc.params} and name in self.initial:
+            return "dice", ruleset.dice[name]
+        code = self.read(name)
+        if code is None or name in ruleset.dice or name in self.dice_params:
+            raise Unsupported(f"dice name {name}")
+        return "int", code
+
+    # -- writing ----------------------------------------------------------------------------------
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    def f(self, formula: Any) -> str:
+        return self.formulas.write(formula)
+
+    def write(self) -> str:
+        """The function body: starting values, the steps, the result."""
+        steps = self.proc.steps
+        most_steps, most_dice = bound(self.m.ruleset, steps)
+        if most_steps > limits.MAX_STEPS or most_dice > limits.MAX_RUN_DICE:
+            raise Unsupported("the run could reach the step or dice limits")  # the traced runner counts them
+        self.emit(1, "_o = None")
+        for name in sorted(self.written):
+            if name in self.initial:
+                self.emit(1, f"{self.var(name)} = {self.initial[name]}")
+            else:
+                self.emit(1, f"{self.var(name)} = None")
+        self.steps(steps, 1)
+        self.emit(1, self.result())
+        return "\n".join(self.lines) + "\n"
+
+    def result(self) -> str:
+        values = []
+        for name in self.proc.values:
+            code = self.read(name) or "None"
+            words = self.proc.value_words.get(name)
+            values.append(f"_worded({code}, {self.m.keep(words)})" if words and self.top else code)
+        inner = ", ".join(["_o", *values]) + ","
+        if self.top:
+            where = self.m.keep((self.proc.name, self.proc.where))
+            return f"return (_o, {', '.join(values)},) if _o is not None else _no_outcome({where})"
+        return f"return ({inner})"
+
+    def set_outcome(self, depth: int, outcome: str) -> None:
+        self.emit(depth, f"_o = {outcome!r}")
+        self.emit(depth, f"{self.var('outcome')} = {self.read(outcome) or '0'}")
+
+    def steps(self, steps: Steps, depth: int) -> None:
+        start = len(self.lines)
+        for step in steps:
+            self.step(step, depth)
+        if len(self.lines) == start:
+            self.emit(depth, "pass")
+
+    def step(self, step: Step[Any], depth: int) -> None:
+        spec = step.spec
+        if isinstance(spec, Let):
+            for a in spec.assign:
+                self.emit(depth, f"{self.var(a.name)} = {self.f(a.formula)}")
+        elif isinstance(spec, Roll):
+            for r in spec.rolls:
+                if r.reads:
+                    raise Unsupported("pool reads")
+                self.roll(r.name, r.expr, depth)
+        elif isinstance(spec, Decide):
+            word = "if"
+            for b in spec.branches:
+                if b.cond is None:
+                    self.emit(depth, "else:" if word == "elif" else "if True:")
+                else:
+                    self.emit(depth, f"{word} {self.f(b.cond)}:")
+                self.set_outcome(depth + 1, b.outcome)
+                if b.cond is None:
+                    break
+                word = "elif"
+        elif isinstance(spec, Stop):
+            self.emit(depth, f"if {self.f(spec.when)}:")
+            if spec.outcome is not None:
+                self.set_outcome(depth + 1, spec.outcome)
+            if self.loop:
+                raise Unsupported("stop inside best_of")
+            self.emit(depth + 1, self.result())
+        elif isinstance(spec, If):
+            self.if_(spec, depth)
+        elif isinstance(spec, Contest):
+            self.contest(spec, depth)
+        elif isinstance(spec, Call):
+            self.call(spec, depth)
+        elif isinstance(spec, BestOf):
+            self.best_of(spec, step.where, depth)
+        elif step.kind == "require":
+            self.require(step, depth)
+        else:
+            raise Unsupported(step.kind)
+
+    def roll(self, name: str, expr: DiceExpr, depth: int) -> None:
+        dice = lean.DiceWriter(self.m.keep, self._dice_name)
+        code = dice.write(expr)
+        if "_c" in code:
+            self.emit(depth, f"_c = [{dice.static}, 0, None]")
+        self.emit(depth, f"{self.var(name)} = {code}")
+
+    def if_(self, spec: If, depth: int) -> None:
+        cond = self.f(spec.cond)
+        if cond == "(False)":
+            self.steps(spec.otherwise, depth) if spec.otherwise else None
+            return
+        if cond == "(not (False))":
+            self.steps(spec.then, depth)
+            return
+        self.emit(depth, f"if {cond}:")
+        self.steps(spec.then, depth + 1)
+        if spec.otherwise:
+            self.emit(depth, "else:")
+            self.steps(spec.otherwise, depth + 1)
+
+    def contest(self, spec: Contest, depth: int) -> None:
+        self.emit(depth, f"_a = {self.f(spec.actor)}")
+        self.emit(depth, f"_b = {self.f(spec.defender)}")
+        tie = "_a >= _b" if spec.ties == "actor" else "_a > _b"
+        self.emit(depth, f"if {tie}:")
+        self.set_outcome(depth + 1, spec.win)
+        self.emit(depth, "else:")
+        self.set_outcome(depth + 1, spec.lose)
+        if spec.margin:
+            self.emit(depth, f"{self.var(spec.margin)} = _a - _b")
+        if spec.tied:
+            self.emit(depth, f"{self.var(spec.tied)} = _a == _b")
+
+    def require(self, step: Step[Any], depth: int) -> None:
+        names = sorted(set(_FILL.findall(step.spec.message)))
+        env = ", ".join(f"{n!r}: {self.read(n) or 'None'}" for n in names)
+        self.emit(depth, f"if not {self.f(step.spec.when)}:")
+        self.emit(depth + 1, f"_refuse({self.m.keep(step.spec.message)}, {{{env}}})")
+
+    def call(self, spec: Call, depth: int) -> None:
+        callee = self.m.ruleset.procedures[spec.procedure]
+        if self.loop:
+            raise Unsupported("call inside best_of")
+        given = {a.name: self.f(a.formula) for a in spec.args}
+        missing = [p.name for p in callee.params if p.required and p.name not in given]
+        if missing or set(given) - {p.name for p in callee.params}:
+            raise Unsupported("call arguments")
+        fn = self.m.callee(callee)
+        args = [given.get(p.name) or self.m.keep(p.default) for p in callee.params]
+        self.emit(depth, f"_r = {fn}({', '.join(['r', *args])})")
+        if spec.prefix:
+            for i, name in enumerate(callee.values, start=1):
+                self.emit(depth, f"{self.var(f'{spec.prefix}_{name}')} = _r[{i}]")
+            for name in callee.outcomes:
+                self.emit(depth, f"{self.var(f'{spec.prefix}_{name}')} = _r[0] == {name!r}")
+        if spec.inherit:
+            self.emit(depth, "_o = _r[0]")
+            ranks = " else ".join(f"{self.read(o) or '0'} if _o == {o!r}" for o in callee.outcomes)
+            self.emit(depth, f"{self.var('outcome')} = {ranks + ' else 0' if ranks else '0'}")
+
+    def best_of(self, spec: BestOf, where: Location, depth: int) -> None:
+        body = spec.steps
+        ranked = self.m.ruleset.procedures[spec.procedure]
+        written = sorted((writes(body, self.m.ruleset.procedures, self.m.ruleset.tables) | {"outcome"}) - {SHEET})
+        keep = [self.var(n) for n in written] + ["_o"]
+        self.temps += 1
+        t = self.temps
+        n, saved, best, score = f"_n{t}", f"_s{t}", f"_k{t}", f"_m{t}"
+        info = self.m.keep(where)
+        self.emit(depth, f"{n} = {self.f(spec.count)}")
+        self.emit(depth, f"if not 1 <= {n} <= {limits.MAX_LOOP_ITERATIONS}: _best_of_count({n}, {info})")
+        worst = self.f(spec.worst_when) if spec.worst_when is not None else "False"
+        self.emit(depth, f"_w{t} = bool({worst})")
+        self.emit(depth, f"{saved} = ({', '.join(keep)},)")
+        self.loop += 1
+        self.steps(body, depth)
+        ranks = self.m.keep({o: -i for i, o in enumerate(ranked.outcomes)})
+        worst_rank = -len(ranked.outcomes)
+        tiebreak = self.f(spec.tiebreak) if spec.tiebreak is not None else "0"
+        self.emit(depth, f"if {n} > 1:")
+        self.emit(depth + 1, f"{score} = ({ranks}.get(_o, {worst_rank}), {tiebreak})")
+        self.emit(depth + 1, f"{best} = ({', '.join(keep)},)")
+        self.emit(depth + 1, f"for _i{t} in range({n} - 1):")
+        self.emit(depth + 2, f"{', '.join(keep)}, = {saved}")
+        self.steps(body, depth + 2)
+        self.emit(depth + 2, f"_x = ({ranks}.get(_o, {worst_rank}), {tiebreak})")
+        self.emit(depth + 2, f"if (_x < {score}) if _w{t} else (_x > {score}):")
+        self.emit(depth + 3, f"{score} = _x")
+        self.emit(depth + 3, f"{best} = ({', '.join(keep)},)")
+        self.emit(depth + 1, f"{', '.join(keep)}, = {best}")
+        self.loop -= 1
+
+
+def bound(ruleset: Ruleset, steps: Steps) -> tuple[int, int]:
+    """The most steps and dice a run of these steps can take (best_of at its largest count)."""
+    most_steps = most_dice = 0
+    for step in steps:
+        spec = step.spec
+        most_steps += 1
+        inner = [bound(ruleset, nested) for nested in spec.nested()]
+        if isinstance(spec, BestOf):
+            inner = [(s * limits.MAX_LOOP_ITERATIONS, d * limits.MAX_LOOP_ITERATIONS) for s, d in inner]
+        elif isinstance(spec, Call):
+            inner.append(bound(ruleset, ruleset.procedures[spec.procedure].steps))
+        elif isinstance(spec, Roll):
+            most_dice += sum(dice_bound(ruleset, r.expr) for r in spec.rolls)
+        most_steps += sum(s for s, _ in inner)
+        most_dice += sum(d for _, d in inner)
+    return most_steps, most_dice
+
+
+def dice_bound(ruleset: Ruleset, expr: DiceExpr, depth: int = 0) -> int:
+    """The most dice one roll can throw: its count when fixed, the roll limit otherwise."""
+    tree = expr.tree
+    if isinstance(tree, Name) and tree.name in ruleset.dice and depth < limits.MAX_DICE_DEPTH:
+        return dice_bound(ruleset, ruleset.dice[tree.name], depth + 1)
+    if isinstance(tree, Dice) and isinstance(tree.count, Num) and tree.mods.explode is None \
+            and tree.mods.reroll is None:
+        return tree.count.value
+    return limits.MAX_DICE_ROLLED
+
+
+def best_of_count(count: Any, where: Location) -> None:
+    raise LimitExceeded(f"best_of count is {count}; it must be 1 to {limits.MAX_LOOP_ITERATIONS}", where)
+
+
+def no_outcome(what: tuple[str, Location]) -> None:
+    raise EvaluationError(f"procedure '{what[0]}' ended without an outcome", what[1])
+
+
+def refuse(message: str, env: dict[str, Any]) -> None:
+    raise Refused(fill(message, env))
+
+
+def worded(value: Any, words: Mapping[int, str]) -> Any:
+    """A reported value as its declared word (runner.worded)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return value
+    return words.get(value, value)
+
+
+HELPERS: dict[str, Callable[..., Any]] = {"_best_of_count": best_of_count, "_no_outcome": no_outcome,
+                                          "_refuse": refuse, "_worded": worded}
