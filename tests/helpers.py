@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import random
 import re
 import shutil
 from collections import Counter
@@ -14,7 +13,7 @@ from typing import Any
 from interpreter.dice import expr as dice
 from interpreter.load.bundled import rulesets_dir
 from interpreter.pipeline import compile_ref
-from interpreter.procedure import runner
+from interpreter.procedure import runner, sampler
 
 
 def ruleset(ref: str) -> Any:
@@ -48,11 +47,10 @@ def assert_sampling_matches_odds(ref: str, procedure: str, params: Mapping[str, 
     args = {k: str(v) for k, v in params.items()}
     exact = runner.odds(rs, procedure, args)
     expected = exact.outcomes if value is None else exact.values[value]
-    rng = random.Random(seed)
-    counts: Counter[Any] = Counter()
-    for _ in range(n):
-        result = runner.run(rs, procedure, args, dice.RandomSource(rng))
-        counts[result.outcome if value is None else result.values[value]] += 1
+    # the sampling path (procedure.sampler): the procedure written as one function where it can be
+    sampled = sampler.sample(rs, procedure, args, n, seed)
+    counts: Counter[Any] = Counter({k: c for k, c in (sampled.outcomes if value is None
+                                                      else sampled.values[value]).items() if c})
     # merge small bins so every expected count is at least 5
     bins: list[tuple[float, int]] = []
     pending_p, pending_c = 0.0, 0
