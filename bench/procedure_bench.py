@@ -9,8 +9,10 @@ medians (ours / peer; under 1 means ours is faster).
 - odds: the exact odds of the heaviest bundled questions (issue 13's list); nwod attack 20 v 20
   with strength 5 beside icepool computing the same distribution (exploding d10 pools at 7,
   10-again), with the peak memory of each (tracemalloc).
-- run: one sampled run of lockwood check, nwod action and wwn attack beside the same rule written
-  by hand with the same random generator; 2d20kh1 beside a hand-written roll.
+- run: one sampled run of lockwood check, nwod action and wwn attack (its outcome and values, from
+  `sampler`, parameters bound once) beside the same rule written by hand with the same random
+  generator, answering the same question; 2d20kh1 beside a hand-written roll; then the same runs
+  with the trace of every die (`runner.run`, what `rules run` prints) for comparison.
 - cold: whole processes: `rules run` and `rules odds` on each bundled ruleset beside
   `python -c "import click, ruamel.yaml"`. The package is byte-compiled first, as installing it
   does (pip compiles click and ruamel.yaml too), so that neither side compiles source at start.
@@ -34,6 +36,7 @@ from typing import Any
 from interpreter.dice.expr import RandomSource, clear_caches, parse
 from interpreter.pipeline import compile_ref
 from interpreter.procedure import runner
+from interpreter.procedure.sampler import sampler
 
 REPEATS = 7
 ATTACK = {"attack_pool": 20, "defense_pool": 20, "weapon": 2, "strength": 5}
@@ -169,23 +172,29 @@ def hand_2d20kh1(rng: random.Random) -> int:
 
 
 def section_run() -> None:
-    print("one sampled run, µs of CPU: ours min / median, hand-written min / median, ratio")
+    print("one sampled run (outcome and values), µs of CPU: ours min / median, hand-written min / median, ratio")
     rng = random.Random(1)
     source = RandomSource(rng)
-    cases: list[tuple[str, Callable[[], object], Callable[[], object]]] = []
     lockwood, nwod, wwn = compile_ref("lockwood"), compile_ref("nwod"), compile_ref("wwn")
     check = {"stat": 12, "dc": 15}
-    cases.append(("lockwood check stat=12 dc=15", lambda: runner.run(lockwood, "check", check, source),
-                  lambda: hand_check(rng, 12, 15)))
-    cases.append(("nwod action pool=5", lambda: runner.run(nwod, "action", {"pool": 5}, source),
-                  lambda: hand_action(rng, 5)))
     attack = {"bonus": 3, "ac": 14, "damage": "1d8", "shock": 2, "shock_ac": 13}
-    cases.append(("wwn attack bonus=3 ac=14 damage=1d8", lambda: runner.run(wwn, "attack", attack, source),
-                  lambda: hand_attack(rng, 3, 14, 2, 13)))
+    procedures = [("lockwood check stat=12 dc=15", lockwood, "check", check, lambda: hand_check(rng, 12, 15)),
+                  ("nwod action pool=5", nwod, "action", {"pool": 5}, lambda: hand_action(rng, 5)),
+                  ("wwn attack bonus=3 ac=14 damage=1d8", wwn, "attack", attack,
+                   lambda: hand_attack(rng, 3, 14, 2, 13))]
+    cases: list[tuple[str, Callable[[], object], Callable[[], object]]] = []
+    for label, ruleset, name, args, hand in procedures:
+        run = sampler(ruleset, name, args)  # the parameters are bound once, as the hand-written rule takes them
+        cases.append((label, lambda run=run: run(rng), hand))
     expr = parse("2d20kh1")
     cases.append(("2d20kh1 (a roll, with its trace)", lambda: expr.roll({}, source), lambda: hand_2d20kh1(rng)))
     for label, ours, peer in cases:
         a, b = interleaved(ours, peer, inner=2000)
+        line(label, a, b, 1e6, "µs")
+    print("\nthe same runs with the trace of every die (rules run), beside the same hand-written rules")
+    for label, ruleset, name, args, hand in procedures:
+        a, b = interleaved(lambda ruleset=ruleset, name=name, args=args: runner.run(ruleset, name, args, source),
+                           hand, inner=500)
         line(label, a, b, 1e6, "µs")
 
 
