@@ -412,3 +412,22 @@ def test_L18_no_damage_is_no_wound(rules, tmp_path):
     path = write(tmp_path)
     result = rules("run", "lockwood", "take_damage", "amount=0", "--sheet", str(path), "--json")
     assert (json.loads(result.stdout)["outcome"], hp(rules, path)) == ("minor", (22, 22))
+
+
+@pytest.mark.parametrize("current, top, status", [
+    (1, 10, []),                 # one HP left: not yet critical
+    (0, 10, ["critical"]),       # L19: current HP at 0 is critical condition
+    (0, 1, ["critical"]),        # max HP 1 is still alive
+    (0, 0, ["dead"]),            # L19: max HP 0 means dead
+])
+def test_L19_status_critical_at_0_current_hp_and_dead_at_0_max_hp(rules, tmp_path, current, top, status):
+    path = write(tmp_path, current=current, max=top)
+    assert show(rules, path)["status"] == status
+
+
+def test_L20_L23_a_new_character_has_no_wound_waiting_to_heal(rules, tmp_path):
+    """L20/L23: a new character has no major wound: no treatment days left, none treated today."""
+    path = tmp_path / "new.yaml"
+    assert rules("sheet", "new", "lockwood", "-o", str(path)).exit_code == 0
+    state = show(rules, path)["state"]
+    assert (state["treatment_days_left"], state["treated_today"]) == (0, False)
