@@ -11,6 +11,7 @@ from fractions import Fraction
 from itertools import product
 
 import pytest
+from helpers import assert_sampling_matches_odds
 
 LOOT = """\
 ruleset: loot
@@ -216,3 +217,58 @@ def test_the_format_guide_example_loads_and_its_message_is_the_real_one(rules, t
     result = rules("validate", str(write(tmp_path, broken)))
     shown = "$.procedures.find.steps[1].let.worth: 'coins' may be absent here: row 1 of table 'loot' (on 1) binds no 'coins'"
     assert shown in result.output and shown in " ".join(guide.split())
+
+
+@pytest.mark.parametrize("value", [None, "coins", "gem"])
+def test_sampled_runs_agree_with_the_exact_odds_of_absent_names(tmp_path, value):
+    path = write(tmp_path, LOOT)
+    assert_sampling_matches_odds(str(path), "find", {}, n=2000, value=value)
+
+
+BONUS = """\
+ruleset: bonus
+title: Bonus
+tables:
+  bonus:
+    rows:
+      - {on: [1, 3], value: 1}
+      - {on: [4, 6], value: 2}
+    default: {text: no bonus}
+procedures:
+  look:
+    params:
+      key: {type: int}
+    outcomes: {done: done}
+    values: {b: the bonus, total: the total}
+    steps:
+      - table: bonus
+        key: key
+        value_as: b
+      - if: key > 0
+        then:
+          - let: {total: b + 10}
+        else:
+          - let: {total: 0}
+      - decide: [{outcome: done}]
+"""
+
+
+def test_the_value_of_a_row_without_one_is_absent(rules, tmp_path):
+    path = tmp_path / "bonus.yaml"
+    path.write_text(BONUS, encoding="utf-8")
+    assert rules("validate", str(path)).exit_code == 0
+    got = rules("run", str(path), "look", "key=5", "--json")
+    assert json.loads(got.stdout)["values"] == {"b": 2, "total": 12}
+    missing = rules("run", str(path), "look", "key=9")
+    assert missing.exit_code == 1
+    assert missing.output.strip() == (
+        f"{path}:{at(BONUS, '{total: b + 10}', 'b')}: $.procedures.look.steps[1].then[0].let.total: 'b' is absent: "
+        "the default row of table 'bonus' has no value; bind it before the table step, "
+        "or read it only where a row that binds it was applied")
+    unguarded = BONUS.replace("      - if: key > 0\n        then:\n          - let: {total: b + 10}\n"
+                              "        else:\n          - let: {total: 0}\n", "      - let: {total: b + 10}\n")
+    path.write_text(unguarded, encoding="utf-8")
+    result = rules("validate", str(path))
+    assert result.exit_code == 1
+    assert "$.procedures.look.steps[1].let.total: 'b' may be absent here: the default row of table 'bonus' has no value" \
+        in result.output

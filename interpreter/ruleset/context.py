@@ -52,9 +52,11 @@ class Scope:
                 self.dice_only.discard(name)
                 self.absent.pop(name, None)
 
-    def maybe(self, name: str, why: str) -> None:
-        """A name that is bound on some paths and absent on others."""
-        if name not in self.formulas or name in self.absent:
+    def maybe(self, name: str, why: str, rebound: bool = False) -> None:
+        """A name that is bound on some paths and absent on others (``rebound``: whatever it held before)."""
+        if rebound:
+            self.absent.pop(name, None)
+        if rebound or name not in self.formulas or name in self.absent:
             self.formulas.add(name)
             self.dice_only.discard(name)
             self.absent.setdefault(name, (why, True))

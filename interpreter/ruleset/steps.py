@@ -187,16 +187,28 @@ def compile_table_step(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcC
         every = {n for row in rows for n in row.get("values") or {}}
         for i, row in enumerate(rows):
             for missing in sorted(every - set(row.get("values") or {})):
-                is_default = "default" in table and i == len(rows) - 1
-                on = row.get("on", 0)
-                low, high = (on, on) if isinstance(on, int) else (on[0], on[1])
-                maybe.setdefault(missing, f"{row_name(name, i, low, high, is_default)} binds no '{missing}'")
+                maybe.setdefault(missing, f"{_row_named(name, table, i)} binds no '{missing}'")
         ctx.bound.update(every)
         defined += sorted(every - set(maybe))
+        no_value = next((i for i, row in enumerate(rows) if "value" not in row), None)
+        if spec.get("value_as") and no_value is not None:  # such a row leaves it absent, whatever it held
+            defined.remove(spec["value_as"])
+            ctx.bound.add(spec["value_as"])
+            scope.maybe(spec["value_as"], f"{_row_named(name, table, no_value)} has no value", rebound=True)
     _bind(scope, ctx, *defined)
     for missing, why in maybe.items():
         scope.maybe(missing, why)
     return TableLookup(name, key, spec.get("roll_as"), spec.get("value_as"))
+
+
+def _row_named(name: str, table: Mapping[str, Any], index: int) -> str:
+    """A row of a table as written (its default row last), as messages name it."""
+    rows = list(table.get("rows") or [])
+    if index == len(rows):
+        return row_name(name, index, 0, 0, default=True)
+    on = rows[index].get("on", 0)
+    low, high = (on, on) if isinstance(on, int) else (on[0], on[1])
+    return row_name(name, index, low, high, default=False)
 
 
 def compile_call(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Call:
