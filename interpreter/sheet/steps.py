@@ -80,7 +80,7 @@ def compile_for_each(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcCon
     for i, name in enumerate(traits):
         if name not in known:
             c.problem(UnknownName(f"unknown trait '{name}'", c.where(path + ("for_each", i)), suggest(name, list(known))))
-    inner = scope.copy()
+    inner = scope.copy(weak=True)  # the steps may run no times (an empty list)
     inner.define(spec["as"])
     ctx.writable.add(spec["as"])
     steps = compile_steps(c, spec["steps"], path + ("steps",), inner, ctx)
