@@ -60,11 +60,21 @@ def test_the_benchmarked_procedures_are_written_out(ref: str, name: str, params:
     assert sampler.written(ruleset(ref), name)
 
 
-def test_a_procedure_with_a_table_step_is_sampled_by_the_traced_runner() -> None:
-    """lockwood talent rolls on a table, which the writer leaves to the traced runner (docs/api.md)."""
-    assert not sampler.written(ruleset("lockwood"), "talent")
-    run = sampler.sampler(ruleset("lockwood"), "talent", {})
-    assert run(random.Random(3)) == traced("lockwood", "talent", {}, RandomSource(random.Random(3)))
+def test_a_procedure_with_a_loop_is_sampled_by_the_traced_runner() -> None:
+    """nwod extended repeats a roll, which the writer leaves to the traced runner (docs/api.md)."""
+    params = {"pool": 5, "required": 5, "max_rolls": 3}
+    assert not sampler.written(ruleset("nwod"), "extended", text(params))
+    run = sampler.sampler(ruleset("nwod"), "extended", text(params))
+    assert run(random.Random(3)) == traced("nwod", "extended", params, RandomSource(random.Random(3)))
+
+
+@pytest.mark.parametrize(("ref", "name"), [("lockwood", "talent"), ("rollunder", "zero_hp")])
+def test_a_table_step_is_written_and_agrees_with_the_exact_odds(ref: str, name: str) -> None:
+    """L12 talent (a 1d4 table) and R4 zero_hp (a 1d6 table whose rows roll more): rows, outcomes, row rolls."""
+    assert sampler.written(ruleset(ref), name)
+    assert_sampling_matches_odds(ref, name, {}, n=12000, seed=7)
+    value = ruleset(ref).procedures[name].values[-1]
+    assert_sampling_matches_odds(ref, name, {}, n=12000, seed=8, value=value)
 
 
 class Faces:

@@ -8,7 +8,7 @@ in the source; every other object (formulas' error details, table functions, con
 is stored in the module's globals under a made-up name. A step this writer does not know
 raises `Unsupported` and the procedure is sampled by the traced runner (procedure.sampler).
 
-What is written: let, roll (without `read`), decide, stop, if, contest, require, best_of
+What is written: let, roll (without `read`), decide, stop, if, contest, table, require, best_of
 (without a stop or a call in its body) and call (of a procedure that needs no sheet);
 an `if has_sheet` branch is left out, since a sample has no sheet.
 """
@@ -17,23 +17,22 @@ from __future__ import annotations
 
 import ast
 import re
-from collections.abc import Callable, Mapping
 from typing import Any
 
 from interpreter import limits
 from interpreter.dice import lean
 from interpreter.dice.expr import DiceExpr
 from interpreter.dice.tree import Dice, Name, Num
-from interpreter.errors import EvaluationError, LimitExceeded, Location, Refused
+from interpreter.errors import Location
 from interpreter.formula import emit
 from interpreter.formula.emit import Unsupported
 from interpreter.formula.source import Source
 from interpreter.procedure.call import initial_env
+from interpreter.procedure.written import HELPERS
 from interpreter.ruleset.liveness import SHEET, writes
 from interpreter.ruleset.model import Procedure, Ruleset
-from interpreter.ruleset.specs import BestOf, Call, Contest, Decide, If, Let, Roll, Step, Steps, Stop
+from interpreter.ruleset.specs import BestOf, Call, Contest, Decide, If, Let, Roll, Step, Steps, Stop, TableLookup
 from interpreter.ruleset.tables import table_functions
-from interpreter.sheet.steps import fill
 
 _FILL = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
 
@@ -216,17 +215,44 @@ class Function:
             self.call(spec, depth)
         elif isinstance(spec, BestOf):
             self.best_of(spec, step.where, depth)
+        elif isinstance(spec, TableLookup):
+            self.table(spec, step.where, depth)
         elif step.kind == "require":
             self.require(step, depth)
         else:
             raise Unsupported(step.kind)
 
-    def roll(self, name: str, expr: DiceExpr, depth: int) -> None:
+    def roll(self, name: str, expr: DiceExpr, depth: int, into: str = "") -> None:
         dice = lean.DiceWriter(self.m.keep, self._dice_name)
         code = dice.write(expr)
         if "_c" in code:
             self.emit(depth, f"_c = [{dice.static}, 0, None]")
-        self.emit(depth, f"{self.var(name)} = {code}")
+        self.emit(depth, f"{into or self.var(name)} = {code}")
+
+    def table(self, spec: TableLookup, where: Location, depth: int) -> None:
+        """A table's row for a key or for its die: each row's outcome, value and rolls written out."""
+        table = self.m.ruleset.tables[spec.table]
+        if spec.key is not None:
+            self.emit(depth, f"_key = {self.f(spec.key)}")
+        else:
+            self.roll("", table.die, depth, into="_key")
+        self.emit(depth, f"_row = {self.m.keep(table)}.row_for(_key)")
+        self.emit(depth, f"if _row is None: _table_miss({self.m.keep((table.name, where))}, _key)")
+        if spec.roll_as:
+            self.emit(depth, f"{self.var(spec.roll_as)} = _key")
+        rows = [*table.rows, *([table.default] if table.default is not None else [])]
+        for i, row in enumerate(rows):
+            self.emit(depth, f"{'if' if i == 0 else 'elif'} _row is {self.m.keep(row)}:")
+            start = len(self.lines)
+            if row.outcome is not None:
+                self.set_outcome(depth + 1, row.outcome)
+            if spec.value_as:
+                value = "None" if row.value is None else self.f(row.value)
+                self.emit(depth + 1, f"{self.var(spec.value_as)} = {value}")
+            for name, expr in row.values:
+                self.roll(name, expr, depth + 1)
+            if len(self.lines) == start:
+                self.emit(depth + 1, "pass")
 
     def if_(self, spec: If, depth: int) -> None:
         cond = self.f(spec.cond)
@@ -328,6 +354,11 @@ def bound(ruleset: Ruleset, steps: Steps) -> tuple[int, int]:
             inner.append(bound(ruleset, ruleset.procedures[spec.procedure].steps))
         elif isinstance(spec, Roll):
             most_dice += sum(dice_bound(ruleset, r.expr) for r in spec.rolls)
+        elif isinstance(spec, TableLookup):
+            table = ruleset.tables[spec.table]
+            rows = [*table.rows, *([table.default] if table.default is not None else [])]
+            most_dice += 0 if spec.key is not None else dice_bound(ruleset, table.die)
+            most_dice += max((sum(dice_bound(ruleset, e) for _, e in row.values) for row in rows), default=0)
         most_steps += sum(s for s, _ in inner)
         most_dice += sum(d for _, d in inner)
     return most_steps, most_dice
@@ -342,26 +373,3 @@ def dice_bound(ruleset: Ruleset, expr: DiceExpr, depth: int = 0) -> int:
             and tree.mods.reroll is None:
         return tree.count.value
     return limits.MAX_DICE_ROLLED
-
-
-def best_of_count(count: Any, where: Location) -> None:
-    raise LimitExceeded(f"best_of count is {count}; it must be 1 to {limits.MAX_LOOP_ITERATIONS}", where)
-
-
-def no_outcome(what: tuple[str, Location]) -> None:
-    raise EvaluationError(f"procedure '{what[0]}' ended without an outcome", what[1])
-
-
-def refuse(message: str, env: dict[str, Any]) -> None:
-    raise Refused(fill(message, env))
-
-
-def worded(value: Any, words: Mapping[int, str]) -> Any:
-    """A reported value as its declared word (runner.worded)."""
-    if isinstance(value, bool) or not isinstance(value, int):
-        return value
-    return words.get(value, value)
-
-
-HELPERS: dict[str, Callable[..., Any]] = {"_best_of_count": best_of_count, "_no_outcome": no_outcome,
-                                          "_refuse": refuse, "_worded": worded}
