@@ -131,6 +131,7 @@ def parse_dice_list(text: str | None) -> list[int] | None:
 @main.command(cls=ProcedureCommand, epilog=examples(
     "rules run {ruleset} {procedure} {params}",
     "rules run {ruleset2} {procedure2} {params2} --seed 7 --json",
+    "rules run {ruleset} {procedure} {params} --times 10000",
     "rules run {ruleset} {procedure} -h"))
 @click.argument("ruleset", shell_complete=complete.rulesets)
 @click.argument("procedure", shell_complete=complete.procedures)
@@ -138,11 +139,13 @@ def parse_dice_list(text: str | None) -> list[int] | None:
 @click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
 @click.option("--seed", type=int, help="Seed the dice for a repeatable run.")
 @click.option("--dice", "given", metavar="LIST", help="Use exactly these dice, in roll order: 1,3,5,7,10,8")
+@click.option("--times", type=click.IntRange(min=1), metavar="N",
+              help="Run it N times and count the outcomes and values (no trace; not with --sheet or --dice).")
 @json_option
 @click.option("--dry-run", is_flag=True, help="Show what would change on the sheet and write nothing.")
 @click.option("--no-backup", is_flag=True, help="Do not keep the sheet's previous text in FILE.bak.")
 def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, seed: int | None,
-        given: str | None, as_json: bool, dry_run: bool, no_backup: bool) -> None:
+        given: str | None, times: int | None, as_json: bool, dry_run: bool, no_backup: bool) -> None:
     """Run one procedure of a ruleset, with NAME=VALUE parameters.
 
     With --sheet, traits are read from the sheet and any change is written back (the previous
@@ -151,11 +154,22 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
     """
     if seed is not None and given is not None:
         raise click.UsageError("use either --seed or --dice, not both")
+    if times is not None and (sheet is not None or given is not None):
+        raise click.UsageError("--times counts runs without a sheet or given dice")
     from interpreter.cli import render
     from interpreter.dice import sources as dice
     from interpreter.procedure import runner
 
     rs = compile_ref(ruleset)
+    if times is not None:
+        from interpreter.procedure.sampler import sample
+
+        counted = sample(rs, procedure, parse_assignments(params), times, seed)
+        if as_json:
+            output.print_json(render.samples_json(counted))
+        else:
+            output.echo(render.samples_text(counted))
+        return
     values = parse_dice_list(given)
     source = dice.GivenSource(values) if values is not None else dice.RandomSource(random.Random(seed))
     args = parse_assignments(params)

@@ -5,13 +5,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.cli import output
 from interpreter.dice import expr as dice
 from interpreter.dice.report import dice_text
 from interpreter.procedure.runner import Odds, Result
 from interpreter.procedure.trace import NoteRecord, RollRecord
+
+if TYPE_CHECKING:
+    from interpreter.procedure.sampler import Samples
 
 BAR_WIDTH = 30
 _BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -125,6 +128,39 @@ def odds_json(odds: Odds) -> dict[str, Any]:
     if odds.truncated:
         out["truncated"] = odds.truncated
     return out
+
+
+def samples_json(counted: Samples) -> dict[str, Any]:
+    """`rules run --times N --json`: the share and count of each outcome and value, read as odds are."""
+    times = counted.times
+    values: dict[str, Any] = {}
+    for name, counts in counted.values.items():
+        mean, _ = _means(counts)
+        values[name] = {"mean": mean, "distribution": {_key(v): c / times for v, c in counts.items()},
+                        "counts": {_key(v): c for v, c in counts.items()}}
+    return {"ruleset": counted.ruleset, "procedure": counted.procedure, "times": times, "seed": counted.seed,
+            "outcomes": {k: c / times for k, c in counted.outcomes.items()},
+            "counts": dict(counted.outcomes), "values": values}
+
+
+def samples_text(counted: Samples) -> str:
+    """The outcomes of many runs with their counts and shares, then each value's mean and range."""
+    times = counted.times
+    lines = [f"{counted.ruleset} {counted.procedure}: {times} runs (seed {counted.seed})"]
+    width = max(map(len, counted.outcomes), default=0)
+    for name, count in counted.outcomes.items():
+        share = count / times
+        lines.append(f"  {name:<{width}}  {count:>{len(str(times))}}  {share:6.1%}  {bar(share)}".rstrip())
+    for name, counts in counted.values.items():
+        numbers = {v: c for v, c in counts.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
+        if numbers:
+            mean = sum(v * c for v, c in numbers.items()) / sum(numbers.values())
+            some = sum(numbers.values())
+            runs = "" if some == times else f" (in {some} runs)"
+            lines.append(f"{name}: mean {mean:.2f}, from {min(numbers)} to {max(numbers)}{runs}")
+        else:
+            lines.append(f"{name}: " + ", ".join(f"{plain(v)} {c}" for v, c in counts.items()))
+    return "\n".join(lines)
 
 
 def bar(share: float, blocks: bool = True) -> str:

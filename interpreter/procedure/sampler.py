@@ -142,6 +142,7 @@ class Samples:
     ruleset: str
     procedure: str
     times: int
+    seed: int  # the generator's seed: the same seed counts the same runs
     outcomes: Mapping[str, int]
     values: Mapping[str, Mapping[Any, int]]
 
@@ -165,7 +166,7 @@ def sample(ruleset: Ruleset, name: str, args: Mapping[str, Any], times: int, see
         outcomes[got[0]] = outcomes.get(got[0], 0) + 1
         for counts, value in zip(values, got[1:], strict=True):
             counts[value] = counts.get(value, 0) + 1
-    return Samples(ruleset.id, proc.name, times, outcomes,
+    return Samples(ruleset.id, proc.name, times, seed, outcomes,
                    {v: dict(sorted(c.items(), key=_order)) for v, c in zip(proc.values, values, strict=True)})
 
 
