@@ -60,12 +60,11 @@ def test_the_benchmarked_procedures_are_written_out(ref: str, name: str, params:
     assert sampler.written(ruleset(ref), name)
 
 
-def test_a_procedure_with_a_loop_is_sampled_by_the_traced_runner() -> None:
-    """nwod extended repeats a roll, which the writer leaves to the traced runner (docs/api.md)."""
-    params = {"pool": 5, "required": 5, "max_rolls": 3}
-    assert not sampler.written(ruleset("nwod"), "extended", text(params))
-    run = sampler.sampler(ruleset("nwod"), "extended", text(params))
-    assert run(random.Random(3)) == traced("nwod", "extended", params, RandomSource(random.Random(3)))
+def test_a_procedure_that_updates_a_sheet_is_sampled_by_the_traced_runner() -> None:
+    """rollunder learn_ritual writes the sheet in any case, which the writer leaves to the traced runner."""
+    assert not sampler.written(ruleset("rollunder"), "learn_ritual")
+    run = sampler.sampler(ruleset("rollunder"), "learn_ritual", {"cunning": "12"})
+    assert run(random.Random(3)) == traced("rollunder", "learn_ritual", {"cunning": 12}, RandomSource(random.Random(3)))
 
 
 @pytest.mark.parametrize(("ref", "name"), [("lockwood", "talent"), ("rollunder", "zero_hp")])
@@ -218,3 +217,78 @@ def test_sample_refuses_a_count_out_of_bounds() -> None:
         interpreter.sample("lockwood", "check", {"stat": 12, "dc": 15}, times=0)
     with pytest.raises(LimitExceeded, match="a sample is 1 to 1000000 runs"):
         interpreter.sample("lockwood", "check", {"stat": 12, "dc": 15}, times=2_000_000)
+
+
+LOOPS = """ruleset: loops
+title: Loops
+procedures:
+  spin:
+    summary: a loop that never ends by itself
+    params: {}
+    outcomes: {done: always}
+    values: {n: passes}
+    steps:
+      - let: {n: 0}
+      - while: n >= 0
+        steps:
+          - let: {n: n + 1}
+      - decide: [{outcome: done}]
+  heavy:
+    summary: more dice than a run may roll
+    params: {times: {type: int}}
+    outcomes: {done: always}
+    values: {total: the last roll}
+    steps:
+      - let: {total: 0}
+      - repeat: times
+        steps:
+          - roll: {total: 1000d6}
+      - decide: [{outcome: done}]
+  long:
+    summary: more steps than a run may take
+    params: {}
+    outcomes: {done: always}
+    values: {n: passes}
+    steps:
+      - let: {n: 0}
+      - repeat: 1000
+        steps:
+          - repeat: 100
+            steps:
+              - let: {n: n + 1}
+      - decide: [{outcome: done}]
+"""
+
+
+@pytest.mark.parametrize(("name", "params", "message"), [
+    ("spin", {}, "a loop ran more than 1000 times"),
+    ("heavy", {"times": 101}, "the procedure rolls more than 100000 dice"),
+    ("long", {}, "the procedure needs more than 100000 steps")])
+def test_a_written_run_stops_at_the_limits_the_traced_run_stops_at(tmp_path: Any, name: str, params: dict[str, Any],
+                                                                    message: str) -> None:
+    path = tmp_path / "loops.yaml"
+    path.write_text(LOOPS, encoding="utf-8")
+    rs = ruleset(str(path))
+    assert sampler.written(rs, name, text(params))
+    with pytest.raises(LimitExceeded) as written:
+        sampler.sampler(rs, name, text(params))(random.Random(1))
+    with pytest.raises(LimitExceeded) as by_runner:
+        runner.run(rs, name, text(params), RandomSource(random.Random(1)))
+    assert message in by_runner.value.message
+    assert str(written.value) == str(by_runner.value)  # the same words at the same place
+
+
+def test_a_written_run_just_under_the_dice_limit_finishes(tmp_path: Any) -> None:
+    path = tmp_path / "loops.yaml"
+    path.write_text(LOOPS, encoding="utf-8")
+    rs = ruleset(str(path))
+    got = sampler.sampler(rs, "heavy", {"times": "100"})(random.Random(2))
+    assert got == traced(str(path), "heavy", {"times": 100}, RandomSource(random.Random(2)))
+    assert 1000 <= got[1] <= 6000
+
+
+def test_N6_an_extended_roll_is_written_and_agrees_with_the_exact_odds() -> None:
+    params = {"pool": 5, "required": 5, "max_rolls": 3}
+    assert sampler.written(ruleset("nwod"), "extended", text(params))
+    assert_sampling_matches_odds("nwod", "extended", params, n=12000, seed=11)
+    assert_sampling_matches_odds("nwod", "extended", params, n=12000, seed=12, value="successes")

@@ -26,7 +26,7 @@ from interpreter.dice import lean
 from interpreter.dice.expr import DiceExpr, RandomSource
 from interpreter.errors import LimitExceeded, RulesError
 from interpreter.formula.emit import Unsupported
-from interpreter.procedure import runner
+from interpreter.procedure import loops, runner
 from interpreter.procedure.writer import Function, Module
 from interpreter.ruleset.model import Procedure, Ruleset
 
@@ -85,6 +85,8 @@ def _maker(ruleset: Ruleset, proc: Procedure, names: tuple[str, ...]) -> Maker |
 
 def _write(ruleset: Ruleset, proc: Procedure, names: tuple[str, ...]) -> Maker:
     module = Module(ruleset)
+    most_steps, most_dice = loops.bound(ruleset, proc.steps)
+    module.counting = most_steps > limits.MAX_STEPS or most_dice > limits.MAX_RUN_DICE
     cells = {n: f"c{i}" for i, n in enumerate(names)}
     dice_params = frozenset(p.name for p in proc.params if p.type == "dice")
     body = Function(module, proc, cells, dice_params, top=True).write()
@@ -95,6 +97,8 @@ def _write(ruleset: Ruleset, proc: Procedure, names: tuple[str, ...]) -> Maker:
         head.append(f"    if {cells[n]}_roll is None: return None")
     head.append("    def run(rng):")
     head.append("        r = rng.random")
+    if module.counting:
+        head.append("        _work = [0, 0]")
     source = "\n".join(module.chunks + head) + "\n" + "".join("    " + line + "\n" for line in body.splitlines())
     source += "    return run\n"
     module.globals["_roller"] = roller

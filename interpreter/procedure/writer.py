@@ -8,9 +8,9 @@ in the source; every other object (formulas' error details, table functions, con
 is stored in the module's globals under a made-up name. A step this writer does not know
 raises `Unsupported` and the procedure is sampled by the traced runner (procedure.sampler).
 
-What is written: let, roll (without `read`), decide, stop, if, contest, table, require, best_of
-(without a stop or a call in its body) and call (of a procedure that needs no sheet);
-an `if has_sheet` branch is left out, since a sample has no sheet.
+What is written: let, roll (without `read`), decide, stop, if, contest, table, require, repeat,
+while, best_of (without a stop in its body) and call (of a procedure that needs no sheet); an
+`if has_sheet` branch is left out, since a sample has no sheet.
 """
 
 from __future__ import annotations
@@ -22,16 +22,16 @@ from typing import Any
 from interpreter import limits
 from interpreter.dice import lean
 from interpreter.dice.expr import DiceExpr
-from interpreter.dice.tree import Dice, Name, Num
 from interpreter.errors import Location
 from interpreter.formula import emit
 from interpreter.formula.emit import Unsupported
 from interpreter.formula.source import Source
+from interpreter.procedure import loops
 from interpreter.procedure.call import initial_env
 from interpreter.procedure.written import HELPERS
 from interpreter.ruleset.liveness import SHEET, writes
 from interpreter.ruleset.model import Procedure, Ruleset
-from interpreter.ruleset.specs import BestOf, Call, Contest, Decide, If, Let, Roll, Step, Steps, Stop, TableLookup
+from interpreter.ruleset.specs import BestOf, Call, Contest, Decide, If, Let, Loop, Roll, Step, Steps, Stop, TableLookup
 from interpreter.ruleset.tables import table_functions
 
 _FILL = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
@@ -47,6 +47,7 @@ class Module:
         self.functions: dict[str, str] = {}  # callee name -> its function's identifier
         self.chunks: list[str] = []
         self.tables = table_functions(ruleset)
+        self.counting = False  # whether runs count their steps and dice (loops.bound says they may reach the limits)
 
     def keep(self, obj: object) -> str:
         """An identifier for an object, stored in the module's globals."""
@@ -67,8 +68,8 @@ class Module:
             params = {p.name: f"a{i}" for i, p in enumerate(proc.params)}
             initial = {k: params.get(k) or self.keep(v) for k, v in base.items()}
             body = Function(self, proc, initial, dice_params=frozenset()).write()
-            self.chunks.append(f"def {name}(r, {', '.join(params.values())}):\n" + body if params
-                               else f"def {name}(r):\n" + body)
+            head = ["r", *(["_work"] if self.counting else []), *params.values()]
+            self.chunks.append(f"def {name}({', '.join(head)}):\n" + body)
         return name
 
 
@@ -143,9 +144,6 @@ class Function:
     def write(self) -> str:
         """The function body: starting values, the steps, the result."""
         steps = self.proc.steps
-        most_steps, most_dice = bound(self.m.ruleset, steps)
-        if most_steps > limits.MAX_STEPS or most_dice > limits.MAX_RUN_DICE:
-            raise Unsupported("the run could reach the step or dice limits")  # the traced runner counts them
         self.emit(1, "_o = None")
         for name in sorted(self.written):
             if name in self.initial:
@@ -181,6 +179,7 @@ class Function:
 
     def step(self, step: Step[Any], depth: int) -> None:
         spec = step.spec
+        self.tick(depth, step.where)
         if isinstance(spec, Let):
             for a in spec.assign:
                 self.emit(depth, f"{self.var(a.name)} = {self.f(a.formula)}")
@@ -188,7 +187,7 @@ class Function:
             for r in spec.rolls:
                 if r.reads:
                     raise Unsupported("pool reads")
-                self.roll(r.name, r.expr, depth)
+                self.roll(r.name, r.expr, depth, where=r.where)
         elif isinstance(spec, Decide):
             word = "if"
             for b in spec.branches:
@@ -212,9 +211,11 @@ class Function:
         elif isinstance(spec, Contest):
             self.contest(spec, depth)
         elif isinstance(spec, Call):
-            self.call(spec, depth)
+            self.call(spec, step.where, depth)
         elif isinstance(spec, BestOf):
-            self.best_of(spec, step.where, depth)
+            loops.write_best_of(self, spec, step.where, depth)
+        elif isinstance(spec, Loop):
+            loops.write_loop(self, spec, step.where, depth)
         elif isinstance(spec, TableLookup):
             self.table(spec, step.where, depth)
         elif step.kind == "require":
@@ -222,12 +223,27 @@ class Function:
         else:
             raise Unsupported(step.kind)
 
-    def roll(self, name: str, expr: DiceExpr, depth: int, into: str = "") -> None:
+    def roll(self, name: str, expr: DiceExpr, depth: int, into: str = "", where: Location | None = None) -> None:
         dice = lean.DiceWriter(self.m.keep, self._dice_name)
         code = dice.write(expr)
-        if "_c" in code:
+        counter = "_c" in code
+        if counter:
             self.emit(depth, f"_c = [{dice.static}, 0, None]")
         self.emit(depth, f"{into or self.var(name)} = {code}")
+        if self.m.counting and where is not None:
+            self.work(depth, 1, where, "_c[0]" if counter else str(dice.static))
+
+    def tick(self, depth: int, where: Location) -> None:
+        """A step taken (counted only when runs may reach the limits)."""
+        self.work(depth, 0, where)
+
+    def work(self, depth: int, kind: int, where: Location, amount: str = "1") -> None:
+        """Count steps (kind 0) or dice (kind 1) against the run's limits, as the traced runner counts them."""
+        if not self.m.counting:
+            return
+        limit = limits.MAX_STEPS if kind == 0 else limits.MAX_RUN_DICE
+        self.emit(depth, f"_work[{kind}] += {amount}")
+        self.emit(depth, f"if _work[{kind}] > {limit}: _over_limit({kind}, {self.m.keep(where)})")
 
     def table(self, spec: TableLookup, where: Location, depth: int) -> None:
         """A table's row for a key or for its die: each row's outcome, value and rolls written out."""
@@ -235,7 +251,7 @@ class Function:
         if spec.key is not None:
             self.emit(depth, f"_key = {self.f(spec.key)}")
         else:
-            self.roll("", table.die, depth, into="_key")
+            self.roll("", table.die, depth, into="_key", where=where)
         self.emit(depth, f"_row = {self.m.keep(table)}.row_for(_key)")
         self.emit(depth, f"if _row is None: _table_miss({self.m.keep((table.name, where))}, _key)")
         if spec.roll_as:
@@ -250,7 +266,7 @@ class Function:
                 value = "None" if row.value is None else self.f(row.value)
                 self.emit(depth + 1, f"{self.var(spec.value_as)} = {value}")
             for name, expr in row.values:
-                self.roll(name, expr, depth + 1)
+                self.roll(name, expr, depth + 1, where=row.where)
             if len(self.lines) == start:
                 self.emit(depth + 1, "pass")
 
@@ -287,17 +303,16 @@ class Function:
         self.emit(depth, f"if not {self.f(step.spec.when)}:")
         self.emit(depth + 1, f"_refuse({self.m.keep(step.spec.message)}, {{{env}}})")
 
-    def call(self, spec: Call, depth: int) -> None:
+    def call(self, spec: Call, where: Location, depth: int) -> None:
         callee = self.m.ruleset.procedures[spec.procedure]
-        if self.loop:
-            raise Unsupported("call inside best_of")
         given = {a.name: self.f(a.formula) for a in spec.args}
         missing = [p.name for p in callee.params if p.required and p.name not in given]
         if missing or set(given) - {p.name for p in callee.params}:
             raise Unsupported("call arguments")
         fn = self.m.callee(callee)
         args = [given.get(p.name) or self.m.keep(p.default) for p in callee.params]
-        self.emit(depth, f"_r = {fn}({', '.join(['r', *args])})")
+        self.emit(depth, f"_r = {fn}({', '.join(['r', *(['_work'] if self.m.counting else []), *args])})")
+        self.work(depth, 0, where)  # the callee's end joins the run
         if spec.prefix:
             for i, name in enumerate(callee.values, start=1):
                 self.emit(depth, f"{self.var(f'{spec.prefix}_{name}')} = _r[{i}]")
@@ -307,69 +322,3 @@ class Function:
             self.emit(depth, "_o = _r[0]")
             ranks = " else ".join(f"{self.read(o) or '0'} if _o == {o!r}" for o in callee.outcomes)
             self.emit(depth, f"{self.var('outcome')} = {ranks + ' else 0' if ranks else '0'}")
-
-    def best_of(self, spec: BestOf, where: Location, depth: int) -> None:
-        body = spec.steps
-        ranked = self.m.ruleset.procedures[spec.procedure]
-        written = sorted((writes(body, self.m.ruleset.procedures, self.m.ruleset.tables) | {"outcome"}) - {SHEET})
-        keep = [self.var(n) for n in written] + ["_o"]
-        self.temps += 1
-        t = self.temps
-        n, saved, best, score = f"_n{t}", f"_s{t}", f"_k{t}", f"_m{t}"
-        info = self.m.keep(where)
-        self.emit(depth, f"{n} = {self.f(spec.count)}")
-        self.emit(depth, f"if not 1 <= {n} <= {limits.MAX_LOOP_ITERATIONS}: _best_of_count({n}, {info})")
-        worst = self.f(spec.worst_when) if spec.worst_when is not None else "False"
-        self.emit(depth, f"_w{t} = bool({worst})")
-        self.emit(depth, f"{saved} = ({', '.join(keep)},)")
-        self.loop += 1
-        self.steps(body, depth)
-        ranks = self.m.keep({o: -i for i, o in enumerate(ranked.outcomes)})
-        worst_rank = -len(ranked.outcomes)
-        tiebreak = self.f(spec.tiebreak) if spec.tiebreak is not None else "0"
-        self.emit(depth, f"if {n} > 1:")
-        self.emit(depth + 1, f"{score} = ({ranks}.get(_o, {worst_rank}), {tiebreak})")
-        self.emit(depth + 1, f"{best} = ({', '.join(keep)},)")
-        self.emit(depth + 1, f"for _i{t} in range({n} - 1):")
-        self.emit(depth + 2, f"{', '.join(keep)}, = {saved}")
-        self.steps(body, depth + 2)
-        self.emit(depth + 2, f"_x = ({ranks}.get(_o, {worst_rank}), {tiebreak})")
-        self.emit(depth + 2, f"if (_x < {score}) if _w{t} else (_x > {score}):")
-        self.emit(depth + 3, f"{score} = _x")
-        self.emit(depth + 3, f"{best} = ({', '.join(keep)},)")
-        self.emit(depth + 1, f"{', '.join(keep)}, = {best}")
-        self.loop -= 1
-
-
-def bound(ruleset: Ruleset, steps: Steps) -> tuple[int, int]:
-    """The most steps and dice a run of these steps can take (best_of at its largest count)."""
-    most_steps = most_dice = 0
-    for step in steps:
-        spec = step.spec
-        most_steps += 1
-        inner = [bound(ruleset, nested) for nested in spec.nested()]
-        if isinstance(spec, BestOf):
-            inner = [(s * limits.MAX_LOOP_ITERATIONS, d * limits.MAX_LOOP_ITERATIONS) for s, d in inner]
-        elif isinstance(spec, Call):
-            inner.append(bound(ruleset, ruleset.procedures[spec.procedure].steps))
-        elif isinstance(spec, Roll):
-            most_dice += sum(dice_bound(ruleset, r.expr) for r in spec.rolls)
-        elif isinstance(spec, TableLookup):
-            table = ruleset.tables[spec.table]
-            rows = [*table.rows, *([table.default] if table.default is not None else [])]
-            most_dice += 0 if spec.key is not None else dice_bound(ruleset, table.die)
-            most_dice += max((sum(dice_bound(ruleset, e) for _, e in row.values) for row in rows), default=0)
-        most_steps += sum(s for s, _ in inner)
-        most_dice += sum(d for _, d in inner)
-    return most_steps, most_dice
-
-
-def dice_bound(ruleset: Ruleset, expr: DiceExpr, depth: int = 0) -> int:
-    """The most dice one roll can throw: its count when fixed, the roll limit otherwise."""
-    tree = expr.tree
-    if isinstance(tree, Name) and tree.name in ruleset.dice and depth < limits.MAX_DICE_DEPTH:
-        return dice_bound(ruleset, ruleset.dice[tree.name], depth + 1)
-    if isinstance(tree, Dice) and isinstance(tree.count, Num) and tree.mods.explode is None \
-            and tree.mods.reroll is None:
-        return tree.count.value
-    return limits.MAX_DICE_ROLLED

@@ -14,6 +14,18 @@ def best_of_count(count: Any, where: Location) -> None:
     raise LimitExceeded(f"best_of count is {count}; it must be 1 to {limits.MAX_LOOP_ITERATIONS}", where)
 
 
+def loop_limit(where: Location) -> None:
+    raise LimitExceeded(f"a loop ran more than {limits.MAX_LOOP_ITERATIONS} times", where)
+
+
+def over_limit(kind: int, where: Location) -> None:
+    """A run past MAX_STEPS (kind 0) or MAX_RUN_DICE (kind 1), with the traced runner's words."""
+    advice = "a loop or repeat runs too long, or rolls too many dice"
+    if kind == 0:
+        raise LimitExceeded(f"the procedure needs more than {limits.MAX_STEPS} steps; {advice}", where)
+    raise LimitExceeded(f"the procedure rolls more than {limits.MAX_RUN_DICE} dice; {advice}", where)
+
+
 def table_miss(what: tuple[str, Location], key: Any) -> None:
     raise TableMiss(f"table '{what[0]}' has no row for {key}", what[1])
 
@@ -33,5 +45,6 @@ def worded(value: Any, words: Mapping[int, str]) -> Any:
     return words.get(value, value)
 
 
-HELPERS: dict[str, Callable[..., Any]] = {"_best_of_count": best_of_count, "_no_outcome": no_outcome,
-                                          "_refuse": refuse, "_table_miss": table_miss, "_worded": worded}
+HELPERS: dict[str, Callable[..., Any]] = {
+    "_best_of_count": best_of_count, "_loop_limit": loop_limit, "_no_outcome": no_outcome, "_over_limit": over_limit,
+    "_refuse": refuse, "_table_miss": table_miss, "_worded": worded}
