@@ -292,3 +292,27 @@ def test_N6_an_extended_roll_is_written_and_agrees_with_the_exact_odds() -> None
     assert sampler.written(ruleset("nwod"), "extended", text(params))
     assert_sampling_matches_odds("nwod", "extended", params, n=12000, seed=11)
     assert_sampling_matches_odds("nwod", "extended", params, n=12000, seed=12, value="successes")
+
+
+@pytest.mark.parametrize("name", ["find", "guarded", "defaulted"])
+def test_a_name_a_table_row_leaves_absent_is_absent_in_a_written_run_too(tmp_path: Any, name: str) -> None:
+    """Rows binding different names (docs/format.md, "table"): reported as no value, an error when read."""
+    from tests.test_table_absent import LOOT
+
+    path = tmp_path / "loot.yaml"
+    path.write_text(LOOT, encoding="utf-8")
+    rs = ruleset(str(path))
+    assert sampler.written(rs, name)
+    run = sampler.sampler(rs, name, {})
+    seen = set()
+    for seed in range(60):
+        got = []
+        for attempt in (lambda s=seed: run(random.Random(s)),
+                        lambda s=seed: traced(str(path), name, {}, RandomSource(random.Random(s)))):
+            try:
+                got.append(attempt())
+            except EvaluationError as err:
+                got.append(err.message)
+        assert got[0] == got[1], seed
+        seen.add(got[0] if isinstance(got[0], str) else got[0][0])
+    assert len(seen) >= 3  # every row came up (and in `guarded`, the error of a row without a gem)

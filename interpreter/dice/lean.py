@@ -17,6 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter import limits
+from interpreter.absent import Absent
 from interpreter.dice.roller import roll_spec, static_dice
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
 from interpreter.dice.tree import Chain, Compare, Dice, Name, Neg, Node, Num
@@ -113,6 +114,8 @@ def whole(value: Any, name: str, col: int) -> int:
     """A name's value inside dice: a whole number (a flag counts as 0 or 1)."""
     if isinstance(value, int):
         return int(value)
+    if isinstance(value, Absent):
+        raise value.error(name)  # the traced roll places it at its step
     raise BadParameter(f"'{name}' must be a whole number or a dice expression, not {type(value).__name__}",
                        Location("<expr>", 1, col))
 

@@ -20,6 +20,7 @@ import re
 from typing import Any
 
 from interpreter import limits
+from interpreter.absent import Absent
 from interpreter.dice import lean
 from interpreter.dice.expr import DiceExpr
 from interpreter.errors import Location
@@ -31,8 +32,22 @@ from interpreter.procedure.call import initial_env
 from interpreter.procedure.written import HELPERS
 from interpreter.ruleset.liveness import SHEET, writes
 from interpreter.ruleset.model import Procedure, Ruleset
-from interpreter.ruleset.specs import BestOf, Call, Contest, Decide, If, Let, Loop, Roll, Step, Steps, Stop, TableLookup
-from interpreter.ruleset.tables import table_functions
+from interpreter.ruleset.specs import (
+    BestOf,
+    Call,
+    Contest,
+    Decide,
+    If,
+    Let,
+    Loop,
+    Roll,
+    Step,
+    Steps,
+    Stop,
+    TableLookup,
+    walk,
+)
+from interpreter.ruleset.tables import row_name, table_functions
 
 _FILL = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
 
@@ -91,6 +106,9 @@ class Function:
         self.loop = 0  # depth of best_of loops being written
         self.temps = 0
         self.formulas = emit.FormulaWriter(self._formula_name, module.keep, self._table_function)
+        self.absent = absent_names(module.ruleset, proc.steps)  # names a table row may leave absent
+        if self.absent and not top and self.absent & set(proc.values):
+            raise Unsupported("a called procedure may give an absent value")  # its caller would hold it as is
 
     # -- names ------------------------------------------------------------------------------------
     def var(self, name: str) -> str:
@@ -111,6 +129,8 @@ class Function:
             raise Unsupported(f"name {name}")
         if name in self.dice_params or name in self.m.ruleset.dice:
             return f"_number({code}, *{self.m.keep((repr(name), source.node_at(node)))})"
+        if name in self.absent:
+            return f"_present({code}, {self.m.keep((name, source.node_at(node)))})"
         return code
 
     def _table_function(self, name: str) -> str:
@@ -148,8 +168,8 @@ class Function:
         for name in sorted(self.written):
             if name in self.initial:
                 self.emit(1, f"{self.var(name)} = {self.initial[name]}")
-            else:
-                self.emit(1, f"{self.var(name)} = None")
+            else:  # a name a row may leave absent is told apart from one bound before the table
+                self.emit(1, f"{self.var(name)} = {'_UNSET' if name in self.absent else 'None'}")
         self.steps(steps, 1)
         self.emit(1, self.result())
         return "\n".join(self.lines) + "\n"
@@ -158,6 +178,8 @@ class Function:
         values = []
         for name in self.proc.values:
             code = self.read(name) or "None"
+            if name in self.absent:
+                code = f"_reported({code})"
             words = self.proc.value_words.get(name)
             values.append(f"_worded({code}, {self.m.keep(words)})" if words and self.top else code)
         inner = ", ".join(["_o", *values]) + ","
@@ -248,6 +270,8 @@ class Function:
     def table(self, spec: TableLookup, where: Location, depth: int) -> None:
         """A table's row for a key or for its die: each row's outcome, value and rolls written out."""
         table = self.m.ruleset.tables[spec.table]
+        rows = [*table.rows, *([table.default] if table.default is not None else [])]
+        every = {name for row in rows for name, _ in row.values}
         if spec.key is not None:
             self.emit(depth, f"_key = {self.f(spec.key)}")
         else:
@@ -256,15 +280,20 @@ class Function:
         self.emit(depth, f"if _row is None: _table_miss({self.m.keep((table.name, where))}, _key)")
         if spec.roll_as:
             self.emit(depth, f"{self.var(spec.roll_as)} = _key")
-        rows = [*table.rows, *([table.default] if table.default is not None else [])]
         for i, row in enumerate(rows):
             self.emit(depth, f"{'if' if i == 0 else 'elif'} _row is {self.m.keep(row)}:")
             start = len(self.lines)
             if row.outcome is not None:
                 self.set_outcome(depth + 1, row.outcome)
+            shown = row_name(table.name, table.rows.index(row) if row is not table.default else 0, row.low, row.high,
+                             row is table.default)
             if spec.value_as:
-                value = "None" if row.value is None else self.f(row.value)
+                value = (self.m.keep(Absent(f"{shown} has no value")) if row.value is None
+                         else self.f(row.value))
                 self.emit(depth + 1, f"{self.var(spec.value_as)} = {value}")
+            for name in sorted(every - {n for n, _ in row.values}):  # absent, unless bound before the table
+                absent = self.m.keep(Absent(f"{shown} binds no '{name}'"))
+                self.emit(depth + 1, f"if {self.var(name)} is _UNSET: {self.var(name)} = {absent}")
             for name, expr in row.values:
                 self.roll(name, expr, depth + 1, where=row.where)
             if len(self.lines) == start:
@@ -322,3 +351,17 @@ class Function:
             self.emit(depth, "_o = _r[0]")
             ranks = " else ".join(f"{self.read(o) or '0'} if _o == {o!r}" for o in callee.outcomes)
             self.emit(depth, f"{self.var('outcome')} = {ranks + ' else 0' if ranks else '0'}")
+
+
+def absent_names(ruleset: Ruleset, steps: Steps) -> frozenset[str]:
+    """The names a table step may leave absent: bound by some rows only, or a value some row lacks."""
+    out: set[str] = set()
+    for step in walk(steps):
+        if isinstance(step.spec, TableLookup):
+            table = ruleset.tables[step.spec.table]
+            rows = [*table.rows, *([table.default] if table.default is not None else [])]
+            every = {name for row in rows for name, _ in row.values}
+            out |= {name for row in rows for name in every - {n for n, _ in row.values}}
+            if step.spec.value_as and any(row.value is None for row in rows):
+                out.add(step.spec.value_as)
+    return frozenset(out)

@@ -2,16 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
 from interpreter import limits
+from interpreter.absent import Absent, reported
 from interpreter.errors import EvaluationError, LimitExceeded, Location, Refused, TableMiss
 from interpreter.sheet.steps import fill
 
 
 def best_of_count(count: Any, where: Location) -> None:
     raise LimitExceeded(f"best_of count is {count}; it must be 1 to {limits.MAX_LOOP_ITERATIONS}", where)
+
+
+UNSET = object()  # a name a table may leave absent, not bound yet
+
+
+def present(value: Any, what: tuple[str, Location]) -> Any:
+    """A name read by a formula: an absent name is the traced runner's error."""
+    if type(value) is Absent:
+        raise value.error(*what)
+    return value
+
+
+def reported_value(value: Any) -> Any:
+    """A value as a run reports it: absent or never bound is no value."""
+    return None if value is UNSET else reported(value)
 
 
 def loop_limit(where: Location) -> None:
@@ -45,6 +61,6 @@ def worded(value: Any, words: Mapping[int, str]) -> Any:
     return words.get(value, value)
 
 
-HELPERS: dict[str, Callable[..., Any]] = {
+HELPERS: dict[str, Any] = {
     "_best_of_count": best_of_count, "_loop_limit": loop_limit, "_no_outcome": no_outcome, "_over_limit": over_limit,
-    "_refuse": refuse, "_table_miss": table_miss, "_worded": worded}
+    "_present": present, "_refuse": refuse, "_reported": reported_value, "_UNSET": UNSET, "_table_miss": table_miss, "_worded": worded}
