@@ -131,7 +131,6 @@ def parse_dice_list(text: str | None) -> list[int] | None:
 @main.command(cls=ProcedureCommand, epilog=examples(
     "rules run {ruleset} {procedure} {params}",
     "rules run {ruleset2} {procedure2} {params2} --seed 7 --json",
-    "rules run {ruleset} {procedure} {params} --times 10000",
     "rules run {ruleset} {procedure} -h"))
 @click.argument("ruleset", shell_complete=complete.rulesets)
 @click.argument("procedure", shell_complete=complete.procedures)
