@@ -28,6 +28,9 @@ def test_N32_bullets_capped_by_the_rounds_of_each_mode_when_ruled_so(tmp_path, m
     assert result.values["damage"] == 2 * rounds
     # the seed's own reading (the default): every net success is a bullet
     assert run_given("nwod", "autofire", params, dice).values["bullets"] == pool + bonus
+    # capped or not, a miss fires no bullet home: every die a 2, no success
+    missed = run_given(str(capped), "autofire", params, [2] * (pool + bonus))
+    assert (missed.outcome, missed.values["bullets"], missed.values["damage"]) == ("miss", 0, 0)
 
 
 @pytest.mark.parametrize("mod, dice", [(-1, 3), (2, 6)])
@@ -43,3 +46,40 @@ def test_N31_autofire_armor_piercing_0_is_no_piercing():
     params = {"mode": "burst", "attack_pool": 1, "defense_pool": 0, "weapon": 3, "armor": 2, "armor_piercing": 0}
     result = run_given("nwod", "autofire", params, [8, 8])     # 1 + 1 dice, 2 bullets of 3 - 2 = 1
     assert (result.values["bullets"], result.values["damage"]) == (2, 2)
+
+
+@pytest.mark.parametrize("piercing, per_bullet", [(1, 2), (2, 3), (3, 3)])
+def test_N31_autofire_armor_piercing_ignores_that_much_armor(piercing, per_bullet):
+    """N31: armor piercing ignores that much armor, per bullet: weapon 3 against armor 2 leaves
+    3 - max(0, 2 - piercing), never more than the weapon's 3."""
+    params = {"mode": "burst", "attack_pool": 1, "defense_pool": 0, "weapon": 3, "armor": 2,
+              "armor_piercing": piercing}
+    result = run_given("nwod", "autofire", params, [8, 8])     # 2 bullets
+    assert result.values["damage"] == 2 * per_bullet
+
+
+def test_N37_N38_morality_runs_to_10():
+    """N38: only an act rated lower than Morality calls for a roll; the sin table's top rating is 10,
+    so Morality 10 checks a sin of 9 (5 dice, N37) but not one of 10."""
+    assert run_given("nwod", "degeneration", {"morality": 10, "sin": 10}, []).outcome == "no_check"
+    held = run_given("nwod", "degeneration", {"morality": 10, "sin": 9}, [8, 1, 1, 1, 1])
+    assert (held.outcome, held.values["morality"]) == ("held", 10)
+
+
+@pytest.mark.parametrize("piercing, damage_type", [(1, "bashing"), (2, "bashing"), (3, "lethal")])
+def test_N31_autofire_bulletproof_holds_unless_piercing_exceeds_the_armor(piercing, damage_type):
+    """N31: bulletproof armor turns gunfire into bashing "unless the weapon's armor piercing exceeds
+    the armor": at piercing 2 against armor 2 it still holds."""
+    params = {"mode": "burst", "attack_pool": 1, "defense_pool": 0, "weapon": 3, "armor": 2,
+              "armor_piercing": piercing, "bulletproof": "true"}
+    assert run_given("nwod", "autofire", params, [8, 8]).values["damage_type"] == damage_type
+
+
+def test_N6_with_the_ruling_off_an_empty_roll_adds_nothing_and_the_attempt_goes_on(tmp_path):
+    """N6 ruling `extended_zero_fails`: 1 (the seed's safe) ends the attempt on a roll with no success;
+    0 lets it go on. Pool 2, 3 needed: 8,9 (2), then 1,2 (none), then 8,3 (1) makes 3 on the third roll."""
+    off = with_constants(tmp_path, "nwod", extended_zero_fails=0)
+    result = run_given(str(off), "extended", {"pool": 2, "required": 3}, [8, 9, 1, 2, 8, 3])
+    assert (result.outcome, result.values["rolls"], result.values["successes"]) == ("success", 3, 3)
+    result = run_given("nwod", "extended", {"pool": 2, "required": 3}, [8, 9, 1, 2])
+    assert (result.outcome, result.values["rolls"]) == ("failure", 2)

@@ -722,3 +722,25 @@ def test_N10_an_action_with_a_specialty_needs_one_in_that_skill(rules, tmp_path)
     # a skill given as a number is the player's word, as without a sheet
     got = run(rules, path, "action", "pool=Dexterity", "skill=1", "specialty=true", dice="8,8,8,8,8")
     assert got["values"]["successes"] == 5
+
+
+def test_N11_N12_a_merit_may_be_bought_up_to_its_fifth_dot(rules, tmp_path):
+    """N12: merit new dots x 2; a merit has at most 5 dots (the published game's cap, the guide's ruling).
+
+    From 3 dots, 2 more reach the fifth: new dots 4 and 5 cost 4 x 2 + 5 x 2 = 18."""
+    path = write(tmp_path, ("  experience: 0\n", "  experience: 20\n"))
+    got = run(rules, path, "buy_merit", "rating=3", "dots=2")
+    assert (got["outcome"], got["values"]["cost"], got["values"]["experience"]) == ("bought", 18, 2)
+    assert refused(rules, path, "run", "nwod", "buy_merit", "rating=5", "dots=1", "--sheet", str(path)) == \
+        "a merit has at most 5 dots"
+
+
+def test_N12_N37_morality_is_bought_up_to_10_and_no_further(rules, tmp_path):
+    """N37/N38: the sin table rates acts 10 down to 1, so Morality tops out at 10; N12: the new dot x 3.
+
+    From 9 the tenth dot costs 10 x 3 = 30; at 10 there is no dot to buy, and 10 is a legal sheet."""
+    path = write(tmp_path, ("  morality: 7 ", "  morality: 9 "), ("  experience: 0\n", "  experience: 30\n"))
+    got = run(rules, path, "buy_morality")
+    assert (got["values"]["cost"], got["values"]["morality"], got["values"]["experience"]) == (30, 10, 0)
+    assert rules("sheet", "check", str(path)).exit_code == 0
+    assert refused(rules, path, "run", "nwod", "buy_morality", "--sheet", str(path)) == "Morality is at most 10"
