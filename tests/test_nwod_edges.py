@@ -83,3 +83,10 @@ def test_N6_with_the_ruling_off_an_empty_roll_adds_nothing_and_the_attempt_goes_
     assert (result.outcome, result.values["rolls"], result.values["successes"]) == ("success", 3, 3)
     result = run_given("nwod", "extended", {"pool": 2, "required": 3}, [8, 9, 1, 2])
     assert (result.outcome, result.values["rolls"]) == ("failure", 2)
+
+
+def test_N38_at_morality_0_no_act_calls_for_a_roll():
+    """N38: only a sin rated lower than Morality calls for a roll; the lowest rating is 1 (N37), so a
+    character at Morality 0 (the least) never rolls."""
+    result = run_given("nwod", "degeneration", {"morality": 0, "sin": 1}, [])
+    assert (result.outcome, result.values["morality"]) == ("no_check", 0)

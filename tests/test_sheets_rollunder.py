@@ -375,3 +375,32 @@ def test_R13_an_advantage_die_costs_one_st_point(rules, tmp_path):
     path = new_sheet(rules, tmp_path, st_points=2)
     run(rules, path, "learn_ritual", "pay=hp", "advantage=true", dice=[5, 2, 10])
     assert show(rules, path)["state"]["st_points"] == 1
+
+
+# ----------------------------------------------------------------------------- edges a changed number got past
+def test_R4_a_stable_character_is_not_counted_down_by_next_round(rules, tmp_path):
+    """R4: only the bleeding out die "in 1d6 rounds"; a stable character (0 rounds) just waits to wake."""
+    path = new_sheet(rules, tmp_path, hp=(0, 6), unconscious=True, waking_hours=3)
+    got = run(rules, path, "next_round")
+    assert (got["outcome"], got["changes"]) == ("unaffected", [])
+    assert show(rules, path)["status"] == ["stable"]
+
+
+@pytest.mark.parametrize("state", [{"dying_rounds": 3}, {"waking_hours": 3}])
+def test_R5_death_while_unconscious_ends_the_countdowns_and_hp_stays_0(rules, tmp_path, state):
+    """R5: damage while unconscious kills; the dead neither bleed out nor wake (R4), and HP stay at 0."""
+    path = new_sheet(rules, tmp_path, hp=(0, 6), unconscious=True, **state)
+    assert run(rules, path, "take_damage", "amount=3")["outcome"] == "dead"
+    shown = show(rules, path)
+    assert hp(shown) == (0, 6)
+    assert (shown["state"]["dying_rounds"], shown["state"]["waking_hours"]) == (0, 0)
+
+
+@pytest.mark.parametrize("top, after, standing", [(1, (1, 1), False), (0, (0, 0), True)])
+def test_R3_R4_a_rest_ends_still_standing_only_once_hp_is_above_0(rules, tmp_path, top, after, standing):
+    """R4's 6 "still standing ... roll again every time you take damage" lasts while HP are 0: a rest
+    (R3, 1d6 = 3, never above max HP) that brings HP to 1 ends it; at max HP 0 it goes on."""
+    path = new_sheet(rules, tmp_path, hp=(0, top), still_standing=True)
+    run(rules, path, "rest", dice=[3])
+    shown = show(rules, path)
+    assert (hp(shown), shown["state"]["still_standing"]) == (after, standing)
