@@ -11,8 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers import edited_copy, one_line_error, refused_on_sheet, ruleset
 from helpers import hp_of as hp
-from helpers import one_line_error, refused_on_sheet, ruleset
 from helpers import show_sheet as show
 
 from interpreter.ruleset.specs import walk
@@ -404,3 +404,49 @@ def test_R3_R4_a_rest_ends_still_standing_only_once_hp_is_above_0(rules, tmp_pat
     run(rules, path, "rest", dice=[3])
     shown = show(rules, path)
     assert (hp(shown), shown["state"]["still_standing"]) == (after, standing)
+
+
+@pytest.mark.parametrize("procedure, params, dice", [
+    ("spend_st_point", [], None),
+    ("learn_ritual", ["pay=hp", "advantage=true"], [5, 2, 10]),
+    ("rest", ["advantage=true"], [2, 4]),
+])
+def test_R13_the_last_st_point_can_be_spent(rules, tmp_path, procedure, params, dice):
+    """R13: an ST point "can be used at any point": one point is enough, and leaves none."""
+    path = new_sheet(rules, tmp_path, hp=(3, 6), st_points=1)
+    run(rules, path, procedure, *params, dice=dice)
+    assert show(rules, path)["state"]["st_points"] == 0
+
+
+def test_R4_R5_R9_a_new_character_has_no_countdowns_and_no_rituals(rules, tmp_path):
+    """A new character is not dying (R4: no rounds to bleed out, no hours to wake) and has learned
+    no ritual yet (R9: rituals are discovered and learned in play)."""
+    state = show(rules, new_sheet(rules, tmp_path))["state"]
+    assert (state["dying_rounds"], state["waking_hours"], state["rituals_learned"]) == (0, 0, 0)
+    assert (state["unconscious"], state["still_standing"], state["deceased"]) == (False, False, False)
+
+
+def test_R11_a_level_below_1_is_refused(rules, tmp_path):
+    """R11: advancing raises the level by 1 from a first level of 1; level 0 is not a level."""
+    path = new_sheet(rules, tmp_path, level=0)
+    assert rules("sheet", "check", str(path)).exit_code == 1
+
+
+def test_R4_one_round_left_is_still_bleeding_out(rules, tmp_path):
+    """R4: "you die in 1d6 rounds": with one round left the character is still bleeding out."""
+    path = new_sheet(rules, tmp_path, hp=(0, 6), unconscious=True, dying_rounds=1)
+    assert show(rules, path)["status"] == ["bleeding_out"]
+
+
+def test_R11_with_the_ruling_switched_on_advancing_heals_what_it_adds(rules, tmp_path):
+    """R11 ruling `gain_heals` (docs/systems/rollunder.md): 0 raises max HP only; 1 raises current HP
+    by the same 1d6. From 3/6, a 4 on the HP die: 3/10 by default, 7/10 with the switch on."""
+    path = new_sheet(rules, tmp_path, hp=(3, 6))
+    run(rules, path, "advance", "choice=hp", dice=[4])
+    assert hp(show(rules, path)) == (3, 10)
+    copy = edited_copy(tmp_path, "rollunder", ("gain_heals: 0 ", "gain_heals: 1 "))
+    path = new_sheet(rules, tmp_path, "healed.yaml", hp=(3, 6))
+    path.write_text(path.read_text().replace("ruleset: rollunder", f"ruleset: {copy}"))
+    result = rules("run", str(copy), "advance", "choice=hp", "--sheet", str(path), "--dice", "4")
+    assert result.exit_code == 0, result.stderr
+    assert hp(show(rules, path)) == (7, 10)
