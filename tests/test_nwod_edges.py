@@ -90,3 +90,12 @@ def test_N38_at_morality_0_no_act_calls_for_a_roll():
     character at Morality 0 (the least) never rolls."""
     result = run_given("nwod", "degeneration", {"morality": 0, "sin": 1}, [])
     assert (result.outcome, result.values["morality"]) == ("no_check", 0)
+
+
+@pytest.mark.parametrize("sin, message", [(0, "parameter 'sin' is 0; the least allowed is 1"),
+                                          (11, "parameter 'sin' is 11; the most allowed is 10")])
+def test_N37_sins_are_rated_1_to_10(rules, sin, message):
+    """N37: the sin table runs from 10 (selfish thoughts) down to 1 (mass murder); no other rating exists."""
+    result = rules("run", "nwod", "degeneration", "morality=7", f"sin={sin}")
+    assert (result.exit_code, result.stderr.strip()) == (1, message)
+    assert run_given("nwod", "degeneration", {"morality": 2, "sin": 1}, [8, 1]).outcome == "held"   # 2 dice

@@ -744,3 +744,12 @@ def test_N12_N37_morality_is_bought_up_to_10_and_no_further(rules, tmp_path):
     assert (got["values"]["cost"], got["values"]["morality"], got["values"]["experience"]) == (30, 10, 0)
     assert rules("sheet", "check", str(path)).exit_code == 0
     assert refused(rules, path, "run", "nwod", "buy_morality", "--sheet", str(path)) == "Morality is at most 10"
+
+
+@pytest.mark.parametrize("source, regained", [("virtue", 4), ("vice", 1), ("rest", 1), ("arc", 4)])
+def test_N34_each_way_of_regaining_willpower_from_empty(rules, tmp_path, source, regained):
+    """N34: the virtue (a session) and the end of a story arc restore all Willpower; the vice (a scene)
+    and a rest one point. From 0 of Resolve 2 + Composure 2 = 4, so every row's effect shows."""
+    path = write(tmp_path, ("  willpower: 4 ", "  willpower: 0 "))
+    got = run(rules, path, "regain_willpower", f"source={source}")
+    assert got["values"] == {"willpower": regained, "regained_points": regained}

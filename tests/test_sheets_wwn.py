@@ -300,3 +300,20 @@ def test_W7_pc_saves_are_16_minus_level_minus_the_better_modifier(rules, tmp_pat
     got = run(rules, path, "pc_save", f"kind={kind}", dice=[target])
     assert (got["outcome"], got["values"]) == ("success", {"target": target, "roll": target})
     assert run(rules, path, "pc_save", f"kind={kind}", "mod=-1", dice=[target])["outcome"] == "failure"
+
+
+@pytest.mark.parametrize("traits, kind, target", [
+    ({"STR": 18, "CON": 4}, "physical", 12),     # W6: 18 is +2, 4 is -1; 16 - 2 - 2
+    ({"STR": 3, "CON": 7}, "physical", 15),      # -2 and -1: the better is -1; 16 - 2 + 1
+    ({"DEX": 16, "INT": 18}, "evasion", 12),     # +1 and +2
+    ({"DEX": 3, "INT": 5}, "evasion", 15),       # -2 and -1
+    ({"WIS": 14, "CHA": 3}, "mental", 13),       # +1 and -2
+    ({"WIS": 4, "CHA": 3}, "mental", 15),        # -1 and -2
+    ({"DEX": 18, "WIS": 3}, "luck", 14),         # Luck takes no modifier: 16 - 2
+])
+def test_W7_W6_a_pc_save_moves_against_the_better_modifier_on_both_sides_of_0(rules, tmp_path, traits, kind, target):
+    """W7 ruling (published game): save = 16 - level - the better modifier of the pair, at level 2."""
+    path = new_sheet(rules, tmp_path, level=2, **traits)
+    got = run(rules, path, "pc_save", f"kind={kind}", dice=[target])
+    assert (got["outcome"], got["values"]["target"]) == ("success", target)
+    assert run(rules, path, "pc_save", f"kind={kind}", dice=[target - 1])["outcome"] == "failure"
