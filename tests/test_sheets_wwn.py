@@ -317,3 +317,14 @@ def test_W7_W6_a_pc_save_moves_against_the_better_modifier_on_both_sides_of_0(ru
     got = run(rules, path, "pc_save", f"kind={kind}", dice=[target])
     assert (got["outcome"], got["values"]["target"]) == ("success", target)
     assert run(rules, path, "pc_save", f"kind={kind}", dice=[target - 1])["outcome"] == "failure"
+
+
+def test_W11_W12_the_stabilized_start_a_whole_week_of_bed_rest(rules, tmp_path):
+    """W11: the stabilized are Frail; W12: a week of bed rest ends it. Nights counted before the fall
+    do not count: after stabilizing, the seventh night ends Frail, not an earlier one."""
+    path = new_sheet(rules, tmp_path, hp=(0, 9), mortally_wounded=True, frail=False, nights_in_bed=3)
+    run(rules, path, "stabilize", "skill=1", "attribute=14", "rounds=0", dice=[4, 5])
+    assert show(rules, path)["state"]["nights_in_bed"] == 0
+    for _ in range(6):
+        assert run(rules, path, "rest")["outcome"] == "bed_rest"
+    assert run(rules, path, "rest")["outcome"] == "recovered"
