@@ -328,3 +328,24 @@ def test_W11_W12_the_stabilized_start_a_whole_week_of_bed_rest(rules, tmp_path):
     for _ in range(6):
         assert run(rules, path, "rest")["outcome"] == "bed_rest"
     assert run(rules, path, "rest")["outcome"] == "recovered"
+
+
+def test_W12_W15_with_the_ruling_switched_a_frail_night_sheds_strain(rules, tmp_path):
+    """W15 ruling `frail_rest_strain_loss` (docs/systems/wwn.md): 0 by default (W15 is for the not Frail);
+    set to 1, a Frail creature's night of bed rest takes 1 strain off, 4 to 3, and still heals no HP."""
+    copy = edited_copy(tmp_path, "wwn", ("frail_rest_strain_loss: 0", "frail_rest_strain_loss: 1"))
+    path = new_sheet(rules, tmp_path, hp=(1, 9), frail=True, system_strain=4, level=3)
+    path.write_text(path.read_text().replace("ruleset: wwn", f"ruleset: {copy}"))
+    got = run(rules, path, "rest", ref=str(copy))
+    shown = show(rules, path)
+    assert (got["outcome"], hp(shown), strain(shown)[0]) == ("bed_rest", (1, 9), 3)
+
+
+@pytest.mark.parametrize("amount, ok", [(0, False), (1, True)])
+def test_W12_magical_healing_heals_at_least_1(rules, tmp_path, amount, ok):
+    """W12: magical healing heals; the least it heals is 1 HP (1 of 9 to 2), 0 is no healing at all."""
+    path = new_sheet(rules, tmp_path, hp=(1, 9), frail=True)
+    if ok:
+        assert run(rules, path, "magic_heal", f"amount={amount}")["values"]["hp_current"] == 2
+    else:
+        assert refused(rules, path, "magic_heal", f"amount={amount}") == "parameter 'amount' is 0; the least allowed is 1"
