@@ -349,3 +349,25 @@ def test_W12_magical_healing_heals_at_least_1(rules, tmp_path, amount, ok):
         assert run(rules, path, "magic_heal", f"amount={amount}")["values"]["hp_current"] == 2
     else:
         assert refused(rules, path, "magic_heal", f"amount={amount}") == "parameter 'amount' is 0; the least allowed is 1"
+
+
+def test_W9_a_new_character_is_up_and_counts_no_rounds_or_nights(rules, tmp_path):
+    """W9-W12: a new character has not fallen: no rounds since falling, no nights of bed rest, level 1."""
+    state = show(rules, new_sheet(rules, tmp_path))["state"]
+    assert (state["rounds_down"], state["nights_in_bed"], state["level"]) == (0, 0, 1)
+    assert (state["mortally_wounded"], state["frail"], state["deceased"]) == (False, False, False)
+
+
+def test_W7_W15_a_level_below_1_is_refused(rules, tmp_path):
+    """Saves (W7) and rest (W15) run on the level, and the first level is 1; level 0 is not a level."""
+    assert rules("sheet", "check", str(new_sheet(rules, tmp_path, level=0))).exit_code == 1
+    assert rules("sheet", "check", str(new_sheet(rules, tmp_path, "one.yaml", level=1))).exit_code == 0
+
+
+def test_W9_W14_no_damage_and_no_strain_are_allowed(rules, tmp_path):
+    """W9: 0 damage harms nobody; W14: a magical healing that adds no strain (0) is allowed at any strain."""
+    path = new_sheet(rules, tmp_path, hp=(5, 9))
+    assert run(rules, path, "take_damage", "amount=0")["outcome"] == "unharmed"
+    assert hp(show(rules, path)) == (5, 9)
+    assert run(rules, path, "magic_heal", "amount=2", "strain=0")["values"]["hp_current"] == 7
+    assert strain(show(rules, path))[0] == 0
