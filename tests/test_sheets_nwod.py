@@ -753,3 +753,11 @@ def test_N34_each_way_of_regaining_willpower_from_empty(rules, tmp_path, source,
     path = write(tmp_path, ("  willpower: 4 ", "  willpower: 0 "))
     got = run(rules, path, "regain_willpower", f"source={source}")
     assert got["values"] == {"willpower": regained, "regained_points": regained}
+
+
+@pytest.mark.parametrize("start, amount, promoted", [("______", 2, 0), ("XX____", 4, 0), ("XX____", 5, 1)])
+def test_N18_only_damage_past_the_last_empty_box_promotes(rules, tmp_path, start, amount, promoted):
+    """N18: promotion happens on a full track only: 4 bashing fill the 4 empty boxes of XX____ with
+    nothing promoted; a fifth promotes one; 2 on an empty track promote none."""
+    path = write(tmp_path, health(start))
+    assert run(rules, path, "take_damage", f"amount={amount}", "type=bashing")["values"]["promoted"] == promoted
