@@ -761,3 +761,13 @@ def test_N18_only_damage_past_the_last_empty_box_promotes(rules, tmp_path, start
     nothing promoted; a fifth promotes one; 2 on an empty track promote none."""
     path = write(tmp_path, health(start))
     assert run(rules, path, "take_damage", f"amount={amount}", "type=bashing")["values"]["promoted"] == promoted
+
+
+def test_N18_N21_damage_the_temporary_boxes_take_never_promotes(rules, tmp_path):
+    """N21: temporary boxes take the first damage; N18: only what is left past the last empty box
+    promotes. 2 temporary boxes and XX____: 5 bashing is 2 absorbed and 3 marked, one box left, none
+    promoted."""
+    path = write(tmp_path, health("XX____"))
+    run(rules, path, "gain_temporary_health", "boxes=2")
+    values = run(rules, path, "take_damage", "amount=5", "type=bashing")["values"]
+    assert (values["absorbed"], values["promoted"], values["boxes_left"]) == (2, 0, 1)

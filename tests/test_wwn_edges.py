@@ -61,3 +61,14 @@ def test_W4_W10_stabilize_takes_circumstances_of_minus_2_to_plus_2(rules, mod, o
     if ok:
         assert run_given("wwn", "stabilize", {"skill": 0, "attribute": 10, "rounds": 0, "mod": mod},
                          [3, 4]).values["total"] == 7 + mod
+
+
+@pytest.mark.parametrize("args, name", [
+    (("stabilize", "skill=-2", "attribute=10", "rounds=0"), "skill"),
+    (("first_aid", "heal=-2"), "heal"),
+])
+def test_W3_W10_W13_a_heal_level_is_0_and_up_or_untrained(rules, args, name):
+    """W3: a skill is level 0 and up, or untrained (no level-0 skill, given as untrained or -1); the
+    Heal of W10 and W13 too, so -2 is no level."""
+    result = rules("run", "wwn", *args)
+    assert (result.exit_code, result.stderr) == (1, f"parameter '{name}' is -2; the least allowed is -1\n")
