@@ -450,3 +450,9 @@ def test_R11_with_the_ruling_switched_on_advancing_heals_what_it_adds(rules, tmp
     result = rules("run", str(copy), "advance", "choice=hp", "--sheet", str(path), "--dice", "4")
     assert result.exit_code == 0, result.stderr
     assert hp(show(rules, path)) == (7, 10)
+
+
+def test_R13_a_rest_with_advantage_needs_an_st_point(rules, tmp_path):
+    """R13: the advantage die on a rest is an ST point spent; with none left it is refused."""
+    path = new_sheet(rules, tmp_path, hp=(3, 6), st_points=0)
+    assert refused(rules, path, "rest", "advantage=true", "--dice", "2,4") == "no ST point to spend on the advantage die"
