@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from interpreter.record import record
 
 COMPARISONS = (">=", "<=", "==", "!=", ">", "<", "=")
 CONDITIONS = (">=", "<=", ">", "<", "=")
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Num:
     """An integer literal."""
 
@@ -16,7 +16,7 @@ class Num:
     col: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Name:
     """A variable looked up in the environment when rolling or computing odds."""
 
@@ -24,7 +24,7 @@ class Name:
     col: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Neg:
     """Unary minus."""
 
@@ -32,7 +32,7 @@ class Neg:
     col: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Chain:
     """A left-to-right run of operators of one precedence level: `a + b - c` or `a * b // c`."""
 
@@ -41,7 +41,7 @@ class Chain:
     col: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Compare:
     """A comparison giving 1 when true and 0 when false."""
 
@@ -51,7 +51,7 @@ class Compare:
     col: int
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Cond:
     """A modifier condition such as `>=8`; `arg` is None for "the highest face"."""
 
@@ -59,7 +59,7 @@ class Cond:
     arg: Node | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Mods:
     """The modifiers written after one dice term."""
 
@@ -72,7 +72,7 @@ class Mods:
     deduct: Cond | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Dice:
     """A dice term: a count, a number of sides and modifiers."""
 
@@ -84,7 +84,7 @@ class Dice:
     faces: tuple[int, ...] | None = None  # the faces as written, for Fate and custom dice
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Group:
     """Expressions in braces, `{1d8x, 1d6x}kh1`: each rolled in turn; keep/drop picks whole members."""
 

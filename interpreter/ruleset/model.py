@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
 from interpreter.errors import Location
+from interpreter.record import record
 from interpreter.ruleset.specs import Step, Steps
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Param:
     """One parameter of a procedure."""
 
@@ -27,7 +28,7 @@ class Param:
     one_of: tuple[int, ...] | None = None  # the only numbers an int parameter may take
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Procedure:
     """A named procedure: parameters, ordered outcomes (best first), values and steps."""
 
@@ -54,7 +55,7 @@ class Procedure:
         return self.outcomes.index(outcome)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Row:
     """One table row: the keys it covers and what it gives."""
 
@@ -67,7 +68,7 @@ class Row:
     where: Location
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Table:
     """A lookup table keyed by a die or by a number."""
 
@@ -87,7 +88,7 @@ class Table:
         return self.default
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Trait:
     """A character trait with its range."""
 
@@ -99,7 +100,7 @@ class Trait:
     default: int | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Derived:
     """A value derived from traits (and the sheet's state values) by a formula."""
 
@@ -110,7 +111,7 @@ class Derived:
     state: frozenset[str] = frozenset()  # the sheet state values it reads, itself or through other derived values
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Note:
     """Descriptive rule data with no dice (turn order, action economy)."""
 
@@ -121,7 +122,7 @@ class Note:
     refs: tuple[str, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Example:
     """A worked example from the source text: a procedure, its inputs, given dice and what must come out."""
 
@@ -135,7 +136,7 @@ class Example:
     where: Location
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Ruleset:
     """A whole compiled ruleset."""
 
@@ -157,7 +158,7 @@ class Ruleset:
     changes: tuple[tuple[str, str], ...] = ()  # for an overlay: (JSON path, added/changed/removed)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SheetField:
     """A choice a sheet records besides traits."""
 
@@ -172,7 +173,7 @@ class SheetField:
     trait_groups: tuple[str, ...] = ()  # for lists: entries read "TRAIT: detail", TRAIT of one of these groups
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StateValue:
     """A plain value kept on a sheet (level, experience, a condition)."""
 
@@ -184,7 +185,7 @@ class StateValue:
     help: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Track:
     """A damage track: a current value under a maximum, or typed boxes sorted worst first."""
 
@@ -200,7 +201,7 @@ class Track:
     help: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Resource:
     """A resource with a maximum (willpower, luck points, system strain)."""
 
@@ -210,7 +211,7 @@ class Resource:
     help: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class CreationRule:
     """One creation rule: a budget, priorities, or a checked condition."""
 
@@ -220,7 +221,7 @@ class CreationRule:
     where: Location
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class SheetSpec:
     """What a sheet of a ruleset holds and how it is checked."""
 

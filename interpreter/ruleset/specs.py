@@ -7,10 +7,10 @@ A compiled step is a `Step` (in `model`) whose `spec` is one of these. Formulas 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from interpreter.errors import Location
+from interpreter.record import record
 
 if TYPE_CHECKING:
     from interpreter.dice.expr import DiceExpr
@@ -18,9 +18,10 @@ if TYPE_CHECKING:
     from interpreter.formula.compile import Formula
 
 
-@dataclass(frozen=True, slots=True)
 class StepSpec:
-    """What every step kind's compiled parts offer: the step lists nested in them."""
+    """What every step kind's compiled parts offer: the step lists nested in them (a record each)."""
+
+    __slots__ = ()
 
     def nested(self) -> tuple[Steps, ...]:
         """The lists of steps this step runs (the branches of `if`, the body of a loop)."""
@@ -30,7 +31,7 @@ class StepSpec:
 S_co = TypeVar("S_co", bound=StepSpec, covariant=True)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Step(Generic[S_co]):
     """One compiled step: ``kind`` is the YAML key that names it, ``spec`` its compiled parts."""
 
@@ -52,7 +53,7 @@ def walk(steps: Steps) -> Iterator[Step[Any]]:
             yield from walk(inner)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Assign:
     """`name: formula` in a `let` or an `update`."""
 
@@ -61,12 +62,12 @@ class Assign:
     where: Location
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Let(StepSpec):
     assign: tuple[Assign, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class RollInto:
     """`name: dice` in a `roll` step, or a value a table row rolls."""
 
@@ -76,12 +77,12 @@ class RollInto:
     reads: tuple[tuple[str, Statistic], ...] = ()  # `read`: names bound to statistics of the same pool
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Roll(StepSpec):
     rolls: tuple[RollInto, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Branch:
     """One branch of `decide`: a condition (None for the last, unconditional one) and its outcome."""
 
@@ -90,18 +91,18 @@ class Branch:
     where: Location
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Decide(StepSpec):
     branches: tuple[Branch, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Stop(StepSpec):
     when: Formula
     outcome: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class If(StepSpec):
     cond: Formula
     then: Steps
@@ -111,7 +112,7 @@ class If(StepSpec):
         return (self.then, self.otherwise)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Loop(StepSpec):
     """`repeat` N times and/or `while` a condition holds, at most `max` times, counting in `counter`."""
 
@@ -125,7 +126,7 @@ class Loop(StepSpec):
         return (self.steps,)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BestOf(StepSpec):
     count: Formula
     worst_when: Formula | None
@@ -137,7 +138,7 @@ class BestOf(StepSpec):
         return (self.steps,)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Contest(StepSpec):
     actor: Formula
     defender: Formula
@@ -148,7 +149,7 @@ class Contest(StepSpec):
     tied: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TableLookup(StepSpec):
     table: str
     key: Formula | None  # None: roll the table's die
@@ -156,7 +157,7 @@ class TableLookup(StepSpec):
     value_as: str | None
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Arg:
     """`name: formula` under a call's `with`."""
 
@@ -165,7 +166,7 @@ class Arg:
     where: Location
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Call(StepSpec):
     procedure: str
     args: tuple[Arg, ...]
@@ -174,12 +175,12 @@ class Call(StepSpec):
     call_where: Location
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Update(StepSpec):
     assign: tuple[Assign, ...]
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class BoxChange(StepSpec):
     """`damage` or `heal` of a box track."""
 
@@ -188,13 +189,13 @@ class BoxChange(StepSpec):
     type: Formula
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Require(StepSpec):
     when: Formula
     message: str
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class ForEach(StepSpec):
     traits: tuple[str, ...]
     alias: str  # `as`
