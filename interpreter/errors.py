@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from interpreter.record import record
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Location:
     """A place in a source file: file name, 1-based line and column, and the JSON path.
 

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import Any
 
 from interpreter import limits
@@ -72,6 +72,7 @@ from interpreter.formula.build import Builder
 from interpreter.formula.check import Checker
 from interpreter.formula.functions import ALLOWED_FUNCTIONS, Runner
 from interpreter.formula.source import Source, parse, prescan
+from interpreter.record import record
 
 __all__ = [
     "ALLOWED_FUNCTIONS",
@@ -85,7 +86,7 @@ __all__ = [
 # ---------------------------------------------------------------- the value
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Formula:
     """A checked formula, ready to evaluate many times.  Equal and hashed by its text."""
 

@@ -7,18 +7,18 @@ order; the first key a step has names its kind.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from interpreter.procedure import call
 from interpreter.procedure import steps as run
 from interpreter.procedure.worlds import Handler
+from interpreter.record import record
 from interpreter.ruleset import steps as build
 from interpreter.ruleset.context import StepCompiler
 from interpreter.sheet import steps as sheet
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StepKind:
     """A step kind: the YAML key that names it, how it compiles, how it runs."""
 

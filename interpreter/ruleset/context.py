@@ -18,6 +18,7 @@ from interpreter.errors import Location, RulesError, SchemaViolation, UnknownNam
 from interpreter.formula.compile import Formula, compile_formula
 from interpreter.hints import suggest
 from interpreter.load.document import Document
+from interpreter.record import record
 from interpreter.ruleset.model import Derived, SheetSpec, Trait
 from interpreter.ruleset.specs import Step, StepSpec
 
@@ -162,7 +163,7 @@ class Checker:
         return expr
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Sections:
     """What the sections compiled before the procedures give them."""
 
