@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import dataclasses
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from interpreter.errors import Invalid, RulesError
+from interpreter.load import cache
 from interpreter.load.checked import Loaded, in_file_order, load_checked
 from interpreter.load.document import Document
 from interpreter.load.find import Found, find
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import Procedure, Ruleset
 
 
 def resolve(ref: str, relative_to: Path | None = None) -> tuple[Path, str]:
@@ -76,10 +78,22 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: Path | None 
 
 
 def _load_and_compile(found: Found, trust_cache: bool) -> tuple[Ruleset, Loaded]:
-    """The compiled ruleset, and what it was loaded from."""
+    """The compiled ruleset, and what it was loaded from.
+
+    When the cache says these exact bytes passed the schema and compiled before, the
+    procedures are compiled when first used (see ``ruleset/lazy.py``); a procedure that then
+    fails to compile has the whole ruleset checked and compiled again for real.
+    """
     loaded = load_checked(found, trust_cache=trust_cache)
+    where = cache.folder()
+    compiled = cache.compiled_key(loaded.digests) if where is not None else ""
     try:
-        return _compile(loaded), loaded
+        if loaded.trusted and where is not None and cache.is_checked(where, compiled):
+            return _compile(loaded, lambda name: _load_and_compile(found, False)[0].procedures[name]), loaded
+        ruleset = _compile(loaded)
+        if where is not None:
+            cache.mark_checked(where, compiled)
+        return ruleset, loaded
     except RulesError:
         raise
     except Exception:
@@ -92,12 +106,12 @@ def _load_and_compile(found: Found, trust_cache: bool) -> tuple[Ruleset, Loaded]
     return _compile(loaded), loaded
 
 
-def _compile(loaded: Loaded) -> Ruleset:
+def _compile(loaded: Loaded, known_good: Callable[[str], Procedure] | None = None) -> Ruleset:
     from interpreter.procedure.kinds import COMPILERS
     from interpreter.ruleset.compiler import Compiler
 
     try:
-        ruleset = Compiler(loaded.doc, COMPILERS).compile()
+        ruleset = Compiler(loaded.doc, COMPILERS).compile(known_good)
     except Invalid as err:
         raise Invalid(in_file_order(err.problems, loaded.doc)) from None
     if loaded.extends is None:

@@ -6,7 +6,8 @@ entries live in the cache folder:
 
 * ``documents/KEY.json``: one parsed file (its data and its position tree);
 * ``checked/KEY``: an empty marker saying that a ruleset made of these exact files passed
-  the schema.
+  the schema; under another key, that it also compiled without a problem (its procedures
+  are then compiled one at a time, when a command first asks for each: ``ruleset/lazy.py``).
 
 Every key is the SHA-256 of the record format, the rulesmith, ruamel.yaml and jsonschema
 versions, the schema's hash and the SHA-256 of the exact bytes that were parsed (of every
@@ -34,7 +35,7 @@ from interpreter.load.bundled import schema_path
 from interpreter.load.document import Document
 
 __all__ = [
-    "FORMAT", "checked_key", "document_key", "folder", "is_checked", "mark_checked", "read_document",
+    "FORMAT", "checked_key", "compiled_key", "document_key", "folder", "is_checked", "mark_checked", "read_document",
     "schema_digest", "versions", "write_document",
 ]
 
@@ -155,13 +156,18 @@ def read_document(where: Path, key: str, file: str, source: str | None = None) -
     return Document(data, file, positions, source)
 
 
+def compiled_key(digests: Sequence[str]) -> str:
+    """The key of the marker saying that a ruleset made of files with these SHA-256s compiled without a problem."""
+    return _key("compiled", *digests)
+
+
 def is_checked(where: Path, key: str) -> bool:
-    """Whether a ruleset with this checked key passed the schema before."""
+    """Whether a ruleset with this checked key passed the schema before (or, with a compiled key, compiled)."""
     return (where / "checked" / key).is_file()
 
 
 def mark_checked(where: Path, key: str) -> None:
-    """Remember that a ruleset with this checked key passed the schema."""
+    """Remember that a ruleset with this checked key passed the schema (or, with a compiled key, compiled)."""
     marker = where / "checked" / key
     if not marker.is_file():
         _write(marker, b"")

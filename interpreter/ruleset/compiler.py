@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
@@ -11,6 +11,7 @@ from interpreter.errors import Invalid, RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.load.document import Document
 from interpreter.ruleset.context import Checker, ProcContext, Scope, Sections, StepCompiler, compile_steps
+from interpreter.ruleset.lazy import Procedures
 from interpreter.ruleset.liveness import ALL, SHEET, Liveness, annotate, mark_done, writes
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Trait
 from interpreter.ruleset.samples import compile_samples
@@ -30,7 +31,14 @@ class Compiler(Checker):
         self.compilers = compilers  # step key -> compiler, in the order keys are tried
 
     # -- sections ------------------------------------------------------------------------
-    def compile(self) -> Ruleset:
+    def compile(self, known_good: Callable[[str], Procedure] | None = None) -> Ruleset:
+        """The compiled ruleset; raise Invalid with every problem found.
+
+        ``known_good`` is given when these exact bytes compiled without a problem before: the
+        procedures are then compiled one by one when first asked for (see ``lazy``), and a
+        procedure that does not compile after all (a cache record that lied) is handed to
+        ``known_good(name)``, which checks and compiles the ruleset again for real.
+        """
         data = self.data
         constants = self.constants
         for name, value in (data.get("constants") or {}).items():
@@ -63,17 +71,22 @@ class Compiler(Checker):
         sections = Sections(MappingProxyType(constants), MappingProxyType(named_dice), MappingProxyType(traits),
                             MappingProxyType(derived), sheet, MappingProxyType(data.get("tables") or {}),
                             MappingProxyType(data.get("procedures") or {}))
-        procedures = {}
-        for name, spec in (data.get("procedures") or {}).items():
-            procedures[name] = self.procedure(name, spec, base, sections)
-        self.check_calls(procedures)
-        if not self.problems:
-            procedures = {name: with_liveness(proc, named_dice, tables, procedures)
-                          for name, proc in procedures.items()}
+        specs = data.get("procedures") or {}
+        procedures: Mapping[str, Procedure]
+        if known_good is not None:
+            procedures = self.lazy(specs, base, sections, known_good, tables)
+        else:
+            compiled = {name: self.procedure(name, spec, base, sections) for name, spec in specs.items()}
+            self.check_calls(compiled)
+            if not self.problems:
+                compiled = {name: with_liveness(proc, named_dice, tables, compiled)
+                            for name, proc in compiled.items()}
+            procedures = MappingProxyType(compiled)
         notes = {name: Note(name, spec.get("title", name), spec.get("text", ""),
                             MappingProxyType(dict(spec.get("data") or {})),
                             tuple(spec.get("refs") or ())) for name, spec in (data.get("notes") or {}).items()}
-        examples = tuple(self.example(i, spec, procedures) for i, spec in enumerate(data.get("examples") or []))
+        examples = tuple(self.example(i, spec, None if known_good else procedures)
+                         for i, spec in enumerate(data.get("examples") or []))
         # a name whose own definition failed was reported there; its uses would only repeat it, wrongly
         self.problems = [p for p in self.problems if not (isinstance(p, UnknownName) and p.name is not None and (
             p.name in self.broken or p.name.startswith(tuple(self.broken_prefixes))))]
@@ -83,9 +96,25 @@ class Compiler(Checker):
             id=data["ruleset"], title=data.get("title", ""), description=data.get("description", ""),
             file=self.doc.file, constants=MappingProxyType(constants), dice=MappingProxyType(named_dice),
             traits=MappingProxyType(traits), derived=MappingProxyType(derived), tables=MappingProxyType(tables),
-            procedures=MappingProxyType(procedures), notes=MappingProxyType(notes), examples=examples,
+            procedures=procedures, notes=MappingProxyType(notes), examples=examples,
             extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}), sheet=sheet,
         )
+
+    def lazy(self, specs: Mapping[str, Any], base: set[str], sections: Sections,
+             known_good: Callable[[str], Procedure], tables: Mapping[str, Any]) -> Procedures[Procedure]:
+        """The procedures, each compiled when first read (the checks across procedures passed before)."""
+        bare = Procedures(tuple(specs), lambda name: self.procedure(name, specs[name], base, sections))
+
+        def make(name: str) -> Procedure:
+            try:
+                proc = with_liveness(bare[name], sections.dice, tables, bare)
+            except RulesError:
+                proc = None
+            except Exception:  # noqa: BLE001  (a shape the schema check would have refused)
+                proc = None
+            return known_good(name) if proc is None or self.problems else proc
+
+        return Procedures(tuple(specs), make)
 
     def derived(self, base: set[str]) -> dict[str, Derived]:
         specs = self.data.get("derived") or {}
@@ -275,10 +304,11 @@ class Compiler(Checker):
                     + ("" if start in callees else " through other procedures"),
                     procedures[start].where, "a procedure may not call itself"))
 
-    def example(self, index: int, spec: dict[str, Any], procedures: dict[str, Procedure]) -> Example:
+    def example(self, index: int, spec: dict[str, Any], procedures: Mapping[str, Procedure] | None) -> Example:
+        """An example; its procedure and outcome are checked unless ``procedures`` is None (checked before)."""
         path: P = ("examples", index)
-        proc = procedures.get(spec["procedure"])
-        if proc is None:
+        proc = procedures.get(spec["procedure"]) if procedures is not None else None
+        if proc is None and procedures is not None:
             self.problem(UnknownName(f"unknown procedure '{spec['procedure']}'", self.where(path + ("procedure",)),
                                      suggest(spec["procedure"], list(procedures))))
         expect = spec.get("expect") or {}
