@@ -14,12 +14,12 @@ import operator
 import re
 from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from itertools import product
 
 from interpreter.dice.odds import explosion_cutoff
 from interpreter.dice.term import TermSpec
 from interpreter.errors import BadParameter
+from interpreter.record import record
 
 _OPS: dict[str, Callable[[int, int], bool]] = {
     "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
@@ -30,7 +30,7 @@ SIMPLE = ("sum", "dice", "largest set", "any match")
 FORMS = "sum, dice, highest, lowest, 2nd highest, 3rd lowest, count >= 5, count == 1, largest set, any match"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Statistic:
     """One statistic of a pool: its kind ('result' is the term's own value), a rank, a condition."""
 

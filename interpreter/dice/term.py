@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import lru_cache
 
 from interpreter import limits
 from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node
 from interpreter.errors import EvaluationError, LimitExceeded, Location
+from interpreter.record import record
 
 Table = tuple[bool, ...]  # indexed by face value; index 0 is unused
 
@@ -18,7 +18,7 @@ _TESTS: dict[str, Callable[[int, int], bool]] = {
 }
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class TermSpec:
     """One dice term ready to roll: count, sides, and a face table per modifier."""
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
@@ -18,12 +18,13 @@ from interpreter.procedure.call import initial_env
 from interpreter.procedure.kinds import RUNNERS
 from interpreter.procedure.steps import run_steps
 from interpreter.procedure.worlds import EvalContext, World, Worlds, merge
+from interpreter.record import record
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.tables import table_functions
 from interpreter.sheet.entries import flags
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Result:
     """What one run of a procedure gave: the outcome, the values, the trace of every roll, sheet changes."""
 
@@ -35,7 +36,7 @@ class Result:
     changes: tuple[tuple[tuple[Any, ...], Any, Any], ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Odds:
     """The exact probability of every outcome and the distribution of every value."""
 

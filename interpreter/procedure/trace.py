@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
+from interpreter.record import record
 
-@dataclass(frozen=True, slots=True)
+
+@record
 class RollRecord:
     """One dice roll made by a step: the name it was bound to, the expression, the names it saw, the roll."""
 
@@ -17,7 +18,7 @@ class RollRecord:
     roll: Any
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class NoteRecord:
     """A step's remark in the trace (a table row matched, a best-of choice made)."""
 
