@@ -99,3 +99,27 @@ def test_N37_sins_are_rated_1_to_10(rules, sin, message):
     result = rules("run", "nwod", "degeneration", "morality=7", f"sin={sin}")
     assert (result.exit_code, result.stderr.strip()) == (1, message)
     assert run_given("nwod", "degeneration", {"morality": 2, "sin": 1}, [8, 1]).outcome == "held"   # 2 dice
+
+
+@pytest.mark.parametrize("param, value, message", [
+    ("target", 0, "parameter 'target' is 0; the least allowed is 1"),
+    ("target", 11, "parameter 'target' is 11; the most allowed is 10"),
+    ("again", 7, "parameter 'again' is 7; the least allowed is 8"),
+    ("again", 11, "parameter 'again' is 11; the most allowed is 10"),
+])
+def test_N2_N3_a_target_is_a_face_of_the_d10_and_again_is_10_9_or_8(rules, param, value, message):
+    """N2: a die succeeds at a target face of the d10 (1 to 10); N3: 10-again, 9-again or 8-again."""
+    params = {"dice": 2, "target": 8, param: value}
+    result = rules("run", "nwod", "pool", *[f"{k}={v}" for k, v in params.items()])
+    assert (result.exit_code, result.stderr.strip()) == (1, message)
+
+
+@pytest.mark.parametrize("target, again, dice, successes", [
+    (1, 10, [1, 2], 2),         # target 1: every face succeeds
+    (10, 10, [9, 10, 3], 1),    # target 10: only the 10, which rolls again (a 3)
+    (8, 8, [8, 2, 5], 1),       # 8-again: the 8 succeeds and rolls again
+])
+def test_N2_N3_the_edges_of_target_and_again(target, again, dice, successes):
+    """N2/N3 at the ends of their ranges, counted by hand beside each case."""
+    result = run_given("nwod", "pool", {"dice": 2, "target": target, "again": again}, dice)
+    assert result.values["successes"] == successes
