@@ -22,7 +22,7 @@ NOT_FOR_A_RUN = (
     "interpreter.cli.export", "interpreter.cli.describe", "interpreter.cli.prose", "interpreter.cli.sheets",
     "interpreter.sheet.file", "interpreter.cli.dice", "click.shell_completion", "icepool", "difflib",
     "tempfile", "importlib.resources",
-)
+) + (("hashlib",) if sys.version_info < (3, 12) else ())  # (3.12 renamed the module the cache uses instead)
 
 PROBE = """
 import json, sys

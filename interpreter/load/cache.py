@@ -22,7 +22,6 @@ The folder is ``$RULESMITH_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulesmith``, else
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import re
@@ -30,18 +29,32 @@ import sys
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from interpreter.load.bundled import schema_path
 from interpreter.load.document import Document
 
 __all__ = [
     "FORMAT", "checked_key", "compiled_key", "document_key", "folder", "is_checked", "mark_checked", "read_document",
-    "schema_digest", "versions", "write_document",
+    "schema_digest", "sha256", "versions", "write_document",
 ]
 
 FORMAT = "rulesmith parse cache 1"  # changed whenever the record layout or the parser's output changes
 
 _DISTRIBUTIONS = ("rulesmith", "ruamel.yaml", "jsonschema")
+
+if TYPE_CHECKING:
+    from hashlib import sha256 as _sha256
+else:
+    try:  # the standard library's own SHA-256: hashlib would load OpenSSL first, milliseconds of a start
+        from _sha256 import sha256 as _sha256
+    except ImportError:  # (Python 3.12 and later name it differently)
+        from hashlib import sha256 as _sha256
+
+
+def sha256(data: bytes) -> str:
+    """The SHA-256 of some bytes, as hex."""
+    return _sha256(data).hexdigest()
 
 
 def folder() -> Path | None:
@@ -92,12 +105,12 @@ def versions() -> str:
 @cache
 def schema_digest() -> str:
     """The SHA-256 of the bundled ruleset schema."""
-    return hashlib.sha256(schema_path().read_bytes()).hexdigest()
+    return sha256(schema_path().read_bytes())
 
 
 def _key(*parts: str) -> str:
     text = "\0".join((FORMAT, versions(), schema_digest()) + parts)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return sha256(text.encode("utf-8"))
 
 
 def document_key(digest: str) -> str:
@@ -132,7 +145,7 @@ def write_document(where: Path, key: str, doc: Document) -> None:
     """Store a parsed document under its key."""
     payload = json.dumps({"data": doc.data, "positions": doc.positions}, separators=(",", ":")).encode("utf-8")
     header = json.dumps({"format": FORMAT, "key": key, "versions": versions(),
-                         "sha256": hashlib.sha256(payload).hexdigest()})
+                         "sha256": sha256(payload)})
     _write(where / "documents" / f"{key}.json", header.encode("utf-8") + b"\n" + payload)
 
 
@@ -145,7 +158,7 @@ def read_document(where: Path, key: str, file: str, source: str | None = None) -
         header = json.loads(head)
         if (not newline or not isinstance(header, dict) or header.get("format") != FORMAT
                 or header.get("key") != key or header.get("versions") != versions()
-                or header.get("sha256") != hashlib.sha256(payload).hexdigest()):
+                or header.get("sha256") != sha256(payload)):
             return None
         body = json.loads(payload)
         data, positions = body["data"], body["positions"]

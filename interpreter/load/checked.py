@@ -10,7 +10,6 @@ passed it; the documents themselves come from the cache when their records are i
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,7 +72,7 @@ class _File:
 def _read(path: Path, shown: str, where: Path | None, trust_cache: bool) -> _File:
     source = str(path)
     data = read_bytes(path, shown)
-    digest = hashlib.sha256(data).hexdigest()
+    digest = cache.sha256(data)
     if where is not None and trust_cache:
         doc = cache.read_document(where, cache.document_key(digest), shown, source)
         if doc is not None:
