@@ -7,15 +7,15 @@ it fails with a located error naming the name and that row.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from interpreter.errors import EvaluationError, Location
+from interpreter.record import record
 
 HINT = "bind it before the table step, or read it only where a row that binds it was applied"
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Absent:
     """The value of a name that has none here: ``why`` says why (``row 1 of table 'x' (on 1) binds no 'n'``)."""
 
