@@ -123,3 +123,10 @@ def test_N2_N3_the_edges_of_target_and_again(target, again, dice, successes):
     """N2/N3 at the ends of their ranges, counted by hand beside each case."""
     result = run_given("nwod", "pool", {"dice": 2, "target": target, "again": again}, dice)
     assert result.values["successes"] == successes
+
+
+@pytest.mark.parametrize("dice, successes, outcome", [([9, 3], 1, "success"), ([7, 3], 0, "failure")])
+def test_N2_one_success_is_a_success(dice, successes, outcome):
+    """N2: each die at 8 or more is a success; one is enough for the roll to succeed (9 and 3: one)."""
+    result = run_given("nwod", "pool", {"dice": 2, "target": 8}, dice)
+    assert (result.values["successes"], result.outcome) == (successes, outcome)
