@@ -130,3 +130,10 @@ def test_N2_one_success_is_a_success(dice, successes, outcome):
     """N2: each die at 8 or more is a success; one is enough for the roll to succeed (9 and 3: one)."""
     result = run_given("nwod", "pool", {"dice": 2, "target": 8}, dice)
     assert (result.values["successes"], result.outcome) == (successes, outcome)
+
+
+def test_N23_a_turn_has_at_least_one_action(rules):
+    """N23: the penalty is for each action beyond the first; 0 actions is no turn (and would add dice)."""
+    result = rules("run", "nwod", "action", "pool=5", "actions=0")
+    assert (result.exit_code, result.stderr.strip()) == (1, "parameter 'actions' is 0; the least allowed is 1")
+    assert run_given("nwod", "action", {"pool": 2, "actions": 1}, [8, 3]).values["successes"] == 1

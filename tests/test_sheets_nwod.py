@@ -771,3 +771,11 @@ def test_N18_N21_damage_the_temporary_boxes_take_never_promotes(rules, tmp_path)
     run(rules, path, "gain_temporary_health", "boxes=2")
     values = run(rules, path, "take_damage", "amount=5", "type=bashing")["values"]
     assert (values["absorbed"], values["promoted"], values["boxes_left"]) == (2, 0, 1)
+
+
+def test_N20_heal_left_without_an_amount_clears_one_box(rules, tmp_path):
+    """N20: healing goes a box at a time (one bashing box in 15 minutes); `heal` alone clears one."""
+    path = write(tmp_path, health("X//___"))
+    values = run(rules, path, "heal", "type=bashing")["values"]
+    assert (values["boxes_healed"], values["minutes"]) == (1, 15)
+    assert drawn(rules, path) == "X/____"
