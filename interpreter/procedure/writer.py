@@ -185,7 +185,7 @@ class Function:
         inner = ", ".join(["_o", *values]) + ","
         if self.top:
             where = self.m.keep((self.proc.name, self.proc.where))
-            return f"return (_o, {', '.join(values)},) if _o is not None else _no_outcome({where})"
+            return f"return ({inner}) if _o is not None else _no_outcome({where})"
         return f"return ({inner})"
 
     def set_outcome(self, depth: int, outcome: str) -> None:
