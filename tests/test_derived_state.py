@@ -131,3 +131,27 @@ def test_the_format_guide_example_of_a_derived_value_of_state(rules, tmp_path):
     pc.write_text("ruleset: saves.yaml\nname: A\ntraits: {STR: 14, CON: 9}\nstate: {level: 3}\n", encoding="utf-8")
     result = rules("run", str(ruleset), "show", "--sheet", str(pc), "--json")
     assert json.loads(result.stdout)["values"] == {"physical_save": 16 - 3 - 2}
+
+
+def test_W7_sampling_without_a_sheet_gives_the_same_one_line_error(tmp_path):
+    """Many runs at once (interpreter.sample) report reading the save without a sheet as one run does."""
+    import interpreter
+    from interpreter.errors import RulesError
+
+    house = tmp_path / "house.yaml"
+    house.write_text(HOUSE, encoding="utf-8")
+    house.write_text(HOUSE + """\
+  low_save:
+    sheet: optional
+    outcomes: {low: low, high: high}
+    steps:
+      - roll: {d: 1d6}
+      - decide: [{when: mental_save == d, outcome: low}, {outcome: high}]
+""", encoding="utf-8")
+    for procedure, params in (("pc_save", {"kind": "mental"}), ("low_save", {})):
+        with pytest.raises(RulesError) as caught:
+            interpreter.sample(str(house), procedure, params, times=5, seed=1)
+        assert str(caught.value).endswith("'mental_save' needs a sheet: it is a derived value that reads sheet state "
+                                          "(level); give --sheet FILE"), procedure
+    counted = interpreter.sample(str(house), "save", {"target": 11}, times=50, seed=1)  # reads no save: counted
+    assert sum(counted.outcomes.values()) == 50

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from interpreter import limits
+from interpreter.absent import Absent
 from interpreter.dice import lean
 from interpreter.dice.expr import DiceExpr, RandomSource
 from interpreter.errors import LimitExceeded, RulesError
@@ -89,9 +90,12 @@ def _write(ruleset: Ruleset, proc: Procedure, names: tuple[str, ...]) -> Maker:
     module.counting = most_steps > limits.MAX_STEPS or most_dice > limits.MAX_RUN_DICE
     cells = {n: f"c{i}" for i, n in enumerate(names)}
     dice_params = frozenset(p.name for p in proc.params if p.type == "dice")
-    body = Function(module, proc, cells, dice_params, top=True).write()
+    function = Function(module, proc, cells, dice_params, top=True)
+    body = function.write()
     head = ["def make(E):"]
     head += [f"    {cell} = E[{n!r}]" for n, cell in cells.items()]
+    # a name read without a value (a derived value of sheet state, no sheet given): the traced runner says so
+    head += [f"    if type({cells[n]}) is _Absent: return None" for n in sorted(function.initial_reads & set(cells))]
     for n in sorted(dice_params):
         head.append(f"    {cells[n]}_roll = _roller({cells[n]})")
         head.append(f"    if {cells[n]}_roll is None: return None")
@@ -102,6 +106,7 @@ def _write(ruleset: Ruleset, proc: Procedure, names: tuple[str, ...]) -> Maker:
     source = "\n".join(module.chunks + head) + "\n" + "".join("    " + line + "\n" for line in body.splitlines())
     source += "    return run\n"
     module.globals["_roller"] = roller
+    module.globals["_Absent"] = Absent
     code = compile(source, f"<sampler {ruleset.id}.{proc.name}>", "exec")
     exec(code, module.globals)  # noqa: S102  # the source holds only what the writer made (see procedure.writer)
     make: Maker = module.globals["make"]

@@ -102,6 +102,7 @@ class Function:
         if SHEET in self.written:
             self.written.discard(SHEET)
         self.ids: dict[str, str] = {}
+        self.initial_reads: set[str] = set()  # the names read from their starting values
         self.lines: list[str] = []
         self.loop = 0  # depth of best_of loops being written
         self.temps = 0
@@ -121,7 +122,12 @@ class Function:
             return "(False)"
         if name in self.written:
             return self.var(name)
-        return self.initial.get(name)
+        code = self.initial.get(name)
+        if code is not None:
+            if isinstance(self.m.globals.get(code), Absent):  # reading it fails, as the traced runner says
+                raise Unsupported(f"name {name} has no value")
+            self.initial_reads.add(name)
+        return code
 
     def _formula_name(self, name: str, source: Source, node: ast.AST) -> str:
         code = self.read(name)
