@@ -1,6 +1,6 @@
 """Procedure speed: exact odds, one sampled run, a cold start and peak memory, each beside a peer.
 
-Run as `python bench/procedure_bench.py [odds|run|cold|memory]` after `pip install ".[bench]"`
+Run as `python bench/procedure_bench.py [odds|every|run|cold|memory]` after `pip install ".[bench]"`
 (no argument runs every section). Ours and the peer run in the same process, interleaved,
 several times each; CPU time (time.process_time) is measured, so other work on the machine
 disturbs the figures less. Each line prints min and median for both and the ratio of the
@@ -9,6 +9,10 @@ medians (ours / peer; under 1 means ours is faster).
 - odds: the exact odds of the heaviest bundled questions (issue 13's list); nwod attack 20 v 20
   with strength 5 beside icepool computing the same distribution (exploding d10 pools at 7,
   10-again), with the peak memory of each (tracemalloc).
+- every: the exact odds of every procedure of every bundled ruleset, at each of its samples and at
+  the largest parameters it sensibly takes (20-dice pools at 8-again, stats at their maxima, issue
+  13's list), with a character sheet where the procedure reads one; prints each procedure's slowest
+  question and whether every one is within 100 ms.
 - run: one sampled run of lockwood check, nwod action and wwn attack (its outcome and values, from
   `sampler`, parameters bound once) beside the same rule written by hand with the same random
   generator, answering the same question; 2d20kh1 beside a hand-written roll; then the same runs
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import os
 import random
+import re
 import resource
 import statistics
 import subprocess
@@ -31,12 +36,16 @@ import time
 import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
+from tempfile import TemporaryDirectory
 from typing import Any
 
 from interpreter.dice.expr import RandomSource, clear_caches, parse
+from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref
 from interpreter.procedure import runner
 from interpreter.procedure.sampler import sampler
+from interpreter.ruleset.samples import as_arguments
+from interpreter.sheet.file import SheetFile
 
 REPEATS = 7
 ATTACK = {"attack_pool": 20, "defense_pool": 20, "weapon": 2, "strength": 5}
@@ -126,6 +135,132 @@ def section_odds() -> None:
     a, b = interleaved(ours, icepool_attack)
     line("  time", a, b, 1e3, "ms")
     print(f"  peak memory (tracemalloc): ours {peak_mib(ours):.1f} MiB, icepool {peak_mib(icepool_attack):.1f} MiB")
+
+
+# -- every procedure -------------------------------------------------------------------------------
+BUNDLED = ("lockwood", "nwod", "rollunder", "wwn")
+POOL = {"again": 8}  # 8-again: the most explosions, so the heaviest pools
+# Beyond each procedure's samples: the largest parameters it sensibly takes. SHEET marks a
+# question asked with a character sheet (a new one, edited as SHEET_EDITS says).
+SHEET = "sheet"
+LARGEST: list[tuple[str, str, dict[str, Any], str | None]] = [
+    *((ref, name, args, None) for ref, name, args in HEAVY),
+    ("lockwood", "check", {"stat": 20, "dc": 15, "advantage": True, "luck": 20}, None),
+    ("lockwood", "check", {"stat": 20, "dc": 15, "advantage": True}, SHEET),
+    ("lockwood", "opposed", {"actor": 20, "defender": 20, "advantage": True, "defender_advantage": True}, None),
+    ("lockwood", "attack", {"attack": 20, "defense": 20, "advantage": True, "defender_advantage": True,
+                            "luck": 20}, None),
+    ("lockwood", "attack", {"attack": 20, "defense": 20, "advantage": True, "defender_advantage": True}, SHEET),
+    ("lockwood", "luck", {"points": 20}, None),
+    ("lockwood", "friendly_fire", {"perception": 20, "in_the_way": 20}, None),
+    ("lockwood", "move", {"agility": 20}, None),
+    ("lockwood", "heal_minor", {"healing": 20}, SHEET),
+    ("lockwood", "heal_major", {"healing": 20}, SHEET),
+    ("nwod", "pool", {"dice": 20, "target": 8, **POOL}, None),
+    ("nwod", "action", {"pool": 20, "skill": 5, "specialty": True, **POOL}, None),
+    ("nwod", "action", {"pool": 20, **POOL}, SHEET),
+    ("nwod", "contested", {"actor": 20, "defender": 20, **POOL, "defender_again": 8}, None),
+    ("nwod", "extended", {"pool": 20, "required": 30, **POOL}, None),
+    ("nwod", "full_defense", {"defense_pool": 20, "attacker": 3, **POOL}, None),
+    ("nwod", "attack", {"attack_pool": 20, "defense_pool": 20, "weapon": 5, "strength": 5, **POOL,
+                        "defense_again": 8}, None),
+    ("nwod", "autofire", {"mode": "long", "attack_pool": 20, "defense_pool": 20, "weapon": 5, "targets": 3,
+                          **POOL, "defense_again": 8}, None),
+    ("nwod", "degeneration", {"morality": 10, "sin": 1, **POOL}, None),
+    ("nwod", "stay_conscious", POOL, SHEET),
+    ("rollunder", "check", {"stat": 18, "advantage": True}, None),
+    ("rollunder", "zero_hp", {"disadvantage": True}, None),
+    ("rollunder", "learn_ritual", {"cunning": 18, "advantage": True}, None),
+    ("rollunder", "learn_ritual", {"pay": "hp", "advantage": True}, SHEET),
+    ("rollunder", "rest", {"advantage": True}, SHEET),
+    ("rollunder", "advance_stat", {"stat": 18, "advantage": True}, None),
+    ("rollunder", "advance", {"choice": "stats"}, SHEET),
+    ("rollunder", "advance", {"choice": "hp"}, SHEET),
+    ("wwn", "attack", {"bonus": 10, "ac": 20, "damage": "3d8", "damage_bonus": 5, "shock": 5, "shock_ac": 20}, None),
+    ("wwn", "stabilize", {"skill": 4, "attribute": 18, "rounds": 10, "aided": True}, SHEET),
+    ("wwn", "first_aid", {"heal": 4}, SHEET),
+]
+# What a new sheet needs before every state procedure has something to do, and the sheets of
+# the procedures that need more (rollunder wake: a stable character at 0 HP; wwn stabilize: a
+# mortally wounded one).
+SHEET_EDITS = {"nwod": {"experience": "100"}, "rollunder": {"st_points": "3"}}
+STATES = {("rollunder", "wake"): {"unconscious": "true", "hp": "{current: 0, max: 6}"},
+          ("wwn", "stabilize"): {"mortally_wounded": "true", "hp": "{current: 0, max: 4}"}}
+
+
+def new_sheet(folder: str, ref: str, name: str, edits: dict[str, str]) -> SheetFile:
+    """A new sheet of the ruleset, written by `rules sheet new`, with some state values edited."""
+    path = Path(folder) / f"{ref}-{name}.yaml"
+    subprocess.run([str(Path(sys.executable).with_name("rules")), "sheet", "new", ref, "-o", str(path)],
+                   check=True, stdout=subprocess.DEVNULL)
+    text = path.read_text()
+    for key, value in edits.items():
+        text = re.sub(rf"(?m)^(  {key}:) [^#\n]*?(  #|$)", rf"\1 {value}\2", text, count=1)
+    path.write_text(text)
+    return SheetFile.read(str(path))
+
+
+def questions(folder: str) -> list[tuple[str, str, dict[str, Any], SheetFile | None]]:
+    """Every sample of every bundled procedure (with and without a sheet as it takes one) and LARGEST."""
+    out: list[tuple[str, str, dict[str, Any], SheetFile | None]] = []
+    sheets: dict[tuple[str, str], SheetFile] = {}
+
+    def sheet_for(ref: str, name: str) -> SheetFile:
+        key = (ref, name if (ref, name) in STATES else "")
+        if key not in sheets:
+            edits = {**SHEET_EDITS.get(ref, {}), **STATES.get((ref, name), {})}
+            sheets[key] = new_sheet(folder, ref, key[1] or "sheet", edits)
+        return sheets[key]
+
+    for ref in BUNDLED:
+        ruleset = compile_ref(ref)
+        for name, proc in ruleset.procedures.items():
+            for sample in proc.samples or [{}]:
+                args = as_arguments(sample)
+                if proc.sheet != "required":
+                    out.append((ref, name, args, None))
+                if proc.sheet != "none":
+                    out.append((ref, name, args, sheet_for(ref, name)))
+    for ref, name, args, sheet in LARGEST:
+        out.append((ref, name, args, sheet_for(ref, name) if sheet else None))
+    return out
+
+
+def section_every() -> None:
+    print("exact odds of every bundled procedure: its slowest question, ms of CPU (min / median of", REPEATS, ")")
+    with TemporaryDirectory() as folder:
+        slowest: dict[tuple[str, str], tuple[float, float, str]] = {}
+        refused: dict[tuple[str, str], str] = {}
+        for ref, name, args, sheet in questions(folder):
+            ruleset = compile_ref(ref)
+
+            def go(ruleset: Any = ruleset, name: str = name, args: dict[str, Any] = args,
+                   sheet: SheetFile | None = sheet) -> object:
+                clear_caches()
+                return runner.odds(ruleset, name, args, sheet.data if sheet else None, sheet.doc if sheet else None)
+            shown = " ".join(f"{k}={v}" for k, v in args.items()) + (" --sheet" if sheet else "")
+            try:
+                go()
+            except RulesError as err:  # a sample the sheet does not allow: reported, not timed
+                refused.setdefault((ref, name), f"{shown}: {err.message}")
+                continue
+            times = sorted(cpu(go) for _ in range(REPEATS))
+            best, median = times[0], statistics.median(times)
+            if median > slowest.get((ref, name), (0.0, 0.0, ""))[1]:
+                slowest[(ref, name)] = (best, median, shown)
+    for ref in BUNDLED:
+        for name in compile_ref(ref).procedures:
+            if (ref, name) in slowest:
+                best, median, shown = slowest[(ref, name)]
+                print(f"  {f'{ref} {name} {shown}':<100} {best * 1e3:7.1f} / {median * 1e3:7.1f}")
+            else:
+                print(f"  {ref} {name}: no question answered ({refused.get((ref, name), 'none asked')})")
+    worst = max(slowest.items(), key=lambda item: item[1][1])
+    (ref, name), (_, median, shown) = worst
+    counted = sum(len(compile_ref(ref).procedures) for ref in BUNDLED)
+    print(f"slowest: {ref} {name} {shown}, median {median * 1e3:.1f} ms; "
+          f"{len(slowest)} of {counted} procedures answered, "
+          f"every one within 100 ms: {'yes' if median <= 0.1 and len(slowest) == counted else 'no'}")
 
 
 # -- sampled runs ----------------------------------------------------------------------------------
@@ -249,7 +384,7 @@ def section_memory() -> None:
           f"(a process importing click and ruamel.yaml: {floor / 1024:.1f} MiB)")
 
 
-SECTIONS = {"odds": section_odds, "run": section_run, "cold": section_cold, "memory": section_memory}
+SECTIONS = {"odds": section_odds, "every": section_every, "run": section_run, "cold": section_cold, "memory": section_memory}
 
 if __name__ == "__main__":
     os.environ.setdefault("PYTHONHASHSEED", "0")
