@@ -109,7 +109,7 @@ def poly_scale(a: Poly, k: int) -> Poly:
 class Distribution:
     """A finite probability distribution over integers; immutable."""
 
-    __slots__ = ("_den", "_fl", "_probs", "_trunc", "_w")
+    __slots__ = ("_counts", "_den", "_fl", "_probs", "_trunc", "_w")
 
     def __init__(self, weights: Mapping[int, int] | None, den: int = 1,
                  floats: Mapping[int, float] | None = None, truncated: float = 0.0):
@@ -119,6 +119,7 @@ class Distribution:
         self._fl = None if floats is None else dict(floats)
         self._trunc = truncated
         self._probs: tuple[tuple[int, Fraction | float], ...] | None = None
+        self._counts: tuple[tuple[tuple[int, int], ...], int] | None = None
 
     # -- construction ----------------------------------------------------
     @classmethod
@@ -173,6 +174,15 @@ class Distribution:
                 items = sorted((v, w / den) for v, w in self._w.items())
             self._probs = tuple(items)
         return self._probs
+
+    def counts(self) -> tuple[tuple[tuple[int, int], ...], int] | None:
+        """An exact distribution as (value, count) pairs sorted by value over one denominator, the
+        smallest that keeps every count whole; None when it is not exact."""
+        if self._counts is None and self.exact:
+            assert self._w is not None
+            common = _gcd(self._den, *self._w.values())
+            self._counts = tuple(sorted((v, w // common) for v, w in self._w.items())), self._den // common
+        return self._counts
 
     @property
     def mean(self) -> float:

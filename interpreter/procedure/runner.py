@@ -17,6 +17,7 @@ from interpreter.hints import shown, suggest
 from interpreter.procedure.call import initial_env
 from interpreter.procedure.kinds import RUNNERS
 from interpreter.procedure.steps import run_steps
+from interpreter.procedure.weights import Ratio, add_all, exact
 from interpreter.procedure.worlds import EvalContext, World, Worlds, merge
 from interpreter.record import record
 from interpreter.ruleset.model import Param, Procedure, Ruleset
@@ -263,7 +264,7 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
     gc.disable()  # worlds are many short-lived objects without cycles: collecting finds nothing to free
     clock = budget.start()  # one time budget for the whole computation
     try:
-        worlds: Worlds = [(World(env), Fraction(1))]
+        worlds: Worlds = [(World(env), Ratio(1, 1))]
         # A value that is final (no later step reads or writes it) is added up as soon as it is,
         # with the mass of the worlds then; worlds are then no longer told apart by it.
         retired: dict[str, tuple[dict[Any, Any], Any]] = {}
@@ -274,17 +275,18 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
                 _retire(worlds, done, retired)
                 ctx.settled = ctx.settled | frozenset(done)  # no longer part of what tells worlds apart
                 worlds = merge(worlds, ctx.key_names(step.live))
-        outcomes: dict[str, Any] = {o: Fraction(0) for o in proc.outcomes}
-        values: dict[str, dict[Any, Any]] = {v: {} for v in proc.values if v not in retired}
-        mass: Any = Fraction(0)
+        by_outcome: dict[str, list[Any]] = {o: [] for o in proc.outcomes}
+        by_value: dict[str, dict[Any, list[Any]]] = {v: {} for v in proc.values if v not in retired}
         for world, weight in worlds:
             _finish(proc, world)
-            mass += weight
             assert world.outcome is not None  # _finish refuses a world without an outcome
-            outcomes[world.outcome] = outcomes.get(world.outcome, 0) + weight
-            for v, counts in values.items():
-                value = reported(world.env.get(v))
-                counts[value] = counts.get(value, 0) + weight
+            by_outcome.setdefault(world.outcome, []).append(weight)
+            for v, seen in by_value.items():
+                seen.setdefault(reported(world.env.get(v)), []).append(weight)
+        mass = exact(add_all(p for _, p in worlds))
+        outcomes: dict[str, Any] = {o: exact(add_all(ws)) for o, ws in by_outcome.items()}
+        values: dict[str, dict[Any, Any]] = {v: {x: exact(add_all(ws)) for x, ws in seen.items()}
+                                             for v, seen in by_value.items()}
     finally:
         budget.stop(clock)
         if paused:
@@ -310,16 +312,14 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
 
 def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[Any, Any], Any]]) -> None:
     """Add up the distribution of values that are final, with the mass of the worlds then."""
-    mass: Any = Fraction(0)
-    counts: dict[str, dict[Any, Any]] = {v: {} for v in names}
+    counts: dict[str, dict[Any, list[Any]]] = {v: {} for v in names}
     for world, weight in worlds:
-        mass += weight
         env = world.env
         for v, seen in counts.items():
-            value = reported(env.get(v))
-            seen[value] = seen.get(value, 0) + weight
+            seen.setdefault(reported(env.get(v)), []).append(weight)
+    mass = exact(add_all(p for _, p in worlds))
     for v, seen in counts.items():
-        retired[v] = (seen, mass)
+        retired[v] = ({x: exact(add_all(ws)) for x, ws in seen.items()}, mass)
 
 
 def worded(proc: Procedure, name: str, value: Any) -> Any:

@@ -24,11 +24,12 @@ from interpreter.dice.atleast import AtLeast
 from interpreter.dice.pool import RESULT, pool_odds, read_pool
 from interpreter.errors import LimitExceeded, Location, RulesError
 from interpreter.procedure.trace import NoteRecord, Record, RollRecord, Trace
+from interpreter.procedure.weights import Ratio, add_all
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.specs import RollInto, Step
 
-Weight = Fraction | float
+Weight = Ratio | Fraction | float | int  # exact odds keep Ratio (see procedure.weights), sampling 1
 Env = Mapping[str, Any]
 
 
@@ -151,7 +152,7 @@ class EvalContext:
             if sat is not None:
                 dist, cap = sat
                 self.tick(len(dist.probs), where)
-                for value, prob in dist.probs:
+                for value, prob in _weights(dist):
                     yield (AtLeast(value) if value == cap else value), prob, None
                 return
             dist = expr.distribution(env)
@@ -160,7 +161,7 @@ class EvalContext:
         self.tick(len(dist.probs), where)  # every result becomes a world to build and merge
         if dist.truncated:
             self.truncated += float(weight) * dist.truncated
-        for value, prob in dist.probs:
+        for value, prob in _weights(dist):
             yield value, prob, None
 
 
@@ -187,7 +188,16 @@ class EvalContext:
         if cut:
             self.truncated += float(weight) * cut / den
         for key, x in joint.items():
-            yield key, (x / den if cut else Fraction(x, den)), ()
+            yield key, (x / den if cut else Ratio(x, den)), ()
+
+
+def _weights(dist: Any) -> Any:
+    """A distribution's (value, probability) pairs; exact ones as counts over its one denominator."""
+    counts = dist.counts()
+    if counts is None:
+        return dist.probs
+    pairs, den = counts
+    return [(value, Ratio(count, den)) for value, count in pairs]
 
 
 def merge(worlds: Iterable[tuple[World, Weight]], names: tuple[str, ...]) -> Worlds:
@@ -210,29 +220,11 @@ def merge(worlds: Iterable[tuple[World, Weight]], names: tuple[str, ...]) -> Wor
     return [(seen[0], seen[1] if len(seen) == 2 else add_up(seen[1:])) for seen in merged.values()]
 
 
-def add_up(weights: list[Weight]) -> Weight:
-    """The sum of weights; exact fractions are added numerator by numerator for each denominator.
-
-    Adding two fractions reduces the result with a gcd of large numbers; the weights that
-    merge mostly share a few denominators, so this does one reduction per denominator.
-    """
-    if not all(type(w) is Fraction for w in weights):
-        total: Weight = weights[0]
-        for w in weights[1:]:
-            total += w
-        return total
-    by_denominator: dict[int, int] = {}
-    for w in weights:
-        assert isinstance(w, Fraction)
-        d = w.denominator
-        by_denominator[d] = by_denominator.get(d, 0) + w.numerator
-    fractions = [Fraction(n, d) for d, n in by_denominator.items()]
-    exact = fractions[0]
-    for f in fractions[1:]:
-        exact += f
-    return exact
+def add_up(weights: list[Weight]) -> Any:
+    """The sum of weights (see procedure.weights: mostly integer additions, no reduction)."""
+    return add_all(weights)
 
 
-def total(worlds: Worlds) -> Weight:
+def total(worlds: Worlds) -> Any:
     """The probability mass of some worlds."""
-    return sum((p for _, p in worlds), Fraction(0))
+    return add_all(p for _, p in worlds)
