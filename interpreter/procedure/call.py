@@ -10,6 +10,7 @@ from interpreter.absent import Absent
 from interpreter.errors import BadParameter, Location
 from interpreter.procedure.steps import each, evaluate, run_steps
 from interpreter.procedure.trace import RollRecord
+from interpreter.procedure.weights import add_all
 from interpreter.procedure.worlds import EvalContext, Weight, World, Worlds
 from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.specs import Call, Step
@@ -53,22 +54,57 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
                                step.where)
         found = ends(args, sheet)
         ctx.tick(len(found), step.where)  # every end of the callee becomes a world of the caller
+        if ctx.exact:
+            yield from exact_ends(world, weight, found, sheet)
+            return
         for end, p in found:
             env = dict(world.env)
-            if prefix:
-                for name in callee.values:
-                    env[f"{prefix}_{name}"] = end.env.get(name)
-                for name in callee.outcomes:
-                    env[f"{prefix}_{name}"] = end.outcome == name
-            for name in sheet:
-                env[name] = end.env[name]
+            env.update(bindings(end, sheet))
             trace = end.trace
-            if prefix and not ctx.exact:
+            if prefix:
                 trace = tuple(replace(r, name=f"{prefix}.{r.name}") if isinstance(r, RollRecord) else r for r in trace)
             new = World(env, world.outcome, world.stopped, world.trace + trace, world.loops)
             if spec.inherit:
                 new = new.with_outcome(end.outcome)
             yield new, weight * p
+
+    def bindings(end: World, sheet: Mapping[str, Any]) -> dict[str, Any]:
+        """The names an end of the callee binds in the caller: its values and outcomes under the prefix, the sheet."""
+        out: dict[str, Any] = {}
+        if spec.prefix:
+            for name in callee.values:
+                out[f"{spec.prefix}_{name}"] = end.env.get(name)
+            for name in callee.outcomes:
+                out[f"{spec.prefix}_{name}"] = end.outcome == name
+        for name in sheet:
+            out[name] = end.env[name]
+        return out
+
+    def exact_ends(world: World, weight: Weight, found: Worlds, sheet: Mapping[str, Any]) -> Iterator[tuple[World, Weight]]:
+        # What each end binds, worked out once per set of ends; names no later step reads are left out,
+        # and ends that bind the same (and give the same outcome, when it is inherited) are one.
+        key = ("ends", id(step), id(found))
+        shared = ctx.calls.get(key)
+        if shared is None:
+            live = set(ctx.key_names(step.live))
+            merged: dict[Any, tuple[dict[str, Any], str | None, list[Weight]]] = {}
+            for end, p in found:
+                bound = {k: v for k, v in bindings(end, sheet).items() if k in live}
+                outcome = end.outcome if spec.inherit else None
+                seen = merged.setdefault((tuple(bound.items()), outcome), (bound, outcome, []))
+                seen[2].append(p)
+            shared = ctx.calls[key] = (found, [(b, o, add_all(ps)) for b, o, ps in merged.values()])
+        env, loops, stopped, trace = world.env, world.loops, world.stopped, world.trace
+        if spec.inherit:
+            for bound, outcome, p in shared[1]:
+                new = {**env, **bound}
+                new["outcome"] = 0 if outcome is None else new.get(outcome, 0)
+                yield World(new, outcome, stopped, trace, loops), weight * p
+        else:
+            outcome = world.outcome
+            for bound, _, p in shared[1]:
+                yield World({**env, **bound}, outcome, stopped, trace, loops), weight * p
+
     return each(worlds, one)
 
 
