@@ -258,6 +258,9 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
     """The odds, with or without saturated explosions."""
     proc = find_procedure(ruleset, name)
     env, sheet_env = _start(ruleset, proc, args, sheet, doc)
+    if proc.reads is not None:  # every world copies its env: leave out what no step reads (trait flags mostly)
+        keep = proc.reads | set(proc.outcomes) | {"outcome", "has_sheet"}
+        env = {k: v for k, v in env.items() if k in keep}
     ctx = EvalContext(ruleset, exact=True, handlers=RUNNERS, functions=table_functions(ruleset),
                       sheet_names=_sheet_names(ruleset, sheet_env), saturate=saturate)
     paused = gc.isenabled()
