@@ -52,8 +52,25 @@ def run_steps(steps: Steps, worlds: Worlds, ctx: EvalContext) -> Worlds:
         ctx.tick(len(worlds), step.where)
         worlds = handler(step, worlds, ctx)
         if ctx.exact:
-            worlds = merge(worlds, ctx.key_names(step.live))
+            worlds = _merged(step, worlds, ctx)
     return worlds
+
+
+def _merged(step: Step[Any], worlds: Worlds, ctx: EvalContext) -> Worlds:
+    """The worlds after a step, merged.
+
+    Merging saves work and never changes a result. A step whose last merge found nothing to merge
+    (its results were all different states, as after a roll into a new name) is merged only every
+    fourth time it runs, and only while it gives no more worlds than then; the steps after it merge.
+    """
+    key = id(step)
+    idle, size = ctx.idle_merges.get(key, (0, 0))
+    if idle % 4 and len(worlds) <= size:
+        ctx.idle_merges[key] = (idle + 1, size)
+        return worlds
+    merged = merge(worlds, ctx.key_names(step.live))
+    ctx.idle_merges[key] = (idle + 1, len(worlds)) if len(merged) == len(worlds) else (0, 0)
+    return merged
 
 
 def each(worlds: Worlds, fn: Each) -> Worlds:
@@ -118,27 +135,29 @@ def run_roll(step: Step[Roll], worlds: Worlds, ctx: EvalContext) -> Worlds:
 
 def run_decide(step: Step[Decide], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`decide`: the first branch whose condition holds sets the outcome."""
-    def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        for b in step.spec.branches:
-            if b.cond is None or evaluate(b.cond, world, ctx, b.where):
-                yield world.with_outcome(b.outcome), weight
-                return
-        yield world, weight
-    return each(worlds, one)
+    branches = step.spec.branches
+    out: Worlds = []
+    for world, weight in worlds:
+        if not world.stopped:
+            for b in branches:
+                if b.cond is None or evaluate(b.cond, world, ctx, b.where):
+                    world = world.with_outcome(b.outcome)
+                    break
+        out.append((world, weight))
+    return out
 
 
 def run_stop(step: Step[Stop], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`stop`: end the procedure when a condition holds, optionally setting the outcome."""
     cond, outcome = step.spec.when, step.spec.outcome
-
-    def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        if cond is None or evaluate(cond, world, ctx, step.where):
+    out: Worlds = []
+    for world, weight in worlds:
+        if not world.stopped and (cond is None or evaluate(cond, world, ctx, step.where)):
             if outcome is not None:
                 world = world.with_outcome(outcome)
-            yield world.stop(), weight
-        else:
-            yield world, weight
-    return each(worlds, one)
+            world = world.stop()
+        out.append((world, weight))
+    return out
 
 
 def run_if(step: Step[If], worlds: Worlds, ctx: EvalContext) -> Worlds:

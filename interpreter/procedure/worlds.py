@@ -104,16 +104,18 @@ class EvalContext:
     sheet_names: tuple[str, ...] = ()  # the names a bound sheet gives, passed on to called sheet procedures
     saturate: bool = False  # exact mode: lump an exploding roll's tail into one AtLeast value
     settled: frozenset[str] = frozenset()  # the run's reported values already added up (see runner.odds)
+    idle_merges: dict[int, tuple[int, int]] = field(default_factory=dict)  # exact mode: a step's merges that merged nothing
     _keys: dict[tuple[frozenset[str], tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict)
 
     def tick(self, amount: int = 1, where: Location | None = None) -> None:
         """Count work, and stop with a clear error before it becomes a hang."""
+        before = self.work
         self.work += amount
         limit = limits.MAX_ODDS_STEPS if self.exact else limits.MAX_STEPS
         if self.work > limit:
             what = "exact odds need" if self.exact else "the procedure needs"
             raise LimitExceeded(f"{what} more than {limit} steps; {self.advice()}", where)
-        if self.exact:
+        if self.exact and (before ^ self.work) >> 8:  # the clock is read about every 256 steps of work
             budget.check("exact odds", self.advice(), where)
 
     def advice(self) -> str:
@@ -216,13 +218,12 @@ def merge(worlds: Iterable[tuple[World, Weight]], names: tuple[str, ...]) -> Wor
             if not len(merged) % 4096:
                 budget.check("exact odds", "use fewer dice or repeats, or sample it with `rules run ... --seed N`")
         else:
-            seen.append(weight)
-    return [(seen[0], seen[1] if len(seen) == 2 else add_up(seen[1:])) for seen in merged.values()]
-
-
-def add_up(weights: list[Weight]) -> Any:
-    """The sum of weights (see procedure.weights: mostly integer additions, no reduction)."""
-    return add_all(weights)
+            before = seen[1]
+            if type(before) is Ratio and type(weight) is Ratio and before.den == weight.den:
+                seen[1] = Ratio(before.num + weight.num, before.den)  # after the same rolls: the usual case
+            else:
+                seen[1] = before + weight
+    return [(seen[0], seen[1]) for seen in merged.values()]
 
 
 def total(worlds: Worlds) -> Any:
