@@ -249,11 +249,27 @@ class Builder:
 
                 return call1
 
+            if len(args) == 2:
+                first, second = args
+
+                def call2(env: Env, tables: Tables) -> Any:
+                    try:
+                        r = builtin(first(env, tables), second(env, tables))
+                    except RulesError as err:
+                        raise err.located(where) from None
+                    if type(r) is int and lo <= r <= hi:
+                        return r
+                    return number(r)
+
+                return call2
+
             def call(env: Env, tables: Tables) -> Any:
                 try:
                     r = builtin(*[a(env, tables) for a in args])
                 except RulesError as err:
                     raise err.located(where) from None
+                if type(r) is int and lo <= r <= hi:
+                    return r
                 return number(r)
 
             return call
