@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
 
@@ -10,8 +10,9 @@ from interpreter.absent import Absent
 from interpreter.errors import BadParameter, Location
 from interpreter.procedure.steps import each, evaluate, run_steps
 from interpreter.procedure.trace import RollRecord
-from interpreter.procedure.weights import add_all
+from interpreter.procedure.weights import Ratio, add_all
 from interpreter.procedure.worlds import EvalContext, Weight, World, Worlds
+from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.specs import Call, Step
 
@@ -42,7 +43,7 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
                 ctx.settled = settled
         return cached
 
-    def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
+    def one(world: World, weight: Weight) -> Iterable[tuple[World, Weight]]:
         args = {a.name: evaluate(a.formula, world, ctx, step.where) for a in spec.args}
         prefix = spec.prefix
         # A procedure that works on a sheet gets the caller's sheet, and its changes come back.
@@ -55,8 +56,8 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
         found = ends(args, sheet)
         ctx.tick(len(found), step.where)  # every end of the callee becomes a world of the caller
         if ctx.exact:
-            yield from exact_ends(world, weight, found, sheet)
-            return
+            return exact_ends(world, weight, found, sheet)
+        out: Worlds = []
         for end, p in found:
             env = dict(world.env)
             env.update(bindings(end, sheet))
@@ -66,7 +67,8 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
             new = World(env, world.outcome, world.stopped, world.trace + trace, world.loops)
             if spec.inherit:
                 new = new.with_outcome(end.outcome)
-            yield new, weight * p
+            out.append((new, weight * p))
+        return out
 
     def bindings(end: World, sheet: Mapping[str, Any]) -> dict[str, Any]:
         """The names an end of the callee binds in the caller: its values and outcomes under the prefix, the sheet."""
@@ -80,7 +82,7 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
             out[name] = end.env[name]
         return out
 
-    def exact_ends(world: World, weight: Weight, found: Worlds, sheet: Mapping[str, Any]) -> Iterator[tuple[World, Weight]]:
+    def exact_ends(world: World, weight: Weight, found: Worlds, sheet: Mapping[str, Any]) -> Worlds:
         # What each end binds, worked out once per set of ends; names no later step reads are left out,
         # and ends that bind the same (and give the same outcome, when it is inherited) are one.
         key = ("ends", id(step), id(found))
@@ -93,17 +95,22 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
                 outcome = end.outcome if spec.inherit else None
                 seen = merged.setdefault((tuple(bound.items()), outcome), (bound, outcome, []))
                 seen[2].append(p)
-            shared = ctx.calls[key] = (found, [(b, o, add_all(ps)) for b, o, ps in merged.values()])
+            kept = [(b, o, add_all(ps)) for b, o, ps in merged.values()]
+            shared = ctx.calls[key] = (found, kept, all(type(p) is Ratio for _, _, p in kept))
         env, loops, stopped, trace = world.env, world.loops, world.stopped, world.trace
         if spec.inherit:
+            out: Worlds = []
             for bound, outcome, p in shared[1]:
                 new = {**env, **bound}
                 new["outcome"] = 0 if outcome is None else new.get(outcome, 0)
-                yield World(new, outcome, stopped, trace, loops), weight * p
-        else:
-            outcome = world.outcome
-            for bound, _, p in shared[1]:
-                yield World({**env, **bound}, outcome, stopped, trace, loops), weight * p
+                out.append((World(new, outcome, stopped, trace, loops), weight * p))
+            return out
+        outcome = world.outcome
+        if shared[2] and type(weight) is Ratio:
+            num, den = weight.num, weight.den  # the usual case, without a method call a world
+            return [(World({**env, **bound}, outcome, stopped, trace, loops), Ratio(num * p.num, den * p.den))
+                    for bound, _, p in shared[1]]
+        return [(World({**env, **bound}, outcome, stopped, trace, loops), weight * p) for bound, _, p in shared[1]]
 
     return each(worlds, one)
 
@@ -143,7 +150,8 @@ def _base_env(ruleset: Ruleset, proc: Procedure) -> dict[str, Any]:
     known = _BASES.get(key)
     if known is None or known[0] is not ruleset or known[1] is not proc:
         everything = {**ruleset.constants, **ruleset.dice}
-        base = everything if proc.reads is None else {k: v for k, v in everything.items() if k in proc.reads}
+        reads = proc.reads  # sheet steps may read any constant
+        base = everything if reads is None or SHEET in reads else {k: v for k, v in everything.items() if k in reads}
         if len(_BASES) > 256:
             _BASES.clear()
         known = _BASES[key] = (ruleset, proc, base)

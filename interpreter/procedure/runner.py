@@ -20,6 +20,7 @@ from interpreter.procedure.steps import run_steps
 from interpreter.procedure.weights import Ratio, add_all, exact
 from interpreter.procedure.worlds import EvalContext, World, Worlds, merge
 from interpreter.record import record
+from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.tables import table_functions
 from interpreter.sheet.entries import flags
@@ -258,8 +259,11 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
     """The odds, with or without saturated explosions."""
     proc = find_procedure(ruleset, name)
     env, sheet_env = _start(ruleset, proc, args, sheet, doc)
-    if proc.reads is not None:  # every world copies its env: leave out what no step reads (trait flags mostly)
+    if proc.reads is not None and not (SHEET in proc.reads and sheet_env):
+        # Every world copies its env: leave out what no step reads (the trait flags of parameters mostly).
         keep = proc.reads | set(proc.outcomes) | {"outcome", "has_sheet"}
+        if SHEET in proc.reads:  # sheet steps that a run without a sheet cannot take: constants stay
+            keep = keep | set(ruleset.constants) | set(ruleset.dice)
         env = {k: v for k, v in env.items() if k in keep}
     ctx = EvalContext(ruleset, exact=True, handlers=RUNNERS, functions=table_functions(ruleset),
                       sheet_names=_sheet_names(ruleset, sheet_env), saturate=saturate)
@@ -271,8 +275,8 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
         # A value that is final (no later step reads or writes it) is added up as soon as it is,
         # with the mass of the worlds then; worlds are then no longer told apart by it.
         retired: dict[str, tuple[dict[Any, Any], Any]] = {}
-        for step in proc.steps:
-            worlds = run_steps((step,), worlds, ctx)
+        for i, step in enumerate(proc.steps):
+            worlds = run_steps((step,), worlds, ctx, proc.steps[i + 1] if i + 1 < len(proc.steps) else None)
             done = [v for v in step.done if v not in ctx.sheet_names]
             if done:
                 _retire(worlds, done, retired)

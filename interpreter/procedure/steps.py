@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from interpreter import limits
 from interpreter.absent import Absent
+from interpreter.dice.expr import DiceExpr
 from interpreter.errors import LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
 from interpreter.procedure.trace import NoteRecord
 from interpreter.procedure.worlds import EvalContext, LoopState, Weight, World, Worlds, merge, total
+from interpreter.ruleset.liveness import ALL, SHEET, Liveness, writes
 from interpreter.ruleset.model import Procedure, Row, Table
 from interpreter.ruleset.specs import (
     BestOf,
@@ -27,7 +29,7 @@ from interpreter.ruleset.specs import (
 )
 from interpreter.ruleset.tables import row_name
 
-Each = Callable[[World, Weight], Iterator[tuple[World, Weight]]]
+Each = Callable[[World, Weight], Iterable[tuple[World, Weight]]]
 
 
 def evaluate(formula: Any, world: World, ctx: EvalContext, where: Location) -> Any:
@@ -38,12 +40,20 @@ def evaluate(formula: Any, world: World, ctx: EvalContext, where: Location) -> A
         raise err.located(where) from None
 
 
-def run_steps(steps: Steps, worlds: Worlds, ctx: EvalContext) -> Worlds:
+# Step kinds that turn each world into one world (or refuse): merging just before one of them saves no
+# work, since it costs about what the step does, so exact odds merge before the other kinds and at the end.
+ONE_TO_ONE = frozenset({"let", "decide", "stop", "contest", "update", "damage", "heal", "require"})
+
+
+def run_steps(steps: Steps, worlds: Worlds, ctx: EvalContext, following: Step[Any] | None = None,
+              merge_last: bool = True) -> Worlds:
     """Run steps in order over worlds; worlds that stopped pass through untouched.
 
-    For exact odds, worlds that are the same state after a step are merged (see worlds.merge).
+    For exact odds, worlds that are the same state after a step are merged (see worlds.merge) unless
+    the next step (`following` after the last) turns each world into one: then it is merged after that.
+    Without `merge_last` the caller merges what the last step gives.
     """
-    for step in steps:
+    for i, step in enumerate(steps):
         if all(world.stopped for world, _ in worlds):
             break
         handler = ctx.handlers.get(step.kind)
@@ -52,25 +62,11 @@ def run_steps(steps: Steps, worlds: Worlds, ctx: EvalContext) -> Worlds:
         ctx.tick(len(worlds), step.where)
         worlds = handler(step, worlds, ctx)
         if ctx.exact:
-            worlds = _merged(step, worlds, ctx)
+            last = i + 1 == len(steps)
+            after = following if last else steps[i + 1]
+            if (merge_last or not last) and (after is None or after.kind not in ONE_TO_ONE):
+                worlds = merge(worlds, ctx.key_names(step.live))
     return worlds
-
-
-def _merged(step: Step[Any], worlds: Worlds, ctx: EvalContext) -> Worlds:
-    """The worlds after a step, merged.
-
-    Merging saves work and never changes a result. A step whose last merge found nothing to merge
-    (its results were all different states, as after a roll into a new name) is merged only every
-    fourth time it runs, and only while it gives no more worlds than then; the steps after it merge.
-    """
-    key = id(step)
-    idle, size = ctx.idle_merges.get(key, (0, 0))
-    if idle % 4 and len(worlds) <= size:
-        ctx.idle_merges[key] = (idle + 1, size)
-        return worlds
-    merged = merge(worlds, ctx.key_names(step.live))
-    ctx.idle_merges[key] = (idle + 1, len(worlds)) if len(merged) == len(worlds) else (0, 0)
-    return merged
 
 
 def each(worlds: Worlds, fn: Each) -> Worlds:
@@ -99,7 +95,7 @@ def run_let(step: Step[Let], worlds: Worlds, ctx: EvalContext) -> Worlds:
                 env[a.name] = a.formula.evaluate(env, functions)
             except RulesError as err:
                 raise err.located(a.where) from None
-        out.append((world.with_env(env), weight))
+        out.append((World(env, world.outcome, world.stopped, world.trace, world.loops), weight))
     return out
 
 
@@ -150,13 +146,17 @@ def run_decide(step: Step[Decide], worlds: Worlds, ctx: EvalContext) -> Worlds:
 def run_stop(step: Step[Stop], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`stop`: end the procedure when a condition holds, optionally setting the outcome."""
     cond, outcome = step.spec.when, step.spec.outcome
+    functions = ctx.functions
     out: Worlds = []
-    for world, weight in worlds:
-        if not world.stopped and (cond is None or evaluate(cond, world, ctx, step.where)):
-            if outcome is not None:
-                world = world.with_outcome(outcome)
-            world = world.stop()
-        out.append((world, weight))
+    try:
+        for world, weight in worlds:
+            if not world.stopped and (cond is None or cond.evaluate(world.env, functions)):
+                if outcome is not None:
+                    world = world.with_outcome(outcome)
+                world = world.stop()
+            out.append((world, weight))
+    except RulesError as err:
+        raise err.located(step.where) from None
     return out
 
 
@@ -172,10 +172,11 @@ def run_if(step: Step[If], worlds: Worlds, ctx: EvalContext) -> Worlds:
             yes.append((world, weight))
         else:
             no.append((world, weight))
+    # The worlds of both branches are merged together after this step (see run_steps).
     if yes:
-        yes = run_steps(step.spec.then, yes, ctx)
+        yes = run_steps(step.spec.then, yes, ctx, merge_last=False)
     if no:
-        no = run_steps(step.spec.otherwise, no, ctx)
+        no = run_steps(step.spec.otherwise, no, ctx, merge_last=False)
     return done + yes + no
 
 
@@ -256,6 +257,10 @@ def run_best_of(step: Step[BestOf], worlds: Worlds, ctx: EvalContext) -> Worlds:
             raise LimitExceeded(f"best_of count is {count}; it must be 1 to {limits.MAX_LOOP_ITERATIONS}",
                                 step.where)
         worst = bool(spec.worst_when is not None and evaluate(spec.worst_when, world, ctx, step.where))
+        shared = _shared_runs(step, world, ctx, (count, worst)) if ctx.exact else None
+        if shared is not None and shared[1] is not None:
+            yield from _transplanted(world, weight, shared[1], shared[0])
+            return
         start = world.with_trace(())
         if ctx.exact:
             once = run_steps(spec.steps, [(start, 1)], ctx)
@@ -275,12 +280,50 @@ def run_best_of(step: Step[BestOf], worlds: Worlds, ctx: EvalContext) -> Worlds:
                         pick = pick.with_trace(a.trace + b.trace)
                     chosen.append((pick, pa * pb))
             best = merge(chosen, names) if ctx.exact else chosen
+        if shared is not None:
+            ctx.calls[shared[2]] = best
         for picked, p in best:
             trace = world.trace + picked.trace
             if not ctx.exact and count > 1:
                 trace += (NoteRecord(f"kept the {'worst' if worst else 'best'} of {count}"),)
             yield picked.with_trace(trace), weight * p
     return each(worlds, one)
+
+
+def _shared_runs(step: Step[BestOf], world: World, ctx: EvalContext,
+                 how: tuple[Any, ...]) -> tuple[tuple[str, ...], Worlds | None, Any] | None:
+    """Exact odds: worlds that agree on every name a best_of's runs read or write get the same kept
+    results, so they are worked out once. The names the runs write, the results when known, and their
+    cache key; None when what the runs read cannot be known (a sheet, a dice parameter)."""
+    spec = step.spec
+    plan_key = ("best_of names", id(step))
+    if plan_key not in ctx.calls:
+        liveness = Liveness(ctx.ruleset.dice, ctx.ruleset.tables, (), ctx.ruleset.procedures)
+        tiebreak = spec.tiebreak.names if spec.tiebreak is not None else frozenset()
+        _, reads = liveness.steps(spec.steps, frozenset(tiebreak))
+        written = writes(spec.steps, ctx.ruleset.procedures, ctx.ruleset.tables) | {"outcome"}
+        unknown = {ALL, SHEET} & (reads | written)
+        ctx.calls[plan_key] = None if unknown else (tuple(sorted(reads | written)), tuple(sorted(written)))
+    plan = ctx.calls[plan_key]
+    if plan is None:
+        return None
+    values = tuple(map(world.env.get, plan[0]))
+    named = ctx.ruleset.dice
+    if any(isinstance(v, DiceExpr) and named.get(n) is not v for n, v in zip(plan[0], values, strict=True)):
+        return None  # dice given as a parameter: what they read is known only now
+    key = ("best_of", id(step), how, world.outcome, world.loops, values)
+    return plan[1], ctx.calls.get(key), key
+
+
+def _transplanted(world: World, weight: Weight, kept: Worlds, written: tuple[str, ...]) -> Iterator[tuple[World, Weight]]:
+    """Results kept from another world that agrees on what the runs read and write, carried over to this one."""
+    for picked, p in kept:
+        env = dict(world.env)
+        got = picked.env
+        for name in written:
+            if name in got:
+                env[name] = got[name]
+        yield World(env, picked.outcome, picked.stopped, world.trace, picked.loops), weight * p
 
 
 def run_contest(step: Step[Contest], worlds: Worlds, ctx: EvalContext) -> Worlds:

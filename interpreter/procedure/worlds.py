@@ -104,7 +104,6 @@ class EvalContext:
     sheet_names: tuple[str, ...] = ()  # the names a bound sheet gives, passed on to called sheet procedures
     saturate: bool = False  # exact mode: lump an exploding roll's tail into one AtLeast value
     settled: frozenset[str] = frozenset()  # the run's reported values already added up (see runner.odds)
-    idle_merges: dict[int, tuple[int, int]] = field(default_factory=dict)  # exact mode: a step's merges that merged nothing
     _keys: dict[tuple[frozenset[str], tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict)
 
     def tick(self, amount: int = 1, where: Location | None = None) -> None:

@@ -328,7 +328,7 @@ def with_liveness(proc: Procedure, dice: Mapping[str, Any], tables: Mapping[str,
     steps = annotate(proc.steps, end, liveness, writes(proc.steps, procedures, tables))
     # A name never written is live at the start if any step reads it; a run needs no other constant.
     _, live_in = liveness.steps(proc.steps, frozenset(end))
-    unknown = ALL in live_in or SHEET in live_in or any(p.type == "dice" for p in proc.params)
+    unknown = ALL in live_in or any(p.type == "dice" for p in proc.params)
     return replace(proc, steps=mark_done(steps, proc.values, liveness, procedures, tables),
                    reads=None if unknown else frozenset(live_in))
 

@@ -46,7 +46,7 @@ class Procedure:
     samples: tuple[Mapping[str, Any], ...] = ()  # parameter sets for diffs and references
     value_words: Mapping[str, Mapping[int, str]] = field(  # value -> number -> the word shown for it
         default_factory=lambda: MappingProxyType({}))
-    reads: frozenset[str] | None = None  # the constants and named dice its steps can read; None: any of them
+    reads: frozenset[str] | None = None  # the names its steps can read (liveness.SHEET: a sheet's too); None: any
 
     def rank(self, outcome: str | None) -> int:
         """How good an outcome is: 0 for the best, larger for worse, and worst of all when unset."""
