@@ -55,3 +55,9 @@ def test_counts_are_the_probabilities_over_one_denominator():
         pairs, den = counts
         assert [(v, Fraction(c, den)) for v, c in pairs] == list(dist.probs)
         assert sum(c for _, c in pairs) == den
+
+
+@given(ratios, st.floats(min_value=0, max_value=2, allow_nan=False))
+def test_a_ratio_compares_with_a_float_as_its_fraction_does(term, x):
+    assert (Ratio(*term) < x) == (Fraction(*term) < x)
+    assert (Ratio(*term) < Fraction(*term)) is False

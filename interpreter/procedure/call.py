@@ -10,7 +10,7 @@ from interpreter.absent import Absent
 from interpreter.errors import BadParameter, Location
 from interpreter.procedure.steps import each, evaluate, run_steps
 from interpreter.procedure.trace import RollRecord
-from interpreter.procedure.weights import Ratio, add_all
+from interpreter.procedure.weights import Ratio, add_all, den_product
 from interpreter.procedure.worlds import EvalContext, Weight, World, Worlds
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Procedure, Ruleset
@@ -108,7 +108,7 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
         outcome = world.outcome
         if shared[2] and type(weight) is Ratio:
             num, den = weight.num, weight.den  # the usual case, without a method call a world
-            return [(World({**env, **bound}, outcome, stopped, trace, loops), Ratio(num * p.num, den * p.den))
+            return [(World({**env, **bound}, outcome, stopped, trace, loops), Ratio(num * p.num, den_product(den, p.den)))
                     for bound, _, p in shared[1]]
         return [(World({**env, **bound}, outcome, stopped, trace, loops), weight * p) for bound, _, p in shared[1]]
 

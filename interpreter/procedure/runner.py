@@ -17,7 +17,7 @@ from interpreter.hints import shown, suggest
 from interpreter.procedure.call import initial_env
 from interpreter.procedure.kinds import RUNNERS
 from interpreter.procedure.steps import run_steps
-from interpreter.procedure.weights import Ratio, add_all, exact
+from interpreter.procedure.weights import Ratio, add_all, exact, forget_products
 from interpreter.procedure.worlds import EvalContext, World, Worlds, merge
 from interpreter.record import record
 from interpreter.ruleset.liveness import SHEET
@@ -296,6 +296,7 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
                                              for v, seen in by_value.items()}
     finally:
         budget.stop(clock)
+        forget_products()
         if paused:
             gc.enable()
     truncated = ctx.truncated
