@@ -20,7 +20,7 @@ medians (ours / peer; under 1 means ours is faster).
 - cold: whole processes: `rules run` and `rules odds` on each bundled ruleset beside
   `python -c "import click, ruamel.yaml"`. The package is byte-compiled first, as installing it
   does (pip compiles click and ruamel.yaml too), so that neither side compiles source at start.
-- memory: the peak resident memory of a process computing the largest job.
+- memory: the peak resident memory of a process computing each of the heaviest jobs (the odds list).
 """
 
 from __future__ import annotations
@@ -375,13 +375,19 @@ def section_cold() -> None:
 # -- memory ----------------------------------------------------------------------------------------
 def section_memory() -> None:
     peak = "print([line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM')][0])"
-    code = ("from interpreter.pipeline import compile_ref; from interpreter.procedure import runner; "
-            f"runner.odds(compile_ref('nwod'), 'attack', {ATTACK!r}); " + peak)
     base = "import click, ruamel.yaml; " + peak
-    ours = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
     floor = int(subprocess.run([sys.executable, "-c", base], capture_output=True, text=True, check=True).stdout)
-    print(f"peak resident memory of nwod attack 20 v 20 strength 5: {ours / 1024:.1f} MiB "
+    print("peak resident memory of a process computing one job's exact odds, MiB "
           f"(a process importing click and ruamel.yaml: {floor / 1024:.1f} MiB)")
+    largest = (0, "")
+    for ref, name, args in HEAVY:
+        code = ("from interpreter.pipeline import compile_ref; from interpreter.procedure import runner; "
+                f"runner.odds(compile_ref({ref!r}), {name!r}, {args!r}); " + peak)
+        ours = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+        shown = f"{ref} {name} " + " ".join(f"{k}={v}" for k, v in args.items())
+        print(f"  {shown:<72} {ours / 1024:6.1f}")
+        largest = max(largest, (ours, shown))
+    print(f"largest: {largest[1]}, {largest[0] / 1024:.1f} MiB")
 
 
 SECTIONS = {"odds": section_odds, "every": section_every, "run": section_run, "cold": section_cold, "memory": section_memory}
