@@ -171,21 +171,47 @@ def _copy_project(into: Path) -> Path:
 PYTEST = ["-x", "-q", "-p", "no:cacheprovider"]
 
 
+class KillersFirst:
+    """A pytest plugin: the tests that failed on earlier mutants run first.
+
+    Neighbouring mutants change the same rule, so the test that caught one usually catches the
+    next; with `-x` a mutant it catches costs that one test, not every test before it in file
+    order. The first failing test's id is written to `report` for the next mutant.
+    """
+
+    def __init__(self, killers: list[str], report: str):
+        self.killers, self.report, self.written = killers, report, False
+
+    def pytest_collection_modifyitems(self, items: list[Any]) -> None:
+        rank = {nodeid: i for i, nodeid in enumerate(self.killers)}
+        items.sort(key=lambda item: rank.get(item.nodeid, len(rank)))  # stable: the rest keep their order
+
+    def pytest_runtest_logreport(self, report: Any) -> None:
+        if report.failed and not self.written:
+            self.written = True
+            Path(self.report).write_text(report.nodeid, encoding="utf-8")
+
+
 def serve(tests: list[str]) -> None:
     """In the copy: import the heavy modules once, then run the tests in a fresh fork per request.
 
     Each line on stdin is a request; the answer is a line, 'pass' or 'fail'. The mutated file is
-    written by the caller before each request, and nothing is compiled before the fork.
+    written by the caller before each request, and nothing is compiled before the fork. The
+    tests that killed earlier mutants run first (KillersFirst).
     """
-    import click  # noqa: F401
+    import click.testing  # noqa: F401
     import icepool  # type: ignore[import-untyped]  # noqa: F401
     import jsonschema  # noqa: F401
     import pytest
 
     import interpreter.cli.commands  # noqa: F401
+    killers: list[str] = []
+    report = os.path.join(tempfile.mkdtemp(prefix="mutate-killer-"), "killer")
     for line in sys.stdin:
         if not line.strip():
             continue
+        if os.path.exists(report):
+            os.unlink(report)
         pid = os.fork()
         if pid == 0:
             null = os.open(os.devnull, os.O_WRONLY)
@@ -193,12 +219,15 @@ def serve(tests: list[str]) -> None:
             os.dup2(null, 2) if os.environ.get("MUTATE_DEBUG") is None else None
             code = 1
             try:
-                code = int(pytest.main([*PYTEST, *tests]))
+                code = int(pytest.main([*PYTEST, *tests], plugins=[KillersFirst(killers, report)]))
             except BaseException as exc:  # noqa: BLE001  (the child reports failure by its exit code)
                 print(f"{type(exc).__name__}: {exc}", file=sys.stderr)
             finally:
                 os._exit(code)
         _, status = os.waitpid(pid, 0)
+        if os.path.exists(report):
+            killer = Path(report).read_text(encoding="utf-8")
+            killers = [killer, *(k for k in killers if k != killer)][:50]
         print("pass" if os.waitstatus_to_exitcode(status) == 0 else "fail", flush=True)
 
 
