@@ -779,3 +779,36 @@ def test_N20_heal_left_without_an_amount_clears_one_box(rules, tmp_path):
     values = run(rules, path, "heal", "type=bashing")["values"]
     assert (values["boxes_healed"], values["minutes"]) == (1, 15)
     assert drawn(rules, path) == "X/____"
+
+
+def test_N21_a_rest_clears_the_damage_the_temporary_boxes_took(rules, tmp_path):
+    """N21: temporary boxes "remain damaged ... until the next rest": 2 boxes, 2 lethal absorbed; the
+    power ended (boxes=0) leaves 0 undamaged; after a rest, 3 new boxes are 3 undamaged, not 3 - 2."""
+    path = write(tmp_path)
+    run(rules, path, "gain_temporary_health", "boxes=2")
+    assert run(rules, path, "take_damage", "amount=2", "type=lethal")["values"]["absorbed"] == 2
+    assert run(rules, path, "gain_temporary_health", "boxes=0")["values"]["temporary_health"] == 0
+    run(rules, path, "rest")
+    assert run(rules, path, "gain_temporary_health", "boxes=3")["values"]["temporary_health"] == 3
+
+
+def test_N34_the_last_point_of_willpower_can_be_spent(rules, tmp_path):
+    """N34: a point of Willpower buys 3 dice; the last point too (1 left -> 0)."""
+    path = write(tmp_path, ("  willpower: 4 ", "  willpower: 1 "))
+    assert run(rules, path, "spend_willpower")["values"] == {"willpower": 0, "bonus_dice": 3}
+
+
+def test_N12_a_purchase_left_without_dots_or_rating_is_one_new_dot(rules, tmp_path):
+    """N12: new dots x 3 for a skill, x 2 for a merit. Stealth 1 -> 2 costs 2 x 3 = 6; a new merit's
+    first dot (rating 0 -> 1) costs 1 x 2 = 2. Left out, dots is 1 and a merit's rating is 0."""
+    path = write(tmp_path, ("  experience: 0", "  experience: 20"))
+    bought = run(rules, path, "buy", "trait=Stealth")["values"]
+    assert (bought["rating"], bought["cost"], bought["experience"]) == (2, 6, 14)
+    merit = run(rules, path, "buy_merit")["values"]
+    assert (merit["cost"], merit["experience"]) == (2, 12)
+
+
+def test_N13_a_purchase_of_no_experience_needs_no_study(rules):
+    """N13: a day of study per experience point: 0 points, 0 days (and 0 hours)."""
+    data = json.loads(rules("run", "nwod", "study", "cost=0", "--json").stdout)
+    assert (data["values"]["days"], data["values"]["hours"], data["values"]["days_with_teacher"]) == (0, 0, 0)
