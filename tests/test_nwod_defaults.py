@@ -29,9 +29,11 @@ def _same_odds(procedure: str, given: dict[str, object], spelled: dict[str, obje
     ("attack", {"attack_pool": 4, "defense_pool": 2, "weapon": 2}, {"called_shot": 0}),  # N33: no called shot
     ("attack", {"attack_pool": 4, "defense_pool": 2, "weapon": 2}, {"attacker": 1}),  # N27
     ("attack", {"attack_pool": 4, "defense_pool": 2, "weapon": 2, "armor": 2}, {"armor_piercing": 0}),  # N31
+    ("autofire", {"mode": "short", "attack_pool": 3, "defense_pool": 1, "weapon": 2}, {"armor": 0}),  # N30
+    ("autofire", {"mode": "short", "attack_pool": 3, "defense_pool": 1, "weapon": 2}, {"targets": 1}),  # N32
 ])
-def test_N6_N23_N27_N31_N33_a_parameter_left_out_is_the_ordinary_case(procedure, given, spelled):
-    """N6, N23, N27, N31, N33: leaving a parameter out gives the same exact odds as the ordinary case spelled out."""
+def test_N6_N23_N27_N30_N31_N32_N33_a_parameter_left_out_is_the_ordinary_case(procedure, given, spelled):
+    """N6, N23, N27, N30, N31, N32, N33: leaving a parameter out gives the same exact odds as the ordinary case spelled out."""
     _same_odds(procedure, given, spelled)
 
 
@@ -48,9 +50,11 @@ def test_N23_N27_the_ordinary_case_is_not_its_neighbour():
     ("attack", {"attack_pool": 4, "defense_pool": 2, "weapon": 2, "attacker": 0}),
     ("attack", {"attack_pool": 4, "defense_pool": 2, "weapon": 2, "actions": 0}),  # N23: at least one action
     ("action", {"pool": 4, "actions": 0}),
+    ("autofire", {"mode": "short", "attack_pool": 3, "defense_pool": 1, "weapon": 2, "targets": 0}),  # N32
 ])
-def test_N6_N23_N27_a_value_below_the_least_is_refused(procedure, params):
-    """N6, N23, N27: no extended action needs 0 successes, no turn has 0 actions, no attacker is the 0th."""
+def test_N6_N23_N27_N32_a_value_below_the_least_is_refused(procedure, params):
+    """N6, N23, N27, N32: no extended action needs 0 successes, no turn has 0 actions, no attacker is
+    the 0th, no spray has 0 targets."""
     with pytest.raises(RulesError):
         odds("nwod", procedure, params)
 
