@@ -119,3 +119,11 @@ def test_N13_study_with_a_source_or_a_teacher():
     got = run_given("nwod", "study", {"cost": 10}, [])
     assert (got.values["days"], got.values["hours"], got.values["days_with_source"],
             got.values["days_with_teacher"]) == (10, 80, 5, 4)
+
+
+def test_N28_N32_a_weapon_of_damage_0_fires_harmless_bullets():
+    """N28: damage is the weapon's level plus net successes; N32: autofire does the weapon's damage a
+    bullet. A weapon of level 0 is allowed: 2 net successes (9, 9; no defense) are 2 bullets of 0."""
+    params = {"mode": "burst", "attack_pool": 1, "defense_pool": 0, "weapon": 0}
+    got = run_given("nwod", "autofire", params, [9, 9])
+    assert (got.values["bullets"], got.values["damage"]) == (2, 0)
