@@ -127,3 +127,10 @@ def test_N28_N32_a_weapon_of_damage_0_fires_harmless_bullets():
     params = {"mode": "burst", "attack_pool": 1, "defense_pool": 0, "weapon": 0}
     got = run_given("nwod", "autofire", params, [9, 9])
     assert (got.values["bullets"], got.values["damage"]) == (2, 0)
+
+
+def test_N32_a_long_spray_takes_two_dice_a_target_beyond_the_first():
+    """N32: a long burst is +3 dice, and a spray at several targets -2 dice per target beyond the
+    first: pool 5 at 2 targets rolls 5 + 3 - 2 = 6 dice (all 9s, no defense: 6 bullets)."""
+    params = {"mode": "long", "attack_pool": 5, "defense_pool": 0, "weapon": 1, "targets": 2}
+    assert run_given("nwod", "autofire", params, [9] * 6).values["bullets"] == 6

@@ -812,3 +812,13 @@ def test_N13_a_purchase_of_no_experience_needs_no_study(rules):
     """N13: a day of study per experience point: 0 points, 0 days (and 0 hours)."""
     data = json.loads(rules("run", "nwod", "study", "cost=0", "--json").stdout)
     assert (data["values"]["days"], data["values"]["hours"], data["values"]["days_with_teacher"]) == (0, 0, 0)
+
+
+def test_N11_N12_a_new_merit_may_be_bought_to_5_at_once_and_no_higher(rules, tmp_path):
+    """N12: new dots x 2 for a merit; 0 -> 5 costs 2 x (1+2+3+4+5) = 30. Six dots are past the
+    merit's five: refused as a parameter before anything is worked out, naming the 5."""
+    path = write(tmp_path, ("  experience: 0", "  experience: 30"))
+    assert run(rules, path, "buy_merit", "dots=5")["values"]["cost"] == 30
+    message = refused(rules, path, "run", "nwod", "buy_merit", "dots=6", "--sheet", str(path))
+    assert "dots" in message and "5" in message and "a merit has at most 5 dots" not in message
+
