@@ -822,3 +822,13 @@ def test_N11_N12_a_new_merit_may_be_bought_to_5_at_once_and_no_higher(rules, tmp
     message = refused(rules, path, "run", "nwod", "buy_merit", "dots=6", "--sheet", str(path))
     assert "dots" in message and "5" in message and "a merit has at most 5 dots" not in message
 
+
+
+def test_N12_morality_may_be_bought_with_exactly_the_experience_it_costs(rules, tmp_path):
+    """N12: Morality's new dots cost x 3: 7 -> 8 is 24 experience; 24 is enough and leaves 0, 23 is not."""
+    path = write(tmp_path, ("  experience: 0", "  experience: 24"))
+    values = run(rules, path, "buy_morality")["values"]
+    assert (values["cost"], values["experience"], values["morality"]) == (24, 0, 8)
+    short = write(tmp_path, ("  experience: 0", "  experience: 23"), name="short.yaml")
+    assert refused(rules, short, "run", "nwod", "buy_morality", "--sheet", str(short)) == \
+        "not enough experience for that purchase"
