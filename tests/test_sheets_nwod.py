@@ -832,3 +832,10 @@ def test_N12_morality_may_be_bought_with_exactly_the_experience_it_costs(rules, 
     short = write(tmp_path, ("  experience: 0", "  experience: 23"), name="short.yaml")
     assert refused(rules, short, "run", "nwod", "buy_morality", "--sheet", str(short)) == \
         "not enough experience for that purchase"
+
+
+def test_N12_a_purchase_of_no_dots_is_refused(rules, tmp_path):
+    """N12 prices new dots: buying 0 dots is no purchase, refused as a parameter below its least (1)."""
+    path = write(tmp_path, ("  experience: 0", "  experience: 20"))
+    message = refused(rules, path, "run", "nwod", "buy", "trait=Stealth", "dots=0", "--sheet", str(path))
+    assert "dots" in message and "1" in message
