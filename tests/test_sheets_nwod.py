@@ -839,3 +839,12 @@ def test_N12_a_purchase_of_no_dots_is_refused(rules, tmp_path):
     path = write(tmp_path, ("  experience: 0", "  experience: 20"))
     message = refused(rules, path, "run", "nwod", "buy", "trait=Stealth", "dots=0", "--sheet", str(path))
     assert "dots" in message and "1" in message
+
+
+def test_N12_N34_a_bought_dot_of_willpower_costs_8_and_adds_one_point(rules, tmp_path):
+    """N12: "Willpower - 8 Points/Dot". With exactly 8 experience, a dot is bought: the most rises
+    from 4 (Resolve 2 + Composure 2) to 5 and the current points from 2 to 3, one new point."""
+    path = write(tmp_path, ("  experience: 0", "  experience: 8"), ("  willpower: 4 ", "  willpower: 2 "))
+    values = run(rules, path, "buy_willpower")["values"]
+    assert (values["cost"], values["experience"], values["willpower"]) == (8, 0, 3)
+    assert show(rules, path)["resources"]["willpower"] == {"value": 3, "max": 5}
