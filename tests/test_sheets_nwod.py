@@ -850,7 +850,7 @@ def test_N12_N34_a_bought_dot_of_willpower_costs_8_and_adds_one_point(rules, tmp
     assert show(rules, path)["resources"]["willpower"] == {"value": 3, "max": 5}
 
 
-def test_N12_N35_N37_a_new_character_has_no_experience_and_morality_may_fall_to_0(rules, tmp_path):
+def test_N12_N21_N35_N37_a_new_character_has_no_experience_and_morality_may_fall_to_0(rules, tmp_path):
     """A new character has spent nothing and has earned nothing yet: 0 experience (N12's purchases
     come later), Morality 7 (N35). Morality runs down to 0 (N37's table reaches rating 1 acts), so a
     sheet at Morality 0 still passes the standing rules."""
@@ -858,6 +858,9 @@ def test_N12_N35_N37_a_new_character_has_no_experience_and_morality_may_fall_to_
     assert rules("sheet", "new", "nwod", "-o", str(path)).exit_code == 0
     state = show(rules, path)["state"]
     assert (state["experience"], state["morality"]) == (0, 7)
+    # nothing bought, no Willpower spent, no power granting temporary boxes (N21), not yet in play (N35)
+    assert [state[k] for k in ("willpower_bought", "willpower_bonus", "temporary_health", "temporary_health_max",
+                               "temporary_health_damaged", "in_play")] == [0, False, 0, 0, 0, False]
     fallen = write(tmp_path, ("  morality: 7 ", "  morality: 0 "), name="fallen.yaml")
     result = rules("sheet", "check", str(fallen))
     assert (result.exit_code, result.stdout.strip()) == (0, f"{fallen}: valid")
