@@ -134,3 +134,11 @@ def test_N32_a_long_spray_takes_two_dice_a_target_beyond_the_first():
     first: pool 5 at 2 targets rolls 5 + 3 - 2 = 6 dice (all 9s, no defense: 6 bullets)."""
     params = {"mode": "long", "attack_pool": 5, "defense_pool": 0, "weapon": 1, "targets": 2}
     assert run_given("nwod", "autofire", params, [9] * 6).values["bullets"] == 6
+
+
+def test_N27_full_defense_with_no_dice_rolls_nothing():
+    """N27 with a defense pool of 0: nothing to roll twice (no chance die for a defense): only the
+    attack's 2 dice are used (8, 8), and both are net hits."""
+    params = {"attack_pool": 2, "defense_pool": 0, "weapon": 1, "full_defense": "true"}
+    got = run_given("nwod", "attack", params, [8, 8])
+    assert (got.values["defense_successes"], got.values["hits"]) == (0, 2)

@@ -864,3 +864,10 @@ def test_N12_N21_N35_N37_a_new_character_has_no_experience_and_morality_may_fall
     fallen = write(tmp_path, ("  morality: 7 ", "  morality: 0 "), name="fallen.yaml")
     result = rules("sheet", "check", str(fallen))
     assert (result.exit_code, result.stdout.strip()) == (0, f"{fallen}: valid")
+
+
+def test_N12_a_skill_dot_may_be_bought_with_exactly_its_price(rules, tmp_path):
+    """N12: new dots x 3 for a skill: Stealth 1 -> 2 is 6 experience; 6 is enough and leaves 0."""
+    path = write(tmp_path, ("  experience: 0", "  experience: 6"))
+    values = run(rules, path, "buy", "trait=Stealth", "dots=1")["values"]
+    assert (values["cost"], values["experience"], values["rating"]) == (6, 0, 2)
