@@ -871,3 +871,12 @@ def test_N12_a_skill_dot_may_be_bought_with_exactly_its_price(rules, tmp_path):
     path = write(tmp_path, ("  experience: 0", "  experience: 6"))
     values = run(rules, path, "buy", "trait=Stealth", "dots=1")["values"]
     assert (values["cost"], values["experience"], values["rating"]) == (6, 0, 2)
+
+
+def test_N11_N12_a_merit_rated_0_to_5_and_no_more(rules, tmp_path):
+    """N12: a new merit (rating 0) costs 2 for its first dot; a merit has at most 5 dots, so a
+    rating of 6 is refused as a parameter, before the purchase is worked out."""
+    path = write(tmp_path, ("  experience: 0", "  experience: 20"))
+    assert run(rules, path, "buy_merit", "rating=0", "dots=1")["values"]["cost"] == 2
+    message = refused(rules, path, "run", "nwod", "buy_merit", "rating=6", "--sheet", str(path))
+    assert "rating" in message and "5" in message and "a merit has at most 5 dots" not in message
