@@ -880,3 +880,13 @@ def test_N11_N12_a_merit_rated_0_to_5_and_no_more(rules, tmp_path):
     assert run(rules, path, "buy_merit", "rating=0", "dots=1")["values"]["cost"] == 2
     message = refused(rules, path, "run", "nwod", "buy_merit", "rating=6", "--sheet", str(path))
     assert "rating" in message and "5" in message and "a merit has at most 5 dots" not in message
+
+
+def test_N35_morality_sold_down_to_5_and_no_further_at_creation(rules, tmp_path):
+    """N35: Morality starts at 7 and "can be sold down to 5": a new character at 5 passes the
+    creation rules, one at 4 does not."""
+    at_five = write(tmp_path, ("  morality: 7 ", "  morality: 5 "), name="five.yaml")
+    result = rules("sheet", "check", str(at_five), "--creation")
+    assert (result.exit_code, result.stdout.strip()) == (0, f"{at_five}: valid")
+    at_four = write(tmp_path, ("  morality: 7 ", "  morality: 4 "), name="four.yaml")
+    assert rules("sheet", "check", str(at_four), "--creation").exit_code == 1
