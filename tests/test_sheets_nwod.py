@@ -890,3 +890,10 @@ def test_N35_morality_sold_down_to_5_and_no_further_at_creation(rules, tmp_path)
     assert (result.exit_code, result.stdout.strip()) == (0, f"{at_five}: valid")
     at_four = write(tmp_path, ("  morality: 7 ", "  morality: 4 "), name="four.yaml")
     assert rules("sheet", "check", str(at_four), "--creation").exit_code == 1
+
+
+@pytest.mark.parametrize("drawn, status", [("______", []), ("XXX___", []), ("XXXX__", ["wounded"])])
+def test_N17_wounded_only_once_a_wound_penalty_applies(rules, tmp_path, drawn, status):
+    """N17: the penalties (-1, -2, -3) start at the third box from the right; an unhurt character,
+    or one with only the first boxes filled, takes no penalty and is not wounded."""
+    assert show(rules, write(tmp_path, health(drawn)))["status"] == status
