@@ -897,3 +897,14 @@ def test_N17_wounded_only_once_a_wound_penalty_applies(rules, tmp_path, drawn, s
     """N17: the penalties (-1, -2, -3) start at the third box from the right; an unhurt character,
     or one with only the first boxes filled, takes no penalty and is not wounded."""
     assert show(rules, write(tmp_path, health(drawn)))["status"] == status
+
+
+@pytest.mark.parametrize("procedure, params, cost", [
+    ("buy_specialty", [], 3),                     # "Skill Specialty - 3 Points"
+    ("buy_merit", ["rating=1", "dots=2"], 10),    # "New Dots x 2": 2 x 2 + 3 x 2
+    ("buy_willpower", [], 8),                     # "8 Points/Dot"
+])
+def test_N12_each_purchase_may_spend_the_last_point_of_experience(rules, tmp_path, procedure, params, cost):
+    """N12: experience equal to the price is enough, and leaves 0."""
+    path = write(tmp_path, ("  experience: 0\n", f"  experience: {cost}\n"))
+    assert run(rules, path, procedure, *params)["values"]["experience"] == 0
