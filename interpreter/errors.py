@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import field
-
-from interpreter.record import record
+from interpreter.record import field, record
 
 
 @record

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Callable
 from pathlib import Path
@@ -12,6 +11,7 @@ from interpreter.load import cache
 from interpreter.load.checked import Loaded, in_file_order, load_checked
 from interpreter.load.document import Document
 from interpreter.load.find import Found, find
+from interpreter.record import replace
 from interpreter.ruleset.model import Procedure, Ruleset
 
 
@@ -116,7 +116,7 @@ def _compile(loaded: Loaded, known_good: Callable[[str], Procedure] | None = Non
         raise Invalid(in_file_order(err.problems, loaded.doc)) from None
     if loaded.extends is None:
         return ruleset
-    return dataclasses.replace(ruleset, extends=loaded.extends, changes=loaded.changes)
+    return replace(ruleset, extends=loaded.extends, changes=loaded.changes)
 
 
 def document(ref: str) -> Document:

@@ -1,31 +1,91 @@
-"""Frozen records: the frozen, slotted dataclasses of the compiled form, made cheaply.
+"""Frozen records: the immutable, slotted classes of the compiled form, made cheaply.
 
-``@record`` on a class does what ``@dataclass(frozen=True, slots=True)`` does, and the result
-is a dataclass (``dataclasses.fields``, ``replace`` and ``match`` work on it), but it is made
-for a fraction of the cost.  ``dataclass`` writes six methods as source text for every class
-and compiles each (about 0.6 ms a class); a start that defines fifty classes spent a third of
-its time there.  Here only ``__init__`` is written and compiled per class; equality, hashing,
-``repr`` and the refusal to assign are shared functions that read the class's field names.
+``@record`` on an annotated class gives what ``@dataclass(frozen=True, slots=True)`` gives: an
+``__init__`` taking the fields in order (defaults and ``field(default_factory=...)`` as there),
+equality and hashing by the compared fields, ``repr``, ``__match_args__`` for ``match``, copies,
+and ``dataclasses.FrozenInstanceError`` on any assignment.  ``fields`` and ``replace`` here do
+what the standard library's do for a dataclass.
 
-They behave as dataclass's do: equal when of the same class with equal compared fields,
-hashed by those fields, shown as ``Name(field=value, ...)`` with the fields kept for ``repr``,
-and assigning or deleting any attribute raises ``dataclasses.FrozenInstanceError``.
+It is made for a small part of the cost.  ``dataclass`` inspects every annotation and writes
+and compiles six methods per class (about a quarter of a millisecond a class); a start that
+defines sixty classes spent a third of its time there.  Here the class is made once with its
+slots, equality, hashing, ``repr`` and the refusal to assign are shared functions that read the
+class's field names, and ``__init__`` is a shared one too until the class has made a few dozen
+instances; then the class's own is written and compiled.
+
+A record may extend another record (its fields come first) or a plain class with
+``__slots__ = ()``; it may not extend a standard dataclass.
 """
 
 from __future__ import annotations
 
-import dataclasses
+from collections.abc import Callable, Iterator
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform
 
-__all__ = ["record"]
+__all__ = ["Field", "field", "fields", "is_record", "record", "replace"]
 
 T = TypeVar("T")
 
-_MISSING = dataclasses.MISSING
+
+class _Missing:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "MISSING"
 
 
-def _key(names: tuple[str, ...]) -> Any:
+MISSING: Any = _Missing()
+
+
+class Field:
+    """One field of a record: its name, its default (or a factory making one) and where it counts."""
+
+    __slots__ = ("compare", "default", "default_factory", "hash", "name", "repr")
+
+    def __init__(self, default: Any, default_factory: Any, compare: bool, hash: bool | None,
+                 repr: bool) -> None:
+        self.name = ""
+        self.default = default
+        self.default_factory = default_factory
+        self.compare = compare
+        self.hash = hash
+        self.repr = repr
+
+    def __repr__(self) -> str:
+        return f"Field(name={self.name!r}, default={self.default!r}, compare={self.compare}, repr={self.repr})"
+
+
+def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = MISSING, compare: bool = True,
+          hash: bool | None = None, repr: bool = True) -> Any:
+    """A field with a default or a default factory, or left out of equality (``compare``) or ``repr``."""
+    if default is not MISSING and default_factory is not MISSING:
+        raise ValueError("cannot specify both default and default_factory")
+    return Field(default, default_factory, compare, hash, repr)
+
+
+def fields(obj: Any) -> tuple[Field, ...]:
+    """A record's fields (of an instance or of the class), in order."""
+    try:
+        return obj.__record_fields__  # type: ignore[no-any-return]
+    except AttributeError:
+        raise TypeError("must be called with a record type or instance") from None
+
+
+def is_record(obj: Any) -> bool:
+    """Whether ``obj`` is a record class or an instance of one."""
+    return hasattr(obj, "__record_fields__")
+
+
+def replace(obj: T, /, **changes: Any) -> T:
+    """A copy of a record with some fields changed."""
+    for f in fields(obj):
+        if f.name not in changes:
+            changes[f.name] = getattr(obj, f.name)
+    return obj.__class__(**changes)
+
+
+def _key(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
     """A function giving the tuple of these attributes of an object."""
     if len(names) > 1:
         return attrgetter(*names)
@@ -51,33 +111,39 @@ def _repr(self: Any) -> str:
     return f"{self.__class__.__qualname__}({shown})"
 
 
+def _frozen(message: str) -> Exception:
+    from dataclasses import FrozenInstanceError  # (only when a program breaks the rule)
+
+    return FrozenInstanceError(message)
+
+
 def _setattr(self: Any, name: str, value: Any) -> None:
-    raise dataclasses.FrozenInstanceError(f"cannot assign to field {name!r}")
+    raise _frozen(f"cannot assign to field {name!r}")
 
 
 def _delattr(self: Any, name: str) -> None:
-    raise dataclasses.FrozenInstanceError(f"cannot delete field {name!r}")
+    raise _frozen(f"cannot delete field {name!r}")
 
 
-def _getstate(self: Any) -> list[Any]:  # copy.copy and deepcopy, as for a frozen dataclass with slots
-    return [getattr(self, f.name) for f in dataclasses.fields(self)]
+def _getstate(self: Any) -> list[Any]:  # copy.copy and deepcopy
+    return [getattr(self, f.name) for f in self.__record_fields__]
 
 
 def _setstate(self: Any, state: list[Any]) -> None:
-    for f, value in zip(dataclasses.fields(self), state, strict=True):
+    for f, value in zip(self.__record_fields__, state, strict=True):
         object.__setattr__(self, f.name, value)
 
 
-def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Any:
+def _init(cls: Any) -> Any:
     """The class's ``__init__``, setting each field as a frozen dataclass's does."""
-    scope: dict[str, Any] = {"_set": object.__setattr__, "_factory": _MISSING}
+    scope: dict[str, Any] = {"_set": object.__setattr__, "_factory": MISSING}
     params, body = [], []
-    for f in fields:
-        if f.default is not _MISSING:
+    for f in cls.__record_fields__:
+        if f.default is not MISSING:
             scope[f"_d_{f.name}"] = f.default
             params.append(f"{f.name}=_d_{f.name}")
             body.append(f"    _set(self, {f.name!r}, {f.name})")
-        elif f.default_factory is not _MISSING:
+        elif f.default_factory is not MISSING:
             scope[f"_f_{f.name}"] = f.default_factory
             params.append(f"{f.name}=_factory")
             body.append(f"    _set(self, {f.name!r}, _f_{f.name}() if {f.name} is _factory else {f.name})")
@@ -92,22 +158,107 @@ def _init(cls: type, fields: tuple[dataclasses.Field[Any], ...]) -> Any:
     return init
 
 
-@dataclass_transform(frozen_default=True, field_specifiers=(dataclasses.field, dataclasses.Field))
+COMPILE_AFTER = 32  # instances a class makes through the generic __init__ before its own is compiled
+_made: dict[type, int] = {}
+
+
+def _generic_init(self: Any, *args: Any, **kwargs: Any) -> None:
+    """Set the fields from the arguments as the compiled ``__init__`` would, for the first few instances.
+
+    Compiling a class's own ``__init__`` costs as much as making a few dozen instances this way, and
+    most classes make only a few during a command; a class that makes more gets its own.
+    """
+    cls = self.__class__
+    owner = cls if cls.__dict__.get("__init__") is _generic_init else \
+        next(c for c in cls.__mro__ if c.__dict__.get("__init__") is _generic_init)
+    count = _made.get(owner, 0) + 1
+    if count > COMPILE_AFTER:
+        init = _init(owner)
+        type.__setattr__(owner, "__init__", init)
+        init(self, *args, **kwargs)
+        return
+    _made[owner] = count
+    every = owner.__record_fields__
+    if len(args) > len(every):
+        raise TypeError(f"{owner.__name__}.__init__() takes {len(every) + 1} positional arguments "
+                        f"but {len(args) + 1} were given")
+    for f, value in zip(every, args, strict=False):
+        if f.name in kwargs:
+            raise TypeError(f"{owner.__name__}.__init__() got multiple values for argument {f.name!r}")
+        object.__setattr__(self, f.name, value)
+    missing = []
+    for f in every[len(args):]:
+        if f.name in kwargs:
+            object.__setattr__(self, f.name, kwargs.pop(f.name))
+        elif f.default is not MISSING:
+            object.__setattr__(self, f.name, f.default)
+        elif f.default_factory is not MISSING:
+            object.__setattr__(self, f.name, f.default_factory())
+        else:
+            missing.append(f.name)
+    if missing:
+        raise TypeError(f"{owner.__name__}.__init__() missing {len(missing)} required argument(s): "
+                        + ", ".join(repr(name) for name in missing))
+    if kwargs:
+        raise TypeError(f"{owner.__name__}.__init__() got an unexpected keyword argument {next(iter(kwargs))!r}")
+
+
+def _own_fields(cls: type, namespace: dict[str, Any], inherited: set[str]) -> Iterator[Field]:
+    """The fields a class's body declares, taken out of the namespace they were written in."""
+    for name, annotation in namespace.get("__annotations__", {}).items():
+        if str(annotation).startswith(("ClassVar", "typing.ClassVar")):
+            continue
+        value = namespace.pop(name, MISSING)
+        if type(value).__module__ == "dataclasses":
+            raise TypeError(f"record {cls.__name__}: {name!r} takes interpreter.record.field, not dataclasses.field")
+        made = value if isinstance(value, Field) else Field(value, MISSING, True, None, True)
+        made.name = name
+        if name in inherited:
+            raise TypeError(f"record {cls.__name__} declares {name!r} again")
+        yield made
+
+
+def _rebind(namespace: dict[str, Any], old: type, new: type) -> None:
+    """Point the ``__class__`` cell of methods (what ``super()`` reads) at the class made anew."""
+    for value in namespace.values():
+        for func in (getattr(value, "__func__", value), getattr(value, "fget", None)):
+            for cell in getattr(func, "__closure__", None) or ():
+                try:
+                    if cell.cell_contents is old:
+                        cell.cell_contents = new
+                except ValueError:  # an empty cell
+                    continue
+
+
+@dataclass_transform(frozen_default=True, field_specifiers=(field, Field))
 def record(cls: type[T]) -> type[T]:
-    """Make ``cls`` a frozen dataclass with slots (see the module's description)."""
-    if any(dataclasses.is_dataclass(base) for base in cls.__mro__[1:]):
+    """Make ``cls`` a frozen record with slots (see the module's description)."""
+    if any("__dataclass_fields__" in base.__dict__ for base in cls.__mro__[1:]):
         raise TypeError(f"record {cls.__name__} cannot extend a dataclass (a plain base with __slots__ = () can)")
-    documented = bool(cls.__dict__.get("__doc__"))
-    if not documented:
-        cls.__doc__ = cls.__name__  # (else dataclass works out a signature text only to have it replaced)
-    made: Any = dataclasses.dataclass(init=False, repr=False, eq=False, slots=True)(cls)
-    fields = dataclasses.fields(made)
-    made.__init__ = _init(made, fields)
-    if not documented:  # dataclass's own text: the name and signature
-        made.__doc__ = made.__name__ + f"({', '.join(f.name for f in fields)})"
-    made.__record_compare__ = _key(tuple(f.name for f in fields if f.compare))
-    made.__record_hash__ = _key(tuple(f.name for f in fields if (f.compare if f.hash is None else f.hash)))
-    made.__record_repr__ = tuple(f.name for f in fields if f.repr)
+    inherited: tuple[Field, ...] = next((b.__dict__["__record_fields__"] for b in cls.__mro__[1:]
+                                         if "__record_fields__" in b.__dict__), ())
+    namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
+    own = tuple(_own_fields(cls, namespace, {f.name for f in inherited}))
+    every = inherited + own
+    seen_default = False
+    for f in every:
+        if f.default is not MISSING or f.default_factory is not MISSING:
+            seen_default = True
+        elif seen_default:
+            raise TypeError(f"non-default argument {f.name!r} follows default argument")
+    namespace["__slots__"] = tuple(f.name for f in own)
+    if not namespace.get("__doc__"):
+        namespace["__doc__"] = f"{cls.__name__}({', '.join(f.name for f in every)})"
+    maker: Any = type(cls)
+    made: Any = maker(cls.__name__, cls.__bases__, namespace)
+    made.__qualname__ = cls.__qualname__
+    _rebind(namespace, cls, made)
+    made.__record_fields__ = every
+    setattr(made, "__match_args__", tuple(f.name for f in every))  # noqa: B010  (mypy refuses the plain form)
+    made.__record_compare__ = _key(tuple(f.name for f in every if f.compare))
+    made.__record_hash__ = _key(tuple(f.name for f in every if (f.compare if f.hash is None else f.hash)))
+    made.__record_repr__ = tuple(f.name for f in every if f.repr)
+    made.__init__ = _generic_init
     made.__eq__ = _eq
     made.__hash__ = _hash
     made.__repr__ = _repr
@@ -115,6 +266,4 @@ def record(cls: type[T]) -> type[T]:
     made.__delattr__ = _delattr
     made.__getstate__ = _getstate
     made.__setstate__ = _setstate
-    params = made.__dataclass_params__  # what it is now: what dataclass(frozen=True) would have said
-    params.init = params.repr = params.eq = params.frozen = True
     return made  # type: ignore[no-any-return]

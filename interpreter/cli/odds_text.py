@@ -8,18 +8,18 @@ and what hides the picture folded away unless `--all`: values that never vary, r
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from interpreter.cli.render import bar
 from interpreter.procedure.runner import Odds
+from interpreter.record import record
 
 TINY = Fraction(5, 1_000_000)  # 0.0005%: the smallest chance the percentage format shows as non-zero
 RUN = 3  # neighbouring values with the same chance shown as one row from this many on
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class View:
     """What the user asked to see."""
 
@@ -56,7 +56,7 @@ def _key(value: Any) -> str:
     return str(value)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class _Row:
     label: str
     p: Any

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import replace
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
@@ -15,6 +14,7 @@ from interpreter.dice.saturate import capped_term, keep_members, operand_caps
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
 from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, Num
 from interpreter.errors import EvaluationError, LimitExceeded
+from interpreter.record import replace
 
 MAX_PARAMETER_COMBINATIONS = 2000
 

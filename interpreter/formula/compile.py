@@ -63,7 +63,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Collection, Mapping
-from dataclasses import field
 from typing import Any
 
 from interpreter import limits
@@ -72,7 +71,7 @@ from interpreter.formula.build import Builder
 from interpreter.formula.check import Checker
 from interpreter.formula.functions import ALLOWED_FUNCTIONS, Runner
 from interpreter.formula.source import Source, parse, prescan
-from interpreter.record import record
+from interpreter.record import field, record
 
 __all__ = [
     "ALLOWED_FUNCTIONS",
@@ -94,7 +93,7 @@ class Formula:
     names: frozenset[str] = field(compare=False)
     calls: frozenset[str] = field(compare=False)
     where: Location | None = field(default=None, compare=False, repr=False)
-    _run: Runner = field(default=None, compare=False, repr=False)  # type: ignore[assignment]
+    _run: Runner = field(default=None, compare=False, repr=False)
     # the names read whenever the formula is evaluated (not behind and/or, if-else or a chained
     # comparison), each with where it is first read: a name that may be absent is refused there
     strict: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)

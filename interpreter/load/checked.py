@@ -10,7 +10,6 @@ passed it; the documents themselves come from the cache when their records are i
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from interpreter.errors import Invalid, RulesError, RulesetLoadError, SchemaViolation
@@ -20,11 +19,12 @@ from interpreter.load.document import Document
 from interpreter.load.find import Found, find
 from interpreter.load.overlay import MAX_CHAIN, MergedDocument, changes, inherited, merge_patch, overlay_problems
 from interpreter.load.yaml import load_text, read_bytes
+from interpreter.record import field, record
 
 __all__ = ["Loaded", "check_schema", "in_file_order", "load_checked"]
 
 
-@dataclass(frozen=True)
+@record
 class Loaded:
     """A ruleset document that passed the schema, and what it was made from.
 
@@ -61,7 +61,7 @@ def check_schema(doc: Document) -> None:
         raise Invalid(in_file_order(found, doc))
 
 
-@dataclass
+@record
 class _File:
     path: Path
     digest: str

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 from interpreter.errors import Location
+from interpreter.record import field, record
 
 __all__ = ["Document", "Path", "PositionNode", "json_path"]
 
@@ -48,7 +48,7 @@ def json_path(path: Path) -> str:
     return "".join(parts)
 
 
-@dataclass(frozen=True)
+@record
 class Document:
     """A loaded file: its plain data and where each part of it was written.
 

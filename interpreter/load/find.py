@@ -16,12 +16,12 @@ from __future__ import annotations
 import os
 import re
 import stat
-from dataclasses import dataclass
 from pathlib import Path
 
 from interpreter.errors import Location, RulesetLoadError
 from interpreter.hints import shown, suggest
 from interpreter.load.bundled import bundled_ids, rulesets_dir
+from interpreter.record import record
 
 __all__ = ["Found", "bundled_name", "find", "user_folders", "user_rulesets"]
 
@@ -30,7 +30,7 @@ _ID_LINE = re.compile(rb"^ruleset:[ \t]*([\"']?)([A-Za-z0-9_.-]+)\1[ \t]*(?:#[^\
 _RULESET_KEY = re.compile(rb"^(?:procedures|extends):", re.MULTILINE)
 
 
-@dataclass(frozen=True)
+@record
 class Found:
     """Where a ruleset is: its file, the name messages show, and where it was found."""
 

@@ -13,11 +13,11 @@ it inherited).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.errors import Location, SchemaViolation
 from interpreter.load.document import Document, Path, json_path
+from interpreter.record import field, record
 
 __all__ = ["MAX_CHAIN", "NOT_INHERITED", "MergedDocument", "changes", "inherited", "merge_patch", "overlay_problems"]
 
@@ -79,7 +79,7 @@ def overlay_problems(doc: Document) -> list[SchemaViolation]:
     return found
 
 
-@dataclass(frozen=True)
+@record
 class MergedDocument(Document):
     """The data of an overlay chain merged, each part placed in the file that wrote it.
 

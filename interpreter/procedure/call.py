@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
 from interpreter.absent import Absent
@@ -12,6 +11,7 @@ from interpreter.procedure.steps import each, evaluate, run_steps
 from interpreter.procedure.trace import RollRecord
 from interpreter.procedure.weights import Ratio, add_all, den_product
 from interpreter.procedure.worlds import EvalContext, Weight, World, Worlds
+from interpreter.record import replace
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.specs import Call, Step

@@ -4,17 +4,17 @@ value's mean, before and after."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from interpreter.procedure import runner
+from interpreter.record import record
 from interpreter.ruleset.model import Ruleset
 
 Number = Fraction | float
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Pair:
     """One number before and after; None where that side does not have it."""
 
@@ -30,7 +30,7 @@ class Pair:
         return all(v is None or isinstance(v, Fraction) for v in (self.before, self.after))
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Comparison:
     """A procedure at one parameter set under the base and the house ruleset."""
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Mapping
-from dataclasses import field
 from fractions import Fraction
 from typing import Any
 
@@ -19,7 +18,7 @@ from interpreter.procedure.kinds import RUNNERS
 from interpreter.procedure.steps import run_steps
 from interpreter.procedure.weights import Ratio, add_all, exact, forget_products
 from interpreter.procedure.worlds import EvalContext, World, Worlds, merge
-from interpreter.record import record
+from interpreter.record import field, record
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.tables import table_functions

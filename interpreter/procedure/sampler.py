@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from interpreter import limits
@@ -29,6 +28,7 @@ from interpreter.errors import LimitExceeded, RulesError
 from interpreter.formula.emit import Unsupported
 from interpreter.procedure import loops, runner
 from interpreter.procedure.writer import Function, Module
+from interpreter.record import record
 from interpreter.ruleset.model import Procedure, Ruleset
 
 Sample = tuple[Any, ...]  # (outcome, value, ...): the values in the procedure's order
@@ -144,7 +144,7 @@ def _no_names(name: str) -> lean.NameCode:
     raise Unsupported(name)
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Samples:
     """How often each outcome and each value came up in a number of sampled runs."""
 

@@ -15,7 +15,6 @@ A world never changes: a step that binds a name makes a new world around a new e
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
 
@@ -88,23 +87,28 @@ Handler = Callable[[Step[Any], Worlds, "EvalContext"], Worlds]
 _MISSING = object()
 
 
-@dataclass(slots=True)
 class EvalContext:
     """Per-run state: the mode, the step runners, the dice source, the table functions and the work done."""
 
-    ruleset: Ruleset
-    exact: bool
-    handlers: Mapping[str, Handler]  # step kind -> runner (see procedure.kinds)
-    source: Any = None
-    functions: Mapping[str, Callable[..., Any]] = field(default_factory=dict)
-    truncated: float = 0.0
-    work: int = 0
-    dice: int = 0  # dice a sampled run has rolled
-    calls: dict[Any, Any] = field(default_factory=dict)  # exact mode: a callee's ends by its arguments
-    sheet_names: tuple[str, ...] = ()  # the names a bound sheet gives, passed on to called sheet procedures
-    saturate: bool = False  # exact mode: lump an exploding roll's tail into one AtLeast value
-    settled: frozenset[str] = frozenset()  # the run's reported values already added up (see runner.odds)
-    _keys: dict[tuple[frozenset[str], tuple[str, ...]], tuple[str, ...]] = field(default_factory=dict)
+    __slots__ = ("_keys", "calls", "dice", "exact", "functions", "handlers", "ruleset", "saturate", "settled",
+                 "sheet_names", "source", "truncated", "work")
+
+    def __init__(self, ruleset: Ruleset, exact: bool, handlers: Mapping[str, Handler], source: Any = None,
+                 functions: Mapping[str, Callable[..., Any]] | None = None, sheet_names: tuple[str, ...] = (),
+                 saturate: bool = False) -> None:
+        self.ruleset = ruleset
+        self.exact = exact
+        self.handlers = handlers  # step kind -> runner (see procedure.kinds)
+        self.source = source
+        self.functions: Mapping[str, Callable[..., Any]] = {} if functions is None else functions
+        self.truncated = 0.0
+        self.work = 0
+        self.dice = 0  # dice a sampled run has rolled
+        self.calls: dict[Any, Any] = {}  # exact mode: a callee's ends by its arguments
+        self.sheet_names = sheet_names  # the names a bound sheet gives, passed on to called sheet procedures
+        self.saturate = saturate  # exact mode: lump an exploding roll's tail into one AtLeast value
+        self.settled: frozenset[str] = frozenset()  # the run's reported values already added up (see runner.odds)
+        self._keys: dict[tuple[frozenset[str], tuple[str, ...]], tuple[str, ...]] = {}
 
     def tick(self, amount: int = 1, where: Location | None = None) -> None:
         """Count work, and stop with a clear error before it becomes a hang."""

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from types import MappingProxyType
 from typing import Any
 
 from interpreter.errors import Invalid, RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.load.document import Document
+from interpreter.record import replace
 from interpreter.ruleset.context import Checker, ProcContext, Scope, Sections, StepCompiler, compile_steps
 from interpreter.ruleset.lazy import Procedures
 from interpreter.ruleset.liveness import ALL, SHEET, Liveness, annotate, mark_done, writes

@@ -9,7 +9,6 @@ compilers get all three, so none reads an attribute that exists only after some 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
-from dataclasses import dataclass, field
 from typing import Any
 
 from interpreter.absent import HINT as ABSENT_HINT
@@ -179,18 +178,22 @@ class Sections:
 StepCompiler = Callable[[Checker, Mapping[str, Any], P, Scope, "ProcContext"], StepSpec]
 
 
-@dataclass(slots=True)
 class ProcContext:
     """The procedure a step is compiled in, and the names its steps bind."""
 
-    name: str
-    outcomes: tuple[str, ...]
-    sections: Sections
-    compilers: Mapping[str, StepCompiler]  # step key -> compiler, in the order keys are tried
-    sheet: SheetSpec | None  # the ruleset's sheet when the procedure works on one
-    writable: set[str]  # names `update` may change
-    sheet_writable: frozenset[str]  # sheet names, which only sheet steps change
-    bound: set[str] = field(default_factory=set)  # every name some step binds
+    __slots__ = ("bound", "compilers", "name", "outcomes", "sections", "sheet", "sheet_writable", "writable")
+
+    def __init__(self, name: str, outcomes: tuple[str, ...], sections: Sections,
+                 compilers: Mapping[str, StepCompiler], sheet: SheetSpec | None, writable: set[str],
+                 sheet_writable: frozenset[str]) -> None:
+        self.name = name
+        self.outcomes = outcomes
+        self.sections = sections
+        self.compilers = compilers  # step key -> compiler, in the order keys are tried
+        self.sheet = sheet  # the ruleset's sheet when the procedure works on one
+        self.writable = writable  # names `update` may change
+        self.sheet_writable = sheet_writable  # sheet names, which only sheet steps change
+        self.bound: set[str] = set()  # every name some step binds
 
 
 # steps after which every run that reached them goes on to the next step, as it was but for what they bind

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from interpreter.load.document import json_path
+from interpreter.record import record
 
 IDENTITY = ("ruleset", "extends", "examples")  # keys that name a file or hold worked examples, not rules
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -26,7 +26,7 @@ class _Missing:
 MISSING: Any = _Missing()
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class Change:
     """One value that differs: `before` or `after` is MISSING when the value was added or removed."""
 

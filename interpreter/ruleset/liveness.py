@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import replace
 from typing import Any
 
+from interpreter.record import replace
 from interpreter.ruleset.specs import (
     BestOf,
     BoxChange,

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import field
 from types import MappingProxyType
 from typing import Any
 
 from interpreter.errors import Location
-from interpreter.record import record
+from interpreter.record import field, record
 from interpreter.ruleset.specs import Step, Steps
 
 

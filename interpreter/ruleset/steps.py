@@ -7,13 +7,13 @@ Each returns the step kind's frozen spec (see `specs`); the registry of step kin
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import replace
 from typing import Any
 
 from interpreter.dice.pool import Statistic, parse_statistic
 from interpreter.dice.tree import Dice as DiceTerm
 from interpreter.errors import RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
+from interpreter.record import replace
 from interpreter.ruleset.context import Checker, ProcContext, Scope, compile_steps
 from interpreter.ruleset.specs import (
     Arg,
