@@ -6,7 +6,6 @@ Each function imports what it needs when called, so importing the package stays 
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +44,7 @@ def _source(seed: int | None, dice: Sequence[int] | None) -> DiceSource:
         raise BadParameter("give either seed or dice, not both")
     if dice is not None:
         return GivenSource(list(dice))
-    return RandomSource(random.Random(seed))
+    return RandomSource.seeded(seed)
 
 
 def _exhausted(source: DiceSource) -> None:

@@ -249,21 +249,16 @@ def record(cls: type[T]) -> type[T]:
     namespace["__slots__"] = tuple(f.name for f in own)
     if not namespace.get("__doc__"):
         namespace["__doc__"] = f"{cls.__name__}({', '.join(f.name for f in every)})"
+    namespace.update({  # (given before the class is made: setting a method on a class afterwards costs more)
+        "__qualname__": cls.__qualname__, "__record_fields__": every,
+        "__match_args__": tuple(f.name for f in every),
+        "__record_compare__": _key(tuple(f.name for f in every if f.compare)),
+        "__record_hash__": _key(tuple(f.name for f in every if (f.compare if f.hash is None else f.hash))),
+        "__record_repr__": tuple(f.name for f in every if f.repr),
+        "__init__": _generic_init, "__eq__": _eq, "__hash__": _hash, "__repr__": _repr,
+        "__setattr__": _setattr, "__delattr__": _delattr, "__getstate__": _getstate, "__setstate__": _setstate,
+    })
     maker: Any = type(cls)
     made: Any = maker(cls.__name__, cls.__bases__, namespace)
-    made.__qualname__ = cls.__qualname__
     _rebind(namespace, cls, made)
-    made.__record_fields__ = every
-    setattr(made, "__match_args__", tuple(f.name for f in every))  # noqa: B010  (mypy refuses the plain form)
-    made.__record_compare__ = _key(tuple(f.name for f in every if f.compare))
-    made.__record_hash__ = _key(tuple(f.name for f in every if (f.compare if f.hash is None else f.hash)))
-    made.__record_repr__ = tuple(f.name for f in every if f.repr)
-    made.__init__ = _generic_init
-    made.__eq__ = _eq
-    made.__hash__ = _hash
-    made.__repr__ = _repr
-    made.__setattr__ = _setattr
-    made.__delattr__ = _delattr
-    made.__getstate__ = _getstate
-    made.__setstate__ = _setstate
     return made  # type: ignore[no-any-return]

@@ -152,8 +152,15 @@ def _hand_edited(folder, path, tmp_path, monkeypatch):
     record(folder, path).write_bytes(data.replace(b'"title":"Lockwood"', b'"title":"Forged"'))
 
 
-@pytest.mark.parametrize("damage", [_other_bytes, _truncated, _other_version, _hand_edited],
-                         ids=["other bytes", "truncated", "other version", "hand-edited"])
+def _one_byte_changed(folder, path, tmp_path, monkeypatch):
+    """A change that keeps the length: only the check of the content finds it."""
+    data = record(folder, path).read_bytes()
+    assert data.count(b'"title":"Lockwood"') == 1
+    record(folder, path).write_bytes(data.replace(b'"title":"Lockwood"', b'"title":"Lockwoof"'))
+
+
+@pytest.mark.parametrize("damage", [_other_bytes, _truncated, _other_version, _hand_edited, _one_byte_changed],
+                         ids=["other bytes", "truncated", "other version", "hand-edited", "one byte changed"])
 def test_a_damaged_record_is_ignored_and_the_file_parsed_and_checked_again(tmp_path, folder, monkeypatch,
                                                                             calls, rules, damage):
     path = copy(tmp_path)

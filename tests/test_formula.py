@@ -748,3 +748,35 @@ def test_any_text_either_compiles_or_raises_a_rules_error(text, env):
     except EvaluationError:
         return
     assert type(result) in (int, bool, float)
+
+
+@pytest.mark.parametrize("text", ["0", "7", "20", "1000", str(2**40), "9" * 18])
+def test_a_plain_whole_number_compiles_to_what_the_parsed_formula_gives(text):
+    """Whole numbers skip the parser; the result is the one the parser's path gives for the same number."""
+    quick, parsed = compile_formula(text, names=()), compile_formula(f"({text})", names=())
+    assert quick.evaluate({}) == parsed.evaluate({}) == int(text) and type(quick.evaluate({})) is int
+    assert (quick.names, quick.calls, quick.strict) == (parsed.names, parsed.calls, parsed.strict) == \
+        (frozenset(), frozenset(), ())
+
+
+@pytest.mark.parametrize("text", ["007", "00", "9" * 19, str(2**63), "１２"])
+def test_numbers_the_quick_path_does_not_take_are_judged_by_the_parser(text):
+    try:
+        value = compile_formula(f"({text})", names=()).evaluate({})
+    except RulesError as err:
+        with pytest.raises(type(err)):
+            compile_formula(text, names=()).evaluate({})
+    else:
+        assert compile_formula(text, names=()).evaluate({}) == value
+
+
+def test_a_formula_builds_when_first_run_and_then_runs_as_built():
+    """Building waits for the first evaluation; every later one gives the same, errors included."""
+    f = compile_formula("a * b - c if yes else zero // 0", names=ENV)
+    waiting = f._run
+    assert f.evaluate(ENV) == 7 * 2 + 3
+    assert f._run is not waiting and f.evaluate(ENV) == 17
+    g = compile_formula("a // zero", names=ENV)
+    for _ in range(2):  # the error of a division by zero is the same before and after the build
+        with pytest.raises(EvaluationError, match="division by zero"):
+            g.evaluate(ENV)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, cast
@@ -170,7 +169,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
             output.echo(render.samples_text(counted))
         return
     values = parse_dice_list(given)
-    source = dice.GivenSource(values) if values is not None else dice.RandomSource(random.Random(seed))
+    source = dice.GivenSource(values) if values is not None else dice.RandomSource.seeded(seed)
     args = parse_assignments(params)
     if sheet is None:
         result = runner.run(rs, procedure, args, source)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from interpreter.errors import BadParameter
+
+if TYPE_CHECKING:
+    import random
 
 
 class DiceSource(Protocol):
@@ -27,8 +29,22 @@ class RandomSource:
     __slots__ = ("_random", "rng")
 
     def __init__(self, rng: random.Random | None = None):
-        self.rng = rng if rng is not None else random.Random()
+        if rng is None:
+            rng = self.generator(None)
+        self.rng = rng
         self._random = self.rng.random
+
+    @staticmethod
+    def generator(seed: int | None) -> random.Random:
+        """A new generator, seeded when ``seed`` is given (``random`` is imported only by what rolls)."""
+        import random
+
+        return random.Random(seed)
+
+    @classmethod
+    def seeded(cls, seed: int | None) -> RandomSource:
+        """Dice from a new generator seeded with ``seed`` (from the system when None)."""
+        return cls(cls.generator(seed))
 
     def draw(self, sides: int) -> int:
         """One die, 1..sides."""

@@ -139,6 +139,10 @@ def compile_formula(
     if len(text) > max_chars:  # before anything else looks at the text
         raise LimitExceeded(f"formula is too long ({len(text)} characters; the limit is {max_chars})", start)
     text = str(text)
+    if text.isdigit() and text.isascii() and (text == "0" or text[0] != "0") and len(text) < 19:
+        value = int(text)  # a plain whole number (most of a ruleset's constants and table values)
+        if value <= limits.INT_MAX:
+            return Formula(text, frozenset(), frozenset(), where, _literal(value))
     source = Source(text, where)
     prescan(source)
     tree = parse(source)
@@ -146,12 +150,40 @@ def compile_formula(
         _lowercase_flags(tree)
     checker = Checker(source, frozenset(names), frozenset(functions))
     checker.check(tree)
-    builder = Builder(source, limits.INT_MIN, limits.INT_MAX, checker.folded)
-    run = builder.build(tree.body)
     strict: dict[str, Location] = {}
     for node in _always_read(tree.body):
         strict.setdefault(node.id, source.node_at(node))
-    return Formula(text, frozenset(checker.names_used), frozenset(checker.calls), where, run, tuple(strict.items()))
+    made: list[Formula] = []
+    run = _built_when_first_run(made, source, tree.body, checker.folded)
+    made.append(Formula(text, frozenset(checker.names_used), frozenset(checker.calls), where, run,
+                        tuple(strict.items())))
+    return made[0]
+
+
+def _built_when_first_run(made: list[Formula], source: Source, body: ast.expr, folded: set[int]) -> Runner:
+    """A runner that builds the formula's closures the first time it runs and puts them in its place.
+
+    A ruleset is compiled on every command, and most of its formulas are not evaluated by that
+    command (other procedures' branches, table rows not rolled, a sheet not opened); building is
+    about half the cost of compiling one, and cannot fail (every error it may raise is raised
+    when the formula runs), so it waits until the formula is first evaluated.
+    """
+
+    def first(env: Mapping[str, Any], functions: Mapping[str, Any] | None) -> Any:
+        run = Builder(source, limits.INT_MIN, limits.INT_MAX, folded).build(body)
+        object.__setattr__(made[0], "_run", run)  # (a cache: the formula's value does not change)
+        return run(env, functions)
+
+    return first
+
+
+def _literal(value: int) -> Runner:
+    """The runner of a formula that is one whole number, made without parsing it."""
+
+    def constant(env: Mapping[str, Any], tables: Mapping[str, Any] | None) -> int:
+        return value
+
+    return constant
 
 
 def _always_read(node: ast.AST) -> list[ast.Name]:

@@ -12,9 +12,12 @@ entries live in the cache folder:
 Every key is the SHA-256 of the record format, the rulesmith, ruamel.yaml and jsonschema
 versions, the schema's hash and the SHA-256 of the exact bytes that were parsed (of every
 file, for a marker).  A record starts with one line of JSON that repeats its key and holds
-the SHA-256 of the rest; a record whose key or hash does not match (written for other
-bytes or another version, cut short, edited by hand) is ignored and the file is parsed
-and checked again.  Records are JSON: reading one never runs code, whatever it holds.
+the length and CRC-32 of the rest; a record whose key, length or check does not match (written
+for other bytes or another version, cut short, damaged) is ignored and the file is parsed and
+checked again.  (The check guards against damage, not against someone who may write in the
+cache folder: they could write a matching SHA-256 as easily, and a CRC-32 of the hundred
+kilobytes of a large record costs a fiftieth of its SHA-256.)  Records are JSON: reading one
+never runs code, whatever it holds.
 
 The folder is ``$RULESMITH_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulesmith``, else
 ``~/.cache/rulesmith``; ``RULESMITH_CACHE=off`` (or 0, no, false) turns the cache off.
@@ -26,6 +29,7 @@ import json
 import os
 import re
 import sys
+import zlib
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -39,7 +43,7 @@ __all__ = [
     "schema_digest", "sha256", "versions", "write_document",
 ]
 
-FORMAT = "rulesmith parse cache 1"  # changed whenever the record layout or the parser's output changes
+FORMAT = "rulesmith parse cache 2"  # changed whenever the record layout or the parser's output changes
 
 _DISTRIBUTIONS = ("rulesmith", "ruamel.yaml", "jsonschema")
 
@@ -144,8 +148,8 @@ def _write(path: Path, data: bytes) -> None:
 def write_document(where: Path, key: str, doc: Document) -> None:
     """Store a parsed document under its key."""
     payload = json.dumps({"data": doc.data, "positions": doc.positions}, separators=(",", ":")).encode("utf-8")
-    header = json.dumps({"format": FORMAT, "key": key, "versions": versions(),
-                         "sha256": sha256(payload)})
+    header = json.dumps({"format": FORMAT, "key": key, "versions": versions(), "length": len(payload),
+                         "crc32": zlib.crc32(payload)})
     _write(where / "documents" / f"{key}.json", header.encode("utf-8") + b"\n" + payload)
 
 
@@ -158,7 +162,7 @@ def read_document(where: Path, key: str, file: str, source: str | None = None) -
         header = json.loads(head)
         if (not newline or not isinstance(header, dict) or header.get("format") != FORMAT
                 or header.get("key") != key or header.get("versions") != versions()
-                or header.get("sha256") != sha256(payload)):
+                or header.get("length") != len(payload) or header.get("crc32") != zlib.crc32(payload)):
             return None
         body = json.loads(payload)
         data, positions = body["data"], body["positions"]

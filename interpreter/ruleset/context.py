@@ -117,6 +117,9 @@ class Checker:
 
     def constant(self, text: str, path: P) -> Any:
         """A whole number written as a formula of constants, evaluated once at load (defaults and bounds)."""
+        named = self.constants.get(text)  # one constant's name, the most common bound: no formula needed
+        if type(named) is int and text.isidentifier() and text.lower() not in ("true", "false"):
+            return named
         f = self.formula(text, path, self.constants.keys(), functions=())
         if f is None or f.names & self.broken:
             return None
