@@ -12,7 +12,7 @@ from interpreter.load.checked import Loaded, in_file_order, load_checked
 from interpreter.load.document import Document
 from interpreter.load.find import Found, find
 from interpreter.record import replace
-from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.model import Ruleset
 
 
 def resolve(ref: str, relative_to: Path | None = None) -> tuple[Path, str]:
@@ -81,15 +81,15 @@ def _load_and_compile(found: Found, trust_cache: bool) -> tuple[Ruleset, Loaded]
     """The compiled ruleset, and what it was loaded from.
 
     When the cache says these exact bytes passed the schema and compiled before, the
-    procedures are compiled when first used (see ``ruleset/lazy.py``); a procedure that then
-    fails to compile has the whole ruleset checked and compiled again for real.
+    procedures and tables are compiled when first used (see ``ruleset/lazy.py``); one that
+    then fails to compile has the whole ruleset checked and compiled again for real.
     """
     loaded = load_checked(found, trust_cache=trust_cache)
     where = cache.folder()
     compiled = cache.compiled_key(loaded.digests) if where is not None else ""
     try:
         if loaded.trusted and where is not None and cache.is_checked(where, compiled):
-            return _compile(loaded, lambda name: _load_and_compile(found, False)[0].procedures[name]), loaded
+            return _compile(loaded, lambda: _load_and_compile(found, False)[0]), loaded
         ruleset = _compile(loaded)
         if where is not None:
             cache.mark_checked(where, compiled)
@@ -106,12 +106,12 @@ def _load_and_compile(found: Found, trust_cache: bool) -> tuple[Ruleset, Loaded]
     return _compile(loaded), loaded
 
 
-def _compile(loaded: Loaded, known_good: Callable[[str], Procedure] | None = None) -> Ruleset:
+def _compile(loaded: Loaded, fresh: Callable[[], Ruleset] | None = None) -> Ruleset:
     from interpreter.procedure.kinds import COMPILERS
     from interpreter.ruleset.compiler import Compiler
 
     try:
-        ruleset = Compiler(loaded.doc, COMPILERS).compile(known_good)
+        ruleset = Compiler(loaded.doc, COMPILERS).compile(fresh)
     except Invalid as err:
         raise Invalid(in_file_order(err.problems, loaded.doc)) from None
     if loaded.extends is None:

@@ -222,7 +222,10 @@ def _rebind(namespace: dict[str, Any], old: type, new: type) -> None:
     """Point the ``__class__`` cell of methods (what ``super()`` reads) at the class made anew."""
     for value in namespace.values():
         for func in (getattr(value, "__func__", value), getattr(value, "fget", None)):
-            for cell in getattr(func, "__closure__", None) or ():
+            code = getattr(func, "__code__", None)
+            if code is None or "__class__" not in code.co_freevars:
+                continue
+            for cell in func.__closure__ or ():
                 try:
                     if cell.cell_contents is old:
                         cell.cell_contents = new

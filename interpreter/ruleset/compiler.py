@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeVar
 
 from interpreter.errors import Invalid, RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
@@ -13,13 +13,14 @@ from interpreter.record import replace
 from interpreter.ruleset.context import Checker, ProcContext, Scope, Sections, StepCompiler, compile_steps
 from interpreter.ruleset.lazy import Procedures
 from interpreter.ruleset.liveness import ALL, SHEET, Liveness, annotate, mark_done, writes
-from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Trait
+from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Table, Trait
 from interpreter.ruleset.samples import compile_samples
 from interpreter.ruleset.specs import Call, walk
 from interpreter.ruleset.tables import compile_table
 from interpreter.sheet.compile import compile_sheet
 
 P = tuple[Any, ...]
+T = TypeVar("T")
 RESERVED = {"outcome", "has_sheet", "true", "false", "True", "False"}
 
 
@@ -31,13 +32,13 @@ class Compiler(Checker):
         self.compilers = compilers  # step key -> compiler, in the order keys are tried
 
     # -- sections ------------------------------------------------------------------------
-    def compile(self, known_good: Callable[[str], Procedure] | None = None) -> Ruleset:
+    def compile(self, fresh: Callable[[], Ruleset] | None = None) -> Ruleset:
         """The compiled ruleset; raise Invalid with every problem found.
 
-        ``known_good`` is given when these exact bytes compiled without a problem before: the
-        procedures are then compiled one by one when first asked for (see ``lazy``), and a
-        procedure that does not compile after all (a cache record that lied) is handed to
-        ``known_good(name)``, which checks and compiles the ruleset again for real.
+        ``fresh`` is given when these exact bytes compiled without a problem before: the
+        procedures and tables are then compiled one by one when first asked for (see ``lazy``),
+        and one that does not compile after all (a cache record that lied) is taken from
+        ``fresh()``, which checks and compiles the ruleset again for real.
         """
         data = self.data
         constants = self.constants
@@ -59,8 +60,15 @@ class Compiler(Checker):
                 named_dice[name] = expr
             else:
                 self.broken.add(name)
-        tables = {name: compile_table(self, name, spec, base, constants)
-                  for name, spec in (data.get("tables") or {}).items()}
+        table_specs = data.get("tables") or {}
+        tables: Mapping[str, Table]
+        if fresh is None:
+            tables = MappingProxyType({name: compile_table(self, name, spec, base, constants)
+                                       for name, spec in table_specs.items()})
+        else:  # (checked when these bytes compiled before)
+            tables = Procedures(tuple(table_specs), lambda name: self.trusted(
+                lambda: compile_table(self, name, table_specs[name], base, constants, check=False),
+                lambda: fresh().tables[name]))
         traits = {name: Trait(name, spec.get("label", name), spec.get("group", ""),
                               *(self.number(spec, key, ("traits", name)) for key in ("min", "max", "default")))
                   for name, spec in (data.get("traits") or {}).items()}
@@ -73,8 +81,8 @@ class Compiler(Checker):
                             MappingProxyType(data.get("procedures") or {}))
         specs = data.get("procedures") or {}
         procedures: Mapping[str, Procedure]
-        if known_good is not None:
-            procedures = self.lazy(specs, base, sections, known_good, tables)
+        if fresh is not None:
+            procedures = self.lazy(specs, base, sections, fresh, tables)
         else:
             compiled = {name: self.procedure(name, spec, base, sections) for name, spec in specs.items()}
             self.check_calls(compiled)
@@ -85,7 +93,7 @@ class Compiler(Checker):
         notes = {name: Note(name, spec.get("title", name), spec.get("text", ""),
                             MappingProxyType(dict(spec.get("data") or {})),
                             tuple(spec.get("refs") or ())) for name, spec in (data.get("notes") or {}).items()}
-        examples = tuple(self.example(i, spec, None if known_good else procedures)
+        examples = tuple(self.example(i, spec, None if fresh else procedures)
                          for i, spec in enumerate(data.get("examples") or []))
         # a name whose own definition failed was reported there; its uses would only repeat it, wrongly
         self.problems = [p for p in self.problems if not (isinstance(p, UnknownName) and p.name is not None and (
@@ -95,26 +103,27 @@ class Compiler(Checker):
         return Ruleset(
             id=data["ruleset"], title=data.get("title", ""), description=data.get("description", ""),
             file=self.doc.file, constants=MappingProxyType(constants), dice=MappingProxyType(named_dice),
-            traits=MappingProxyType(traits), derived=MappingProxyType(derived), tables=MappingProxyType(tables),
+            traits=MappingProxyType(traits), derived=MappingProxyType(derived), tables=tables,
             procedures=procedures, notes=MappingProxyType(notes), examples=examples,
             extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}), sheet=sheet,
         )
 
     def lazy(self, specs: Mapping[str, Any], base: set[str], sections: Sections,
-             known_good: Callable[[str], Procedure], tables: Mapping[str, Any]) -> Procedures[Procedure]:
+             fresh: Callable[[], Ruleset], tables: Mapping[str, Any]) -> Procedures[Procedure]:
         """The procedures, each compiled when first read (the checks across procedures passed before)."""
         bare = Procedures(tuple(specs), lambda name: self.procedure(name, specs[name], base, sections))
+        return Procedures(tuple(specs), lambda name: self.trusted(
+            lambda: with_liveness(bare[name], sections.dice, tables, bare), lambda: fresh().procedures[name]))
 
-        def make(name: str) -> Procedure:
-            try:
-                proc = with_liveness(bare[name], sections.dice, tables, bare)
-            except RulesError:
-                proc = None
-            except Exception:  # noqa: BLE001  (a shape the schema check would have refused)
-                proc = None
-            return known_good(name) if proc is None or self.problems else proc
-
-        return Procedures(tuple(specs), make)
+    def trusted(self, make: Callable[[], T], fresh: Callable[[], T]) -> T:
+        """What ``make`` compiles from bytes that compiled before, or, should it fail after all, ``fresh``'s."""
+        try:
+            made: T | None = make()
+        except RulesError:
+            made = None
+        except Exception:  # noqa: BLE001  (a shape the schema check would have refused)
+            made = None
+        return fresh() if made is None or self.problems else made
 
     def derived(self, base: set[str]) -> dict[str, Derived]:
         specs = self.data.get("derived") or {}

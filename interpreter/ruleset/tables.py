@@ -17,15 +17,17 @@ from interpreter.ruleset.model import Row, Ruleset, Table
 P = tuple[Any, ...]
 
 
-def compile_table(c: Checker, name: str, spec: dict[str, Any], base: set[str], constants: Mapping[str, Any]) -> Table:
-    """One compiled table; problems are recorded on the checker."""
+def compile_table(c: Checker, name: str, spec: dict[str, Any], base: set[str], constants: Mapping[str, Any],
+                  check: bool = True) -> Table:
+    """One compiled table; problems are recorded on the checker (``check=False``: rows known to pass)."""
     path: P = ("tables", name)
     die = c.dice_expr(spec["die"], path + ("die",), Scope(base, set(c.named_dice))) if "die" in spec else None
     rows = tuple(_row(c, r, path + ("rows", i), base) for i, r in enumerate(spec.get("rows") or []))
     default = _row(c, spec["default"], path + ("default",), base) if "default" in spec else None
     table = Table(name, die, rows, default, spec.get("summary", ""), tuple(spec.get("refs") or ()),
                   c.where(path, key=True))
-    _check_rows(c, table, path, constants)
+    if check:
+        _check_rows(c, table, path, constants)
     return table
 
 
@@ -93,8 +95,38 @@ def _listing(numbers: list[int]) -> str:
 
 
 def table_functions(ruleset: Ruleset) -> dict[str, Callable[[Any], Any]]:
-    """Number-keyed tables as one-argument functions for formulas."""
-    return {table.name: _lookup(ruleset, table) for table in ruleset.tables.values() if table.die is None}
+    """Number-keyed tables as one-argument functions for formulas, each made when first called for.
+
+    (A lazily compiled ruleset compiles a table when first read; looking one up here does not
+    compile the others.)
+    """
+    return _Lookups(ruleset)
+
+
+class _Lookups(dict[str, Callable[[Any], Any]]):
+    """A ruleset's table functions: a dict that makes the function of a table when first asked for it."""
+
+    __slots__ = ("ruleset",)
+
+    def __init__(self, ruleset: Ruleset):
+        super().__init__()
+        self.ruleset = ruleset
+
+    def __missing__(self, name: str) -> Callable[[Any], Any]:
+        table = self.ruleset.tables.get(name)
+        if table is None or table.die is not None:
+            raise KeyError(name)
+        made = self[name] = _lookup(self.ruleset, table)
+        return made
+
+    def get(self, name: str, default: Any = None) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            return default
+
+    def __contains__(self, name: object) -> bool:
+        return isinstance(name, str) and self.get(name) is not None
 
 
 def _lookup(ruleset: Ruleset, table: Table) -> Callable[[Any], Any]:
