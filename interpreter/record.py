@@ -221,6 +221,7 @@ def _own_fields(cls: type, namespace: dict[str, Any], inherited: set[str]) -> It
 def _rebind(namespace: dict[str, Any], old: type, new: type) -> None:
     """Point the ``__class__`` cell of methods (what ``super()`` reads) at the class made anew."""
     for value in namespace.values():
+        func: Any
         for func in (getattr(value, "__func__", value), getattr(value, "fget", None)):
             code = getattr(func, "__code__", None)
             if code is None or "__class__" not in code.co_freevars:
