@@ -24,6 +24,11 @@ NOT_FOR_A_RUN = (
     "tempfile", "importlib.resources",
 ) + (("hashlib",) if sys.version_info < (3, 12) else ())  # (3.12 renamed the module the cache uses instead)
 
+# Modules a run that rolls dice does not need (exact odds), and one that odds do not (rolling).
+ONLY_FOR_ODDS = ("interpreter.dice.odds", "interpreter.dice.saturate", "interpreter.dice.distribution",
+                 "interpreter.cli.odds_text")
+ONLY_FOR_ROLLING = ("random",)
+
 PROBE = """
 import json, sys
 from interpreter.cli import main
@@ -59,6 +64,8 @@ def test_a_run_or_odds_on_a_cached_ruleset_imports_only_what_it_uses(tmp_path, a
     assert again == first and again  # the same output, from the cache
     assert "ruamel.yaml" in loaded_first  # the first start parsed the file (the probe sees imports)
     assert sorted(m for m in NOT_FOR_A_RUN if m in loaded) == []
+    other_command = ONLY_FOR_ODDS if argv[0] == "run" else ONLY_FOR_ROLLING
+    assert sorted(m for m in other_command if m in loaded) == []
 
 
 def test_help_still_lists_every_command_and_loads_them(tmp_path):

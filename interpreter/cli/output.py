@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import IO, Any
 
 import click
@@ -70,7 +69,7 @@ def rounded(value: Any) -> Any:
         return value
     if isinstance(value, float):
         return float(f"{value:.{SIGNIFICANT}g}")
-    if isinstance(value, Fraction):
+    if is_fraction(value):
         return float(f"{float(value):.{SIGNIFICANT}g}")
     if isinstance(value, Mapping):
         return {str(k): rounded(v) for k, v in value.items()}
@@ -82,10 +81,16 @@ def rounded(value: Any) -> Any:
 def fraction(p: Any) -> str | None:
     """An exact probability or mean as 'p/q' (a whole number as 'n'), or None when not exact."""
     if isinstance(p, int) and not isinstance(p, bool):
-        p = Fraction(p)
-    if not isinstance(p, Fraction):
+        return str(p)
+    if not is_fraction(p):
         return None
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
+
+
+def is_fraction(value: Any) -> bool:
+    """Whether a value is an exact fraction; a command that never imported ``fractions`` has none."""
+    fractions = sys.modules.get("fractions")
+    return fractions is not None and isinstance(value, fractions.Fraction)
 
 
 def dumps(data: Any) -> str:
@@ -121,4 +126,4 @@ def usage_json(message: str) -> dict[str, Any]:
     return {"error": {"message": message, "file": None, "line": None, "column": None, "path": None}}
 
 
-__all__ = ["can_show", "dumps", "echo", "echo_problem", "error_json", "fraction", "print_json", "rounded", "showable", "usage_json"]
+__all__ = ["can_show", "dumps", "echo", "echo_problem", "error_json", "fraction", "is_fraction", "print_json", "rounded", "showable", "usage_json"]

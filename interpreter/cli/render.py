@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from interpreter.cli import output
@@ -101,7 +100,7 @@ def _means(dist: Mapping[Any, Any]) -> tuple[float | None, str | None]:
         return None, None
     total = sum(_numeric(v) * p for v, p in numeric.items())
     mean = total / mass
-    return float(mean), (output.fraction(mean) if isinstance(mean, (Fraction, int)) else None)
+    return float(mean), (output.fraction(mean) if output.is_fraction(mean) or isinstance(mean, int) else None)
 
 
 def _distribution(dist: Mapping[Any, Any], exact: bool) -> dict[str, Any]:
@@ -178,7 +177,7 @@ def bar(share: float, blocks: bool = True) -> str:
 def expression_odds_json(expr: str, dist: Any) -> dict[str, Any]:
     """The contract's JSON object for the odds of a dice expression."""
     probs = dict(dist.probs)
-    exact = bool(dist.exact) and all(isinstance(p, Fraction) for p in probs.values())
+    exact = bool(dist.exact) and all(output.is_fraction(p) for p in probs.values())
     out: dict[str, Any] = {"expr": expr, **_distribution(probs, exact)}
     if not exact:
         out["mean"] = dist.mean

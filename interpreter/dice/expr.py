@@ -9,12 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter import budget, limits
 from interpreter.absent import Absent
-from interpreter.dice.distribution import Distribution
-from interpreter.dice.odds import node_distribution, term_distribution
 from interpreter.dice.report import distribution_json, render_roll, roll_json
 from interpreter.dice.roller import Runner, compile_node, static_dice
 from interpreter.dice.sources import DiceSource, GivenSource, RandomSource
@@ -23,6 +21,12 @@ from interpreter.dice.term import TermSpec, free_names, make_spec, parameter_nod
 from interpreter.dice.trace import Die, Roll, TermTrace
 from interpreter.dice.tree import Dice, Name, Node
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
+
+if TYPE_CHECKING:
+    from interpreter.dice.distribution import Distribution
+
+# Exact odds (dice.odds, dice.distribution and fractions) are imported by what computes them:
+# a command that only rolls never loads them.
 
 __all__ = [
     "DiceExpr",
@@ -110,7 +114,7 @@ class DiceExpr:
             if part is None:
                 args.append(None)
                 continue
-            dist = node_distribution(part, lambda node: _resolve(node, env))
+            dist = _odds().node_distribution(part, lambda node: _resolve(node, env))
             if len(dist.probs) != 1:
                 raise BadParameter(f"exact odds of the pool '{self.text}' need its dice count and modifiers fixed")
             args.append(dist.probs[0][0])
@@ -129,7 +133,7 @@ class DiceExpr:
             return None
         cap = full.values[-1]
         with budget.odds_budget():
-            capped = node_distribution(tree, lambda node: _resolve(node, env), cap)
+            capped = _odds().node_distribution(tree, lambda node: _resolve(node, env), cap)
         if not capped.exact:
             return None
         return capped.map(lambda v: min(v, cap)), cap
@@ -141,7 +145,7 @@ class DiceExpr:
         if found is not None:
             return found
         with budget.odds_budget():
-            dist = node_distribution(self.tree, lambda node: _resolve(node, env))
+            dist: Distribution = _odds().node_distribution(self.tree, lambda node: _resolve(node, env))
         values = dist.values
         if values and not (values[0] >= limits.INT_MIN and values[-1] <= limits.INT_MAX):
             raise EvaluationError(f"the result of '{self.text}' can be too large")
@@ -184,7 +188,8 @@ def _resolve(node: Name, env: Mapping[str, Any]) -> Distribution:
     value = _lookup(node.name, env, node.col)
     if isinstance(value, DiceExpr):
         return value.distribution(env)
-    return Distribution.point(int(value))
+    point: Distribution = _odds().Distribution.point(int(value))
+    return point
 
 
 @lru_cache(maxsize=4096)
@@ -198,5 +203,20 @@ def parse(text: str) -> DiceExpr:
 def clear_caches() -> None:
     """Forget every cached distribution and term (for timing cold computations)."""
     _DIST_CACHE.clear()
-    term_distribution.cache_clear()
+    _odds().term_distribution.cache_clear()
     make_spec.cache_clear()
+
+
+def _odds() -> Any:
+    """The exact-odds module, imported when first needed."""
+    from interpreter.dice import odds
+
+    return odds
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Distribution":  # (re-exported, and imported only when asked for)
+        from interpreter.dice.distribution import Distribution
+
+        return Distribution
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

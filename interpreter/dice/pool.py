@@ -16,7 +16,6 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from itertools import product
 
-from interpreter.dice.odds import explosion_cutoff
 from interpreter.dice.term import TermSpec
 from interpreter.errors import BadParameter
 from interpreter.record import record
@@ -202,6 +201,8 @@ def pool_odds(spec: TermSpec, stats: Sequence[Statistic]) -> tuple[Joint, int]:
             for key, x in _walk(spec, stats, [(a, wE), (n - a, wN), (a, w)]).items():
                 merged[key] = merged.get(key, 0) + x * factor
         return merged, total ** (2 * n)
+    from interpreter.dice.odds import explosion_cutoff  # (exact odds only: a roll never loads them)
+
     tmax = explosion_cutoff(n, sum(wE), total)
     for t in range(tmax + 1):
         factor = math.comb(n + t - 1, t) * total ** (tmax - t)

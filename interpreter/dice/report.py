@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-from interpreter.dice.distribution import Distribution
 from interpreter.dice.term import parameter_nodes
 from interpreter.dice.trace import Roll, TermTrace
 from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, Num
+
+if TYPE_CHECKING:
+    from interpreter.dice.distribution import Distribution
 
 
 class Expression(Protocol):
@@ -160,6 +161,8 @@ def distribution_json(expr_text: str, dist: Distribution) -> dict[str, Any]:
         "distribution": {str(v): float(p) for v, p in dist.probs},
     }
     if dist.exact:
+        from fractions import Fraction  # (only exact odds are shown here, and they were computed as fractions)
+
         out["exact"] = {str(v): f"{p.numerator}/{p.denominator}" for v, p in dist.probs
                         if isinstance(p, Fraction)}
     if dist.truncated:

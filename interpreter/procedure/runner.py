@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import gc
 from collections.abc import Mapping
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter import budget, limits
 from interpreter.absent import Absent, reported
@@ -23,6 +22,9 @@ from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.tables import table_functions
 from interpreter.sheet.entries import flags
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 
 @record
@@ -51,6 +53,8 @@ class Odds:
     @property
     def exact(self) -> bool:
         """True when every probability is an exact fraction and nothing was cut off."""
+        from fractions import Fraction
+
         return not self.truncated and all(isinstance(p, Fraction) for p in self.outcomes.values())
 
 
@@ -308,7 +312,7 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
     values = {v: values[v] for v in proc.values}
     values_cut: dict[str, float] = {}
     for v, dist in values.items():
-        tail = sum((p for x, p in dist.items() if isinstance(x, AtLeast)), Fraction(0))
+        tail = sum((p for x, p in dist.items() if isinstance(x, AtLeast)), 0)
         if tail:  # a value with endless possible values: shown without its tail, which is reported
             values_cut[v] = float(tail)
             values[v] = {x: float(p) / float(1 - tail) for x, p in dist.items() if not isinstance(x, AtLeast)}
