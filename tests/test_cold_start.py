@@ -21,7 +21,7 @@ NOT_FOR_A_RUN = (
     "interpreter.cli.diff", "interpreter.ruleset.diff", "interpreter.procedure.compare",
     "interpreter.cli.export", "interpreter.cli.describe", "interpreter.cli.prose", "interpreter.cli.sheets",
     "interpreter.sheet.file", "interpreter.cli.dice", "click.shell_completion", "icepool", "difflib",
-    "tempfile", "importlib.resources",
+    "tempfile", "importlib.resources", "interpreter.load.overlay", "interpreter.sheet.creation",
 ) + (("hashlib",) if sys.version_info < (3, 12) else ())  # (3.12 renamed the module the cache uses instead)
 
 # Modules a run that rolls dice does not need (exact odds), and one that odds do not (rolling).

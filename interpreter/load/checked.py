@@ -17,7 +17,6 @@ from interpreter.hints import sorted_unique
 from interpreter.load import cache
 from interpreter.load.document import Document
 from interpreter.load.find import Found, find
-from interpreter.load.overlay import MAX_CHAIN, MergedDocument, changes, inherited, merge_patch, overlay_problems
 from interpreter.load.yaml import load_text, read_bytes
 from interpreter.record import field, record
 
@@ -46,9 +45,10 @@ def in_file_order(problems: list[RulesError], doc: Document) -> list[RulesError]
     """Problems sorted by position, each once; for an overlay, those in the overlay file first,
     then those in the file it extends, and so on down the chain."""
     ordered = sorted_unique(problems)
-    if not isinstance(doc, MergedDocument):
+    layers: tuple[Document, ...] = getattr(doc, "layers", ())  # (a merged document of an overlay chain has them)
+    if not layers:
         return ordered
-    rank = {layer.file: i for i, layer in enumerate(doc.layers)}
+    rank = {layer.file: i for i, layer in enumerate(layers)}
     return sorted(ordered, key=lambda p: rank.get(p.where.file if p.where else "", len(rank)))
 
 
@@ -85,6 +85,8 @@ def _chain(found: Found, where: Path | None, trust_cache: bool) -> list[_File]:
     files = [_read(found.path, found.shown, where, trust_cache)]
     seen = {found.path.resolve()}
     while "extends" in files[-1].doc.data:
+        from interpreter.load.overlay import MAX_CHAIN, overlay_problems  # (only an overlay needs them)
+
         doc = files[-1].doc
         problems = overlay_problems(doc)
         if problems:
@@ -106,6 +108,8 @@ def _merge(files: list[_File]) -> tuple[Document, str | None, tuple[tuple[str, s
     top = files[0].doc
     if len(files) == 1:
         return top, None, ()
+    from interpreter.load.overlay import MergedDocument, changes, inherited, merge_patch
+
     data = base = files[-1].doc.data
     found: list[RulesError] = []
     for file in reversed(files[:-1]):

@@ -166,7 +166,6 @@ def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Ma
     and a flag for each trait group.
     """
     from interpreter.sheet import bind as sheets
-    from interpreter.sheet.creation import refuse_broken
 
     if proc.sheet == "required" and sheet is None:
         raise BadParameter(f"procedure '{proc.name}' works on a character sheet: give --sheet FILE")
@@ -174,6 +173,8 @@ def _start(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Ma
         raise BadParameter(f"the sheet is for ruleset '{sheet.get('ruleset')}', not '{ruleset.id}'",
                            doc.where(("ruleset",)) if doc is not None else None)
     if sheet is not None:
+        from interpreter.sheet.creation import refuse_broken
+
         refuse_broken(ruleset, sheet, doc)
     sheet_env = sheets.bind(ruleset, sheet, doc) if sheet is not None else None
     params = bind(proc, args, sheet_env, ruleset)
