@@ -9,6 +9,7 @@ from interpreter import limits
 from interpreter.absent import Absent
 from interpreter.dice.expr import DiceExpr
 from interpreter.errors import LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
+from interpreter.procedure import batch
 from interpreter.procedure.trace import NoteRecord
 from interpreter.procedure.worlds import EvalContext, LoopState, Weight, World, Worlds, merge, total
 from interpreter.ruleset.liveness import ALL, SHEET, Liveness, writes
@@ -53,19 +54,29 @@ def run_steps(steps: Steps, worlds: Worlds, ctx: EvalContext, following: Step[An
     the next step (`following` after the last) turns each world into one: then it is merged after that.
     Without `merge_last` the caller merges what the last step gives.
     """
-    for i, step in enumerate(steps):
+    i = 0
+    while i < len(steps):
+        step = steps[i]
         if all(world.stopped for world, _ in worlds):
             break
-        handler = ctx.handlers.get(step.kind)
-        if handler is None:
-            raise UnknownStepKind(f"unknown step kind '{step.kind}'", step.where)
-        ctx.tick(len(worlds), step.where)
-        worlds = handler(step, worlds, ctx)
+        stretch = batch.stretch(steps, i) if ctx.exact else None  # steps that each turn a world into one
+        if stretch is not None:
+            end, run = stretch
+            for s in steps[i:end]:
+                ctx.tick(len(worlds), s.where)
+            worlds = run(worlds, ctx.functions)
+        else:
+            end = i + 1
+            handler = ctx.handlers.get(step.kind)
+            if handler is None:
+                raise UnknownStepKind(f"unknown step kind '{step.kind}'", step.where)
+            ctx.tick(len(worlds), step.where)
+            worlds = handler(step, worlds, ctx)
+        i = end
         if ctx.exact:
-            last = i + 1 == len(steps)
-            after = following if last else steps[i + 1]
-            if (merge_last or not last) and (after is None or after.kind not in ONE_TO_ONE):
-                worlds = merge(worlds, ctx.key_names(step.live))
+            after = following if end == len(steps) else steps[end]
+            if (merge_last or end < len(steps)) and (after is None or after.kind not in ONE_TO_ONE):
+                worlds = merge(worlds, ctx.key_names(steps[end - 1].live))
     return worlds
 
 
