@@ -54,7 +54,7 @@ def read(value: Any, key: str, where: Any) -> Any:
 
 class _Writer:
     def __init__(self) -> None:
-        self.globals: dict[str, Any] = {**emit.HELPERS, "_read": read, "_M": _MISSING, "World": World,
+        self.globals: dict[str, Any] = {**emit.HELPERS, "_read": read, "_M": _MISSING, "World": World, "_new": tuple.__new__,
                                         "RulesError": RulesError}
         self.kept: dict[int, str] = {}
         self.lines: list[str] = []
@@ -106,7 +106,7 @@ class _Writer:
             self.emit(depth, "if c:")
             if spec.outcome is not None:
                 self.outcome(depth + 1, repr(spec.outcome))
-            self.emit(depth + 1, "add((World(e, o, True, world.trace, world.loops), weight))")
+            self.emit(depth + 1, "add((_new(World, (e, o, True, world.trace, world.loops)), weight))")
             self.emit(depth + 1, "continue")
         elif isinstance(spec, Decide):
             self.emit(depth, "k = False")  # whether a branch held
@@ -142,7 +142,7 @@ class _Writer:
         self.emit(2, "o = world.outcome")
         for step in steps:
             self.step(step, 2)
-        self.emit(2, "add((World(e, o, False, world.trace, world.loops), weight))")
+        self.emit(2, "add((_new(World, (e, o, False, world.trace, world.loops)), weight))")
         self.emit(1, "return out")
         namespace = dict(self.globals)
         exec(compile("\n".join(self.lines) + "\n", "<exact odds run>", "exec"), namespace)  # noqa: S102  # only what this writer made

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+make = tuple.__new__  # a World without its Python-level constructor, where many are made
+
 from interpreter.absent import Absent
 from interpreter.errors import BadParameter, Location
 from interpreter.procedure.steps import each, evaluate, run_steps
@@ -96,7 +98,10 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
                 seen = merged.setdefault((tuple(bound.items()), outcome), (bound, outcome, []))
                 seen[2].append(p)
             kept = [(b, o, add_all(ps)) for b, o, ps in merged.values()]
-            shared = ctx.calls[key] = (found, kept, all(type(p) is Ratio for _, _, p in kept))
+            ratios = [p for _, _, p in kept if type(p) is Ratio]
+            common = ratios[0].den if ratios and len(ratios) == len(kept) and all(
+                p.den == ratios[0].den for p in ratios) else None  # the ends' one denominator, when they share it
+            shared = ctx.calls[key] = (found, kept, common, [(b, p.num) for b, _, p in kept] if common else [])
         env, loops, stopped, trace = world.env, world.loops, world.stopped, world.trace
         if spec.inherit:
             out: Worlds = []
@@ -106,10 +111,10 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
                 out.append((World(new, outcome, stopped, trace, loops), weight * p))
             return out
         outcome = world.outcome
-        if shared[2] and type(weight) is Ratio:
-            num, den = weight.num, weight.den  # the usual case, without a method call a world
-            return [(World({**env, **bound}, outcome, stopped, trace, loops), Ratio(num * p.num, den_product(den, p.den)))
-                    for bound, _, p in shared[1]]
+        if shared[2] is not None and type(weight) is Ratio:
+            num, den = weight.num, den_product(weight.den, shared[2])  # the usual case: one product of denominators
+            return [(make(World, ({**env, **bound}, outcome, stopped, trace, loops)), Ratio(num * n, den))
+                    for bound, n in shared[3]]
         return [(World({**env, **bound}, outcome, stopped, trace, loops), weight * p) for bound, _, p in shared[1]]
 
     return each(worlds, one)

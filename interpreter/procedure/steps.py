@@ -10,6 +10,7 @@ from interpreter.absent import Absent
 from interpreter.dice.expr import DiceExpr
 from interpreter.errors import LimitExceeded, Location, RulesError, TableMiss, UnknownStepKind
 from interpreter.procedure import batch
+from interpreter.procedure.rolling import roll_into
 from interpreter.procedure.trace import NoteRecord
 from interpreter.procedure.worlds import EvalContext, LoopState, Weight, World, Worlds, merge, total
 from interpreter.ruleset.liveness import ALL, SHEET, Liveness, writes
@@ -108,29 +109,6 @@ def run_let(step: Step[Let], worlds: Worlds, ctx: EvalContext) -> Worlds:
                 raise err.located(a.where) from None
         out.append((World(env, world.outcome, world.stopped, world.trace, world.loops), weight))
     return out
-
-
-def roll_into(world: World, weight: Weight, rolls: tuple[RollInto, ...], ctx: EvalContext) -> Worlds:
-    """Roll dice in order, binding each result; one branch per result for odds."""
-    branches = [(world, weight)]
-    for r in rolls:
-        grown = []
-        for w, p in branches:
-            if r.reads:
-                for values, prob, records in ctx.pool_outcomes(r, w.env, p):
-                    env = dict(w.env)
-                    env[r.name] = values[0]
-                    for (name, _), value in zip(r.reads, values[1:], strict=True):
-                        env[name] = value
-                    grown.append((World(env, w.outcome, w.stopped, w.trace + records, w.loops), p * prob))
-                continue
-            for value, prob, record in ctx.outcomes(r.name, r.expr, w.env, p, r.where):
-                new = w.bound(r.name, value)
-                if record is not None:
-                    new = new.noted(record)
-                grown.append((new, p * prob))
-        branches = grown
-    return branches
 
 
 def run_roll(step: Step[Roll], worlds: Worlds, ctx: EvalContext) -> Worlds:
