@@ -19,7 +19,7 @@ A record may extend another record (its fields come first) or a plain class with
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from operator import attrgetter
 from typing import Any, TypeVar, dataclass_transform
 
@@ -203,35 +203,40 @@ def _generic_init(self: Any, *args: Any, **kwargs: Any) -> None:
         raise TypeError(f"{owner.__name__}.__init__() got an unexpected keyword argument {next(iter(kwargs))!r}")
 
 
-def _own_fields(cls: type, namespace: dict[str, Any], inherited: set[str]) -> Iterator[Field]:
+def _own_fields(cls: type, namespace: dict[str, Any], inherited: set[str]) -> list[Field]:
     """The fields a class's body declares, taken out of the namespace they were written in."""
+    out = []
     for name, annotation in namespace.get("__annotations__", {}).items():
-        if str(annotation).startswith(("ClassVar", "typing.ClassVar")):
+        if (annotation if isinstance(annotation, str) else repr(annotation)).startswith(("ClassVar", "typing.ClassVar")):
             continue
         value = namespace.pop(name, MISSING)
-        if type(value).__module__ == "dataclasses":
+        if value.__class__ is Field:
+            made = value
+        elif type(value).__module__ == "dataclasses":
             raise TypeError(f"record {cls.__name__}: {name!r} takes interpreter.record.field, not dataclasses.field")
-        made = value if isinstance(value, Field) else Field(value, MISSING, True, None, True)
+        else:
+            made = Field(value, MISSING, True, None, True)
         made.name = name
         if name in inherited:
             raise TypeError(f"record {cls.__name__} declares {name!r} again")
-        yield made
+        out.append(made)
+    return out
 
 
 def _rebind(namespace: dict[str, Any], old: type, new: type) -> None:
     """Point the ``__class__`` cell of methods (what ``super()`` reads) at the class made anew."""
     for value in namespace.values():
-        func: Any
-        for func in (getattr(value, "__func__", value), getattr(value, "fget", None)):
-            code = getattr(func, "__code__", None)
-            if code is None or "__class__" not in code.co_freevars:
+        func: Any = value.__func__ if isinstance(value, (classmethod, staticmethod)) else \
+            value.fget if isinstance(value, property) else value
+        code = getattr(func, "__code__", None)
+        if code is None or "__class__" not in code.co_freevars:
+            continue
+        for cell in func.__closure__ or ():
+            try:
+                if cell.cell_contents is old:
+                    cell.cell_contents = new
+            except ValueError:  # an empty cell
                 continue
-            for cell in func.__closure__ or ():
-                try:
-                    if cell.cell_contents is old:
-                        cell.cell_contents = new
-                except ValueError:  # an empty cell
-                    continue
 
 
 @dataclass_transform(frozen_default=True, field_specifiers=(field, Field))
@@ -242,7 +247,7 @@ def record(cls: type[T]) -> type[T]:
     inherited: tuple[Field, ...] = next((b.__dict__["__record_fields__"] for b in cls.__mro__[1:]
                                          if "__record_fields__" in b.__dict__), ())
     namespace = {k: v for k, v in cls.__dict__.items() if k not in ("__dict__", "__weakref__")}
-    own = tuple(_own_fields(cls, namespace, {f.name for f in inherited}))
+    own = tuple(_own_fields(cls, namespace, {f.name for f in inherited}) if "__annotations__" in namespace else ())
     every = inherited + own
     seen_default = False
     for f in every:
