@@ -199,3 +199,16 @@ def test_the_shared_init_and_the_compiled_one_agree_with_dataclass_s():
             with pytest.raises(TypeError):
                 ours(*bad_args, **bad_kwargs)
     assert "__init__" in ours.__dict__ and ours.__init__.__qualname__.endswith("Point.__init__")
+
+
+def test_a_class_variable_is_not_a_field_as_in_dataclasses():
+    from typing import ClassVar
+
+    for decorate in (dataclasses.dataclass(frozen=True, slots=True), record):
+        @decorate
+        class Counter:
+            limit: ClassVar[int] = 3
+            value: int = 0
+
+        assert Counter.limit == 3 and Counter(2).value == 2
+        assert Counter.__match_args__ == ("value",)
