@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import FrozenInstanceError, field
 from types import MappingProxyType
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -202,8 +202,6 @@ def test_the_shared_init_and_the_compiled_one_agree_with_dataclass_s():
 
 
 def test_a_class_variable_is_not_a_field_as_in_dataclasses():
-    from typing import ClassVar
-
     for decorate in (dataclasses.dataclass(frozen=True, slots=True), record):
         @decorate
         class Counter:
