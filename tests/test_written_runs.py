@@ -116,3 +116,41 @@ def test_an_error_in_a_written_run_is_the_traced_runners_error(written: Any) -> 
         runner.run(written, "mixed", {"divisor": "0"}, dice.GivenSource([3, 4, 2]))
     assert str(exact.value) == str(sampled.value)
     assert "division by zero" in str(exact.value)
+
+
+def test_merged_weights_add_up_exactly_whatever_their_denominators() -> None:
+    """worlds.merge adds ratios over one denominator as integers and the rest as fractions: the sums are
+    those of Fraction arithmetic, and the first world of each state is kept."""
+    from interpreter.procedure.weights import Ratio, exact
+    from interpreter.procedure.worlds import World, merge
+
+    six = 6 ** 20
+    weights = [Ratio(1, six), Ratio(5, six), Ratio(3, 4), Fraction(1, 3), Ratio(7, six), 1, Ratio(2, six * 5)]
+    worlds = [(World({"x": i % 2, "y": i}), w) for i, w in enumerate(weights)]
+    merged = merge(worlds, ("x",))
+    assert [w.env["y"] for w, _ in merged] == [0, 1]
+    expected = [sum((Fraction(w.num, w.den) if isinstance(w, Ratio) else Fraction(w) for w in weights[k::2]),
+                    Fraction(0)) for k in (0, 1)]
+    assert [exact(p) for _, p in merged] == expected
+
+
+def test_a_written_run_merges_as_merge_does(written: Any) -> None:
+    """The written function that merges as it goes gives the worlds that merging its output gives."""
+    from interpreter.procedure.weights import Ratio, exact
+    from interpreter.procedure.worlds import World, merge
+
+    steps = written.procedures["mixed"].steps[1:5]
+    base = {**written.constants, "outcome": 0, "win": 1, "lose": 2, "bust": 3, "great": 4, "bonus": 1, "divisor": 2}
+    worlds = [(World({**base, "a": a, "b": b, "c": c}, stopped=(a == 6 and c == 1)), Ratio(a + b, 6 ** 3))
+              for a, b, c in itertools.product(range(1, 7), range(1, 7), range(1, 5))]
+    worlds += [(World({**base, "a": 2, "b": 2, "c": 2}), Fraction(1, 7)), (World({**base, "a": 2, "b": 2, "c": 2}), 0.25)]
+    names = ("half", "margin", "total")
+    functions = {"bonus_for": lambda a: 2 if a >= 4 else 0}
+    listed = batch.written(steps)
+    merging = batch.written(steps, names)
+    assert listed is not None and merging is not None
+
+    def shown(ws: Any) -> list[Any]:
+        return [(tuple(w.env.get(n) for n in names), w.outcome, w.stopped, exact(p)) for w, p in ws]
+    assert shown(merging(worlds, functions)) == shown(merge(listed(worlds, functions), names))
+    assert len(merging(worlds, functions)) < len(worlds)

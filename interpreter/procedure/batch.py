@@ -6,7 +6,8 @@ compiled procedure as a function over a list of worlds (the way procedure.writer
 procedure for sampling): it copies each world's env once for the run, evaluates the formulas
 written out as Python expressions (formula.emit, the closures' semantics and error messages)
 and builds one world at the end, where the step runners build one per step and call a closure
-per part of every formula. Errors are placed as the runners place them. What the writer does not
+per part of every formula. When worlds are merged after the stretch, the function merges them as
+it goes (the keys and sums of worlds.merge), building a world only for each new state. Errors are placed as the runners place them. What the writer does not
 write (a formula calling a table function or `clamp`, `floor`, `ceil`, `abs`) is evaluated by
 its closures inside the same function; a run it cannot write at all is left to the runners.
 
@@ -27,7 +28,8 @@ from interpreter.errors import RulesError, UnknownName
 from interpreter.formula import emit
 from interpreter.formula.compile import Formula
 from interpreter.formula.source import Source
-from interpreter.procedure.worlds import World, Worlds
+from interpreter.procedure.weights import Ratio
+from interpreter.procedure.worlds import World, Worlds, added, counted, merged_worlds
 from interpreter.ruleset.specs import Contest, Decide, Let, Step, Stop
 
 KINDS = frozenset({"let", "stop", "decide", "contest"})
@@ -35,7 +37,7 @@ WRITTEN_CALLS = frozenset({"min", "max"})  # functions whose written call matche
 Run = Callable[[Worlds, Any], Worlds]
 LO, HI = limits.INT_MIN, limits.INT_MAX
 _MISSING = object()
-_RUNS: dict[tuple[int, ...], tuple[tuple[Step[Any], ...], Run | None]] = {}
+_RUNS: dict[tuple[Any, ...], tuple[tuple[Step[Any], ...], Run | None]] = {}
 
 
 def read(value: Any, key: str, where: Any) -> Any:
@@ -55,9 +57,11 @@ def read(value: Any, key: str, where: Any) -> Any:
 class _Writer:
     def __init__(self) -> None:
         self.globals: dict[str, Any] = {**emit.HELPERS, "_read": read, "_M": _MISSING, "World": World, "_new": tuple.__new__,
-                                        "RulesError": RulesError}
+                                        "RulesError": RulesError, "Ratio": Ratio, "_limits": limits, "_counted": counted,
+                                        "_added": added, "_merged_worlds": merged_worlds}
         self.kept: dict[int, str] = {}
         self.lines: list[str] = []
+        self.names: tuple[str, ...] | None = None
         self.formulas = emit.FormulaWriter(self.name, self.keep, self.function)
 
     def keep(self, obj: object) -> str:
@@ -106,7 +110,7 @@ class _Writer:
             self.emit(depth, "if c:")
             if spec.outcome is not None:
                 self.outcome(depth + 1, repr(spec.outcome))
-            self.emit(depth + 1, "add((_new(World, (e, o, True, world.trace, world.loops)), weight))")
+            self.put(depth + 1, "_new(World, (e, o, True, world.trace, world.loops))", "True")
             self.emit(depth + 1, "continue")
         elif isinstance(spec, Decide):
             self.emit(depth, "k = False")  # whether a branch held
@@ -130,34 +134,55 @@ class _Writer:
         else:
             raise emit.Unsupported(step.kind)
 
-    def write(self, steps: tuple[Step[Any], ...]) -> Run:
+    def put(self, depth: int, world: str, stopped: str) -> None:
+        """Give out a world (in `e`, `o`): into the list, or merged by the names as worlds.merge merges."""
+        if self.names is None:
+            self.emit(depth, f"add(({world}, weight))")
+            return
+        key = "".join(f"e.get({n!r}, _M), " for n in self.names)
+        self.emit(depth, f"k = ({key}o, {stopped}, world.loops)")
+        self.emit(depth, "s = merged.get(k)")
+        self.emit(depth, "if s is None:")
+        self.emit(depth + 1, f"merged[k] = [{world}, weight, 0]")
+        self.emit(depth + 1, "if len(merged) > _limits.MAX_WORLDS or not len(merged) % 4096:")
+        self.emit(depth + 2, "_counted(merged)")
+        self.emit(depth, "elif type(weight) is Ratio and type(s[1]) is Ratio and s[1].den == weight.den:")
+        self.emit(depth + 1, "s[2] += weight.num")
+        self.emit(depth, "else:")
+        self.emit(depth + 1, "_added(s, weight)")
+
+    def write(self, steps: tuple[Step[Any], ...], names: tuple[str, ...] | None) -> Run:
+        self.names = names
         self.emit(0, "def run(worlds, F):")
-        self.emit(1, "out = []")
-        self.emit(1, "add = out.append")
+        self.emit(1, "out = []" if names is None else "merged = {}")
+        if names is None:
+            self.emit(1, "add = out.append")
         self.emit(1, "for world, weight in worlds:")
         self.emit(2, "if world.stopped:")
-        self.emit(3, "add((world, weight))")
+        self.emit(3, "e, o = world.env, world.outcome")
+        self.put(3, "world", "True")
         self.emit(3, "continue")
         self.emit(2, "e = dict(world.env)")
         self.emit(2, "o = world.outcome")
         for step in steps:
             self.step(step, 2)
-        self.emit(2, "add((_new(World, (e, o, False, world.trace, world.loops)), weight))")
-        self.emit(1, "return out")
+        self.put(2, "_new(World, (e, o, False, world.trace, world.loops))", "False")
+        self.emit(1, "return out" if names is None else "return _merged_worlds(merged)")
         namespace = dict(self.globals)
         exec(compile("\n".join(self.lines) + "\n", "<exact odds run>", "exec"), namespace)  # noqa: S102  # only what this writer made
         run: Run = namespace["run"]
         return run
 
 
-def written(steps: tuple[Step[Any], ...]) -> Run | None:
-    """The function that runs these steps over worlds, written once; None when it cannot be written."""
-    key = tuple(map(id, steps))
+def written(steps: tuple[Step[Any], ...], names: tuple[str, ...] | None = None) -> Run | None:
+    """The function that runs these steps over worlds, written once; None when it cannot be written. With
+    names, it gives the worlds merged by them (see worlds.merge)."""
+    key = (*map(id, steps), names)
     known = _RUNS.get(key)
     if known is not None and all(a is b for a, b in zip(known[0], steps, strict=True)):
         return known[1]
     try:
-        run: Run | None = _Writer().write(steps)
+        run: Run | None = _Writer().write(steps, names)
     except emit.Unsupported:
         run = None
     if len(_RUNS) >= 512:
@@ -166,12 +191,10 @@ def written(steps: tuple[Step[Any], ...]) -> Run | None:
     return run
 
 
-
-def stretch(steps: tuple[Step[Any], ...], start: int) -> tuple[int, Run] | None:
-    """The steps from `start` on that are of KINDS, as the index after them and their written function;
-    None when the step at `start` is of another kind or they cannot be written out."""
+def stretch(steps: tuple[Step[Any], ...], start: int) -> int | None:
+    """The index after the steps from `start` on that are of KINDS; None when the step at `start` is of
+    another kind or they cannot be written out."""
     end = start
     while end < len(steps) and steps[end].kind in KINDS:
         end += 1
-    run = written(steps[start:end]) if end > start else None
-    return None if run is None else (end, run)
+    return end if end > start and written(steps[start:end]) is not None else None

@@ -5,8 +5,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-make = tuple.__new__  # a World without its Python-level constructor, where many are made
-
 from interpreter.absent import Absent
 from interpreter.errors import BadParameter, Location
 from interpreter.procedure.steps import each, evaluate, run_steps
@@ -17,6 +15,8 @@ from interpreter.record import replace
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.specs import Call, Step
+
+make = tuple.__new__  # a World without its Python-level constructor, where many are made
 
 
 def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:

@@ -287,17 +287,13 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
                 ctx.settled = ctx.settled | frozenset(done)  # no longer part of what tells worlds apart
                 worlds = merge(worlds, ctx.key_names(step.live))
         by_outcome: dict[str, list[Any]] = {o: [] for o in proc.outcomes}
-        by_value: dict[str, dict[Any, list[Any]]] = {v: {} for v in proc.values if v not in retired}
         for world, weight in worlds:
             _finish(proc, world)
             assert world.outcome is not None  # _finish refuses a world without an outcome
             by_outcome.setdefault(world.outcome, []).append(weight)
-            for v, seen in by_value.items():
-                seen.setdefault(reported(world.env.get(v)), []).append(weight)
         mass = exact(add_all(p for _, p in worlds))
         outcomes: dict[str, Any] = {o: exact(add_all(ws)) for o, ws in by_outcome.items()}
-        values: dict[str, dict[Any, Any]] = {v: {x: exact(add_all(ws)) for x, ws in seen.items()}
-                                             for v, seen in by_value.items()}
+        values = _sums(worlds, [v for v in proc.values if v not in retired])
     finally:
         budget.stop(clock)
         forget_products()
@@ -324,14 +320,29 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
 
 def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[Any, Any], Any]]) -> None:
     """Add up the distribution of values that are final, with the mass of the worlds then."""
-    counts: dict[str, dict[Any, list[Any]]] = {v: {} for v in names}
-    for world, weight in worlds:
-        env = world.env
-        for v, seen in counts.items():
-            seen.setdefault(reported(env.get(v)), []).append(weight)
     mass = exact(add_all(p for _, p in worlds))
-    for v, seen in counts.items():
-        retired[v] = ({x: exact(add_all(ws)) for x, ws in seen.items()}, mass)
+    for v, dist in _sums(worlds, names).items():
+        retired[v] = (dist, mass)
+
+
+def _sums(worlds: Worlds, names: list[str]) -> dict[str, dict[Any, Any]]:
+    """Each name's distribution over the worlds: its value as reported -> the exact sum of their weights."""
+    out: dict[str, dict[Any, Any]] = {}
+    for v in names:
+        by_value: dict[Any, list[Any]] = {}
+        for world, weight in worlds:
+            value = world.env.get(v)
+            seen = by_value.get(value)
+            if seen is None:
+                by_value[value] = [weight]
+            else:
+                seen.append(weight)
+        if any(isinstance(x, Absent) for x in by_value):  # absent values are all reported as None: in world order
+            by_value = {}
+            for world, weight in worlds:
+                by_value.setdefault(reported(world.env.get(v)), []).append(weight)
+        out[v] = {x: exact(add_all(ws)) for x, ws in by_value.items()}
+    return out
 
 
 def worded(proc: Procedure, name: str, value: Any) -> Any:

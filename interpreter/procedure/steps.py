@@ -61,23 +61,24 @@ def run_steps(steps: Steps, worlds: Worlds, ctx: EvalContext, following: Step[An
         if all(world.stopped for world, _ in worlds):
             break
         stretch = batch.stretch(steps, i) if ctx.exact else None  # steps that each turn a world into one
-        if stretch is not None:
-            end, run = stretch
+        end = i + 1 if stretch is None else stretch
+        after = following if end == len(steps) else steps[end]
+        merging = ctx.exact and (merge_last or end < len(steps)) and (after is None or after.kind not in ONE_TO_ONE)
+        names = ctx.key_names(steps[end - 1].live) if merging else None
+        run = batch.written(steps[i:end], names) if stretch is not None else None
+        if run is not None:
             for s in steps[i:end]:
                 ctx.tick(len(worlds), s.where)
-            worlds = run(worlds, ctx.functions)
+            worlds = run(worlds, ctx.functions)  # merged by the names as it goes
         else:
-            end = i + 1
             handler = ctx.handlers.get(step.kind)
             if handler is None:
                 raise UnknownStepKind(f"unknown step kind '{step.kind}'", step.where)
             ctx.tick(len(worlds), step.where)
             worlds = handler(step, worlds, ctx)
+            if names is not None:
+                worlds = merge(worlds, names)
         i = end
-        if ctx.exact:
-            after = following if end == len(steps) else steps[end]
-            if (merge_last or end < len(steps)) and (after is None or after.kind not in ONE_TO_ONE):
-                worlds = merge(worlds, ctx.key_names(steps[end - 1].live))
     return worlds
 
 

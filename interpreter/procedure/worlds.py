@@ -205,28 +205,49 @@ def _weights(dist: Any) -> Any:
     return [(value, Ratio(count, den)) for value, count in pairs]
 
 
+Merged = dict[tuple[Any, ...], list[Any]]  # a key -> [its first world, the weight, numerators over its denominator to add]
+_TOO_MANY = "use fewer dice or repeats, or sample it with `rules run ... --seed N`"
+
+
 def merge(worlds: Iterable[tuple[World, Weight]], names: tuple[str, ...]) -> Worlds:
-    """Add up the weights of worlds that are the same state by these names, keeping the first one's trace."""
-    merged: dict[tuple[Any, ...], list[Any]] = {}
+    """Add up the weights of worlds that are the same state by these names, keeping the first one's trace.
+
+    A world's key is its values of the names (a missing one told apart from None), its outcome, whether
+    it stopped, and its loops; procedure.batch builds the same keys in the functions it writes."""
+    merged: Merged = {}
     missing = (_MISSING,) * len(names)
     for world, weight in worlds:
         env = world.env
-        key = (tuple(map(env.get, names, missing)), world.outcome, world.stopped, world.loops)
+        key = (*map(env.get, names, missing), world.outcome, world.stopped, world.loops)
         seen = merged.get(key)
         if seen is None:
-            merged[key] = [world, weight]
-            if len(merged) > limits.MAX_WORLDS:
-                raise LimitExceeded(f"exact odds need more than {limits.MAX_WORLDS} distinct states; "
-                                    "use fewer dice or repeats, or sample it with `rules run ... --seed N`")
-            if not len(merged) % 4096:
-                budget.check("exact odds", "use fewer dice or repeats, or sample it with `rules run ... --seed N`")
+            merged[key] = [world, weight, 0]
+            if len(merged) > limits.MAX_WORLDS or not len(merged) % 4096:
+                counted(merged)
+        elif type(weight) is Ratio and type(seen[1]) is Ratio and seen[1].den == weight.den:
+            seen[2] += weight.num  # after the same rolls: the usual case, one integer sum
         else:
-            before = seen[1]
-            if type(before) is Ratio and type(weight) is Ratio and before.den == weight.den:
-                seen[1] = Ratio(before.num + weight.num, before.den)  # after the same rolls: the usual case
-            else:
-                seen[1] = before + weight
-    return [(seen[0], seen[1]) for seen in merged.values()]
+            added(seen, weight)
+    return merged_worlds(merged)
+
+
+def counted(merged: Merged) -> None:
+    """Refuse too many distinct states, and check the time budget now and then."""
+    if len(merged) > limits.MAX_WORLDS:
+        raise LimitExceeded(f"exact odds need more than {limits.MAX_WORLDS} distinct states; {_TOO_MANY}")
+    budget.check("exact odds", _TOO_MANY)
+
+
+def added(seen: list[Any], weight: Weight) -> None:
+    """Add a weight to a merged world's that is not a ratio over the same denominator."""
+    before = seen[1]
+    seen[1] = (Ratio(before.num + seen[2], before.den) if seen[2] else before) + weight
+    seen[2] = 0
+
+
+def merged_worlds(merged: Merged) -> Worlds:
+    """The merged worlds with their weights."""
+    return [(w, Ratio(p.num + more, p.den) if more else p) for w, p, more in merged.values()]
 
 
 def total(worlds: Worlds) -> Any:
