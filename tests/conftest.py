@@ -32,3 +32,16 @@ def rules():
         return runner.invoke(main, list(args), catch_exceptions=False)
 
     return invoke
+
+
+@pytest.fixture
+def folder(tmp_path, monkeypatch):
+    """A cache folder of the test's own, and no ruleset remembered in this process."""
+    from interpreter import pipeline
+
+    where = tmp_path / "cache"
+    monkeypatch.setenv("RULESMITH_CACHE_DIR", str(where))
+    monkeypatch.delenv("RULESMITH_CACHE", raising=False)
+    pipeline.forget_compiled()
+    yield where
+    pipeline.forget_compiled()

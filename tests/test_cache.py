@@ -20,17 +20,6 @@ SMALL = ("ruleset: demo\ntitle: Demo\nprocedures:\n  check:\n    outcomes: {done
 
 
 @pytest.fixture
-def folder(tmp_path, monkeypatch):
-    """A cache folder of this test's own, and no ruleset remembered in this process."""
-    where = tmp_path / "cache"
-    monkeypatch.setenv("RULESMITH_CACHE_DIR", str(where))
-    monkeypatch.delenv("RULESMITH_CACHE", raising=False)
-    pipeline.forget_compiled()
-    yield where
-    pipeline.forget_compiled()
-
-
-@pytest.fixture
 def calls(monkeypatch):
     """Counts of the YAML parses and schema checks made, by spying on both."""
     counted = {"parsed": 0, "checked": 0}

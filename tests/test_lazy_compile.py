@@ -20,16 +20,6 @@ BROKEN = ("ruleset: demo\ntitle: Demo\nprocedures:\n  check:\n    outcomes: {don
 
 
 @pytest.fixture
-def folder(tmp_path, monkeypatch):
-    where = tmp_path / "cache"
-    monkeypatch.setenv("RULESMITH_CACHE_DIR", str(where))
-    monkeypatch.delenv("RULESMITH_CACHE", raising=False)
-    pipeline.forget_compiled()
-    yield where
-    pipeline.forget_compiled()
-
-
-@pytest.fixture
 def compiled(monkeypatch):
     """The names of the procedures compiled, in order."""
     names: list[str] = []
