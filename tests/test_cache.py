@@ -179,3 +179,26 @@ def test_a_forged_mark_for_bytes_that_fail_the_schema_is_not_trusted(tmp_path, f
         result = rules(*command)
         assert result.exit_code == 1
         assert result.stderr.splitlines() == [expected]
+
+
+def test_the_cache_keeps_the_newest_records_and_removes_the_oldest(tmp_path, folder, monkeypatch):
+    """Each edit of a ruleset adds a record; past the limit the oldest written go, the newest stay usable."""
+    import os
+
+    monkeypatch.setattr(cache, "KEEP", 3)
+    paths = []
+    for i in range(5):
+        path = copy(tmp_path, SMALL.replace("title: Demo", f"title: Demo {i}"), f"demo{i}.yaml")
+        pipeline.compile_ref(str(path))
+        written = record(folder, path)
+        os.utime(written, ns=(i * 10**9, i * 10**9))  # (the order they were written in, whatever the clock)
+        paths.append(path)
+    path = copy(tmp_path, SMALL.replace("title: Demo", "title: Demo 5"), "demo5.yaml")
+    pipeline.compile_ref(str(path))  # the sixth write prunes
+    left = sorted(p.name for p in (folder / "documents").iterdir())
+    assert len(left) == 3
+    assert [record(folder, p).exists() for p in paths] == [False, False, False, True, True]
+    assert record(folder, path).exists()
+    assert len(list((folder / "checked").iterdir())) <= 3
+    pipeline.forget_compiled()
+    assert pipeline.compile_ref(str(paths[4])).title == "Demo 4"  # a kept record still loads

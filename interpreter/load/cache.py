@@ -19,12 +19,16 @@ cache folder: they could write a matching SHA-256 as easily, and a CRC-32 of the
 kilobytes of a large record costs a fiftieth of its SHA-256.)  Records are JSON: reading one
 never runs code, whatever it holds.
 
+Writing a record removes the oldest written beyond the newest ``KEEP`` of its kind, so that
+editing a ruleset many times does not fill the disk.
+
 The folder is ``$RULESMITH_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulesmith``, else
 ``~/.cache/rulesmith``; ``RULESMITH_CACHE=off`` (or 0, no, false) turns the cache off.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -127,8 +131,11 @@ def checked_key(digests: Sequence[str]) -> str:
     return _key("checked", *digests)
 
 
+KEEP = 256  # records of each kind kept; writing one more removes the oldest written
+
+
 def _write(path: Path, data: bytes) -> None:
-    """Write a file whole or not at all (a reader never sees half of it)."""
+    """Write a file whole or not at all (a reader never sees half of it), then prune its folder."""
     import tempfile  # only a command that writes the cache needs it
 
     try:
@@ -141,8 +148,21 @@ def _write(path: Path, data: bytes) -> None:
         except BaseException:
             os.unlink(temporary)
             raise
+        _prune(str(path.parent))
     except OSError:
         pass  # the cache is only a saving
+
+
+def _prune(folder: str) -> None:
+    """Remove the oldest records of a folder beyond the newest ``KEEP`` (each edit of a ruleset adds one)."""
+    with os.scandir(folder) as entries:
+        records = [(e.stat().st_mtime_ns, e.path) for e in entries if not e.name.startswith(".") and e.is_file()]
+    if len(records) <= KEEP:
+        return
+    records.sort()
+    for _, old in records[: len(records) - KEEP]:
+        with contextlib.suppress(OSError):  # (another process may have removed it first)
+            os.unlink(old)
 
 
 def write_document(where: Path, key: str, doc: Document) -> None:
