@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from interpreter.errors import Invalid, RulesError
 from interpreter.load import cache
@@ -14,8 +14,11 @@ from interpreter.load.find import Found, find
 from interpreter.record import replace
 from interpreter.ruleset.model import Ruleset
 
+if TYPE_CHECKING:
+    from pathlib import Path
 
-def resolve(ref: str, relative_to: Path | None = None) -> tuple[Path, str]:
+
+def resolve(ref: str, relative_to: str | os.PathLike[str] | None = None) -> tuple[Path, str]:
     """The file of a ruleset id or path, and the name to show in messages."""
     found = find(ref, relative_to)
     return found.path, found.shown
@@ -47,14 +50,14 @@ def forget_compiled() -> None:
     _COMPILED.clear()
 
 
-def _stats(files: tuple[Path, ...]) -> _Stats | None:
+def _stats(files: tuple[str, ...]) -> _Stats | None:
     try:
-        return tuple((str(p), (s := p.stat()).st_mtime_ns, s.st_size) for p in files)
+        return tuple((p, (s := os.stat(p)).st_mtime_ns, s.st_size) for p in files)
     except OSError:
         return None
 
 
-def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: Path | None = None) -> Ruleset:
+def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.PathLike[str] | None = None) -> Ruleset:
     """Load, validate and compile a ruleset by id or path; raise Invalid with every problem found.
 
     A ruleset compiled before in this process whose files have not changed since (same
@@ -63,10 +66,10 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: Path | None 
     A path is relative to ``relative_to`` when given (a sheet's folder).
     """
     found = find(ref, relative_to)
-    memo_key = (str(found.path.resolve()), found.shown, os.environ.get("RULESMITH_PATH", ""),
+    memo_key = (os.path.realpath(found.file), found.shown, os.environ.get("RULESMITH_PATH", ""),
                 os.environ.get("XDG_CONFIG_HOME", ""))
     known = _COMPILED.get(memo_key)
-    if known is not None and (trust_cache or known[1]) and _stats(tuple(Path(f[0]) for f in known[0])) == known[0]:
+    if known is not None and (trust_cache or known[1]) and _stats(tuple(f[0] for f in known[0])) == known[0]:
         return known[2]
     ruleset, loaded = _load_and_compile(found, trust_cache)
     stats = _stats(loaded.files)

@@ -104,10 +104,10 @@ def test_remembering_can_be_turned_off(tmp_path, folder, monkeypatch, calls):
 def test_the_cache_folder_follows_xdg_cache_home(tmp_path, monkeypatch):
     monkeypatch.delenv("RULESMITH_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
-    assert cache.folder() == tmp_path / "xdg" / "rulesmith"
+    assert cache.folder() == str(tmp_path / "xdg" / "rulesmith")
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert cache.folder() == tmp_path / "home" / ".cache" / "rulesmith"
+    assert cache.folder() == str(tmp_path / "home" / ".cache" / "rulesmith")
 
 
 # ----------------------------------------------------------------- damaged and forged records

@@ -21,7 +21,7 @@ NOT_FOR_A_RUN = (
     "interpreter.cli.diff", "interpreter.ruleset.diff", "interpreter.procedure.compare",
     "interpreter.cli.export", "interpreter.cli.describe", "interpreter.cli.prose", "interpreter.cli.sheets",
     "interpreter.sheet.file", "interpreter.cli.dice", "click.shell_completion", "icepool", "difflib",
-    "tempfile", "importlib.resources", "interpreter.load.overlay", "interpreter.sheet.creation",
+    "tempfile", "importlib.resources", "interpreter.load.overlay", "interpreter.sheet.creation", "pathlib",
 ) + (("hashlib",) if sys.version_info < (3, 12) else ())  # (3.12 renamed the module the cache uses instead)
 
 # Modules a run that rolls dice does not need (exact odds), and one that odds do not (rolling).
@@ -31,6 +31,7 @@ ONLY_FOR_ROLLING = ("random",)
 
 PROBE = """
 import json, sys
+before = set(sys.modules)  # (an editable install's finder loads pathlib before anything runs)
 from interpreter.cli import main
 sys.argv = ["rules", *sys.argv[1:]]
 try:
@@ -38,7 +39,7 @@ try:
 except SystemExit as done:
     code = done.code
 sys.stdout.flush()
-print(json.dumps(sorted(sys.modules)), file=sys.stderr)
+print(json.dumps(sorted(set(sys.modules) - before)), file=sys.stderr)
 """
 
 

@@ -6,7 +6,6 @@ completes nothing, since a completion must never print an error.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -39,6 +38,8 @@ def _ruleset(ctx: click.Context) -> Any:
 
 def rulesets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """Bundled ruleset ids, then YAML files, that start with what was typed."""
+    from pathlib import Path  # (only completing needs it; a command's start does not)
+
     items = [_item(i) for i in bundled_ids() if i.startswith(incomplete)]
     folder = Path(incomplete).parent if "/" in incomplete else Path(".")
     try:

@@ -36,11 +36,12 @@ import sys
 import zlib
 from collections.abc import Sequence
 from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from interpreter.load.bundled import schema_path
+from interpreter.load.bundled import schema_file
 from interpreter.load.document import Document
+
+StrPath = str | os.PathLike[str]  # a folder or file: a string in the commands themselves, a Path in tests
 
 __all__ = [
     "FORMAT", "checked_key", "compiled_key", "document_key", "folder", "is_checked", "mark_checked", "read_document",
@@ -65,13 +66,13 @@ def sha256(data: bytes) -> str:
     return _sha256(data).hexdigest()
 
 
-def folder() -> Path | None:
+def folder() -> str | None:
     """The cache folder, or None when caching is turned off."""
     if os.environ.get("RULESMITH_CACHE", "").lower() in ("0", "off", "no", "false"):
         return None
     base = os.environ.get("RULESMITH_CACHE_DIR") or os.path.join(
         os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rulesmith")
-    return Path(base)
+    return base
 
 
 def _normal(name: str) -> str:
@@ -113,7 +114,8 @@ def versions() -> str:
 @cache
 def schema_digest() -> str:
     """The SHA-256 of the bundled ruleset schema."""
-    return sha256(schema_path().read_bytes())
+    with open(schema_file(), "rb") as handle:
+        return sha256(handle.read())
 
 
 def _key(*parts: str) -> str:
@@ -134,13 +136,14 @@ def checked_key(digests: Sequence[str]) -> str:
 KEEP = 256  # records of each kind kept; writing one more removes the oldest written
 
 
-def _write(path: Path, data: bytes) -> None:
+def _write(path: str, data: bytes) -> None:
     """Write a file whole or not at all (a reader never sees half of it), then prune its folder."""
     import tempfile  # only a command that writes the cache needs it
 
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".tmp-")
+        parent = os.path.dirname(path)
+        os.makedirs(parent, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=parent, prefix=".tmp-")
         try:
             with os.fdopen(handle, "wb") as out:
                 out.write(data)
@@ -148,7 +151,7 @@ def _write(path: Path, data: bytes) -> None:
         except BaseException:
             os.unlink(temporary)
             raise
-        _prune(str(path.parent))
+        _prune(parent)
     except OSError:
         pass  # the cache is only a saving
 
@@ -165,18 +168,18 @@ def _prune(folder: str) -> None:
             os.unlink(old)
 
 
-def write_document(where: Path, key: str, doc: Document) -> None:
+def write_document(where: StrPath, key: str, doc: Document) -> None:
     """Store a parsed document under its key."""
     payload = json.dumps({"data": doc.data, "positions": doc.positions}, separators=(",", ":")).encode("utf-8")
     header = json.dumps({"format": FORMAT, "key": key, "versions": versions(), "length": len(payload),
                          "crc32": zlib.crc32(payload)})
-    _write(where / "documents" / f"{key}.json", header.encode("utf-8") + b"\n" + payload)
+    _write(os.path.join(where, "documents", f"{key}.json"), header.encode("utf-8") + b"\n" + payload)
 
 
-def read_document(where: Path, key: str, file: str, source: str | None = None) -> Document | None:
+def read_document(where: StrPath, key: str, file: str, source: str | None = None) -> Document | None:
     """The document stored under a key, or None when there is none or the record is not intact."""
     try:
-        with open(where / "documents" / f"{key}.json", "rb") as handle:
+        with open(os.path.join(where, "documents", f"{key}.json"), "rb") as handle:
             record = handle.read()
         head, newline, payload = record.partition(b"\n")
         header = json.loads(head)
@@ -198,13 +201,13 @@ def compiled_key(digests: Sequence[str]) -> str:
     return _key("compiled", *digests)
 
 
-def is_checked(where: Path, key: str) -> bool:
+def is_checked(where: StrPath, key: str) -> bool:
     """Whether a ruleset with this checked key passed the schema before (or, with a compiled key, compiled)."""
-    return (where / "checked" / key).is_file()
+    return os.path.isfile(os.path.join(where, "checked", key))
 
 
-def mark_checked(where: Path, key: str) -> None:
+def mark_checked(where: StrPath, key: str) -> None:
     """Remember that a ruleset with this checked key passed the schema (or, with a compiled key, compiled)."""
-    marker = where / "checked" / key
-    if not marker.is_file():
+    marker = os.path.join(where, "checked", key)
+    if not os.path.isfile(marker):
         _write(marker, b"")

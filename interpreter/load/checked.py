@@ -10,7 +10,7 @@ passed it; the documents themselves come from the cache when their records are i
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
 from interpreter.errors import Invalid, RulesError, RulesetLoadError, SchemaViolation
 from interpreter.hints import sorted_unique
@@ -36,7 +36,7 @@ class Loaded:
     doc: Document
     digests: tuple[str, ...]
     trusted: bool
-    files: tuple[Path, ...] = ()
+    files: tuple[str, ...] = ()
     extends: str | None = None
     changes: tuple[tuple[str, str], ...] = field(default=())
 
@@ -63,13 +63,13 @@ def check_schema(doc: Document) -> None:
 
 @record
 class _File:
-    path: Path
+    path: str
     digest: str
     doc: Document
     stored: bool  # the document came from the cache
 
 
-def _read(path: Path, shown: str, where: Path | None, trust_cache: bool) -> _File:
+def _read(path: str, shown: str, where: str | None, trust_cache: bool) -> _File:
     source = str(path)
     data = read_bytes(path, shown)
     digest = cache.sha256(data)
@@ -80,10 +80,10 @@ def _read(path: Path, shown: str, where: Path | None, trust_cache: bool) -> _Fil
     return _File(path, digest, load_text(data, shown, source), False)
 
 
-def _chain(found: Found, where: Path | None, trust_cache: bool) -> list[_File]:
+def _chain(found: Found, where: str | None, trust_cache: bool) -> list[_File]:
     """The file and every file it extends, the overlay first."""
-    files = [_read(found.path, found.shown, where, trust_cache)]
-    seen = {found.path.resolve()}
+    files = [_read(found.file, found.shown, where, trust_cache)]
+    seen = {os.path.realpath(found.file)}
     while "extends" in files[-1].doc.data:
         from interpreter.load.overlay import MAX_CHAIN, overlay_problems  # (only an overlay needs them)
 
@@ -94,12 +94,12 @@ def _chain(found: Found, where: Path | None, trust_cache: bool) -> list[_File]:
         at = doc.where(("extends",))
         if len(files) >= MAX_CHAIN:
             raise RulesetLoadError(f"overlays may chain at most {MAX_CHAIN} files deep", at)
-        base = find(doc.data["extends"], files[-1].path.parent, at)
-        if base.path.resolve() in seen:
+        base = find(doc.data["extends"], os.path.dirname(files[-1].path), at)
+        if os.path.realpath(base.file) in seen:
             raise RulesetLoadError(f"'extends: {doc.data['extends']}' makes a cycle: {base.shown} is already "
                                    "part of this chain of overlays", at, "one of them must extend another ruleset")
-        seen.add(base.path.resolve())
-        files.append(_read(base.path, base.shown, where, trust_cache))
+        seen.add(os.path.realpath(base.file))
+        files.append(_read(base.file, base.shown, where, trust_cache))
     return files
 
 
@@ -128,7 +128,8 @@ def _merge(files: list[_File]) -> tuple[Document, str | None, tuple[tuple[str, s
     return merged, extends if isinstance(extends, str) else None, changed
 
 
-def load_checked(found: Found | Path, shown: str | None = None, *, trust_cache: bool = True) -> Loaded:
+def load_checked(found: Found | str | os.PathLike[str], shown: str | None = None, *,
+                 trust_cache: bool = True) -> Loaded:
     """The document of a ruleset, checked against the schema (or known to have passed it).
 
     ``found`` is where the ruleset is (or just its file, named ``shown`` in messages).
@@ -136,7 +137,7 @@ def load_checked(found: Found | Path, shown: str | None = None, *, trust_cache: 
     cache holds (and the cache is brought up to date).
     """
     if not isinstance(found, Found):
-        found = Found(found, shown if shown is not None else str(found), "path")
+        found = Found(os.fspath(found), shown if shown is not None else str(found), "path")
     where = cache.folder()
     files = _chain(found, where, trust_cache)
     doc, extends, changed = _merge(files)

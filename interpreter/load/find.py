@@ -16,12 +16,15 @@ from __future__ import annotations
 import os
 import re
 import stat
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 from interpreter.errors import Location, RulesetLoadError
 from interpreter.hints import shown, suggest
-from interpreter.load.bundled import bundled_ids, rulesets_dir
+from interpreter.load.bundled import bundled_ids, rulesets_folder
 from interpreter.record import record
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 __all__ = ["Found", "bundled_name", "find", "user_folders", "user_rulesets"]
 
@@ -32,11 +35,21 @@ _RULESET_KEY = re.compile(rb"^(?:procedures|extends):", re.MULTILINE)
 
 @record
 class Found:
-    """Where a ruleset is: its file, the name messages show, and where it was found."""
+    """Where a ruleset is: its file, the name messages show, and where it was found.
 
-    path: Path
+    (Paths are strings here: a command on a bundled ruleset never imports ``pathlib``.)
+    """
+
+    file: str
     shown: str
     origin: str  # "bundled", "user" (a ruleset folder) or "path"
+
+    @property
+    def path(self) -> Path:
+        """The file as a Path."""
+        from pathlib import Path
+
+        return Path(self.file)
 
 
 def bundled_name(ruleset_id: str) -> str:
@@ -44,27 +57,37 @@ def bundled_name(ruleset_id: str) -> str:
     return f"{ruleset_id} (bundled)"
 
 
-def user_folders() -> list[Path]:
+def user_folders() -> list[str]:
     """The user's ruleset folders, in the order they are searched."""
-    folders = [Path(entry) for entry in os.environ.get("RULESMITH_PATH", "").split(os.pathsep) if entry]
+    folders = [entry for entry in os.environ.get("RULESMITH_PATH", "").split(os.pathsep) if entry]
     config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
-    folders.append(Path(config) / "rulesmith" / "rulesets")
+    folders.append(os.path.join(config, "rulesmith", "rulesets"))
     return folders
 
 
-def _shown(path: Path) -> str:
+def _shown(path: str) -> str:
     """A path as messages show it: relative to the working folder when inside it."""
     try:
-        return str(path.resolve().relative_to(Path.cwd().resolve()))
+        real, here = os.path.realpath(path), os.path.realpath(os.getcwd())
     except (ValueError, OSError):
-        return str(path)
+        return path
+    if real.startswith(here + os.sep):
+        return real[len(here) + 1:]
+    return _plain(path)
 
 
-def _id_of(path: Path) -> str | None:
+def _plain(path: str) -> str:
+    """A path without empty or `.` parts, as a Path shows it (`a/./b//c` is `a/b/c`)."""
+    parts = [part for part in path.split(os.sep) if part not in ("", ".")]
+    return (os.sep if path.startswith(os.sep) else "") + os.sep.join(parts) or "."
+
+
+def _id_of(path: str) -> str | None:
     """The `ruleset:` id a ruleset file declares; None for a file that is not a ruleset (a sheet
     names its ruleset the same way, but has no `procedures:` or `extends:`) or cannot be read."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as handle:
+            data = handle.read()
     except OSError:
         return None
     found = _ID_LINE.search(data)
@@ -73,7 +96,7 @@ def _id_of(path: Path) -> str | None:
     from interpreter.load.yaml import load_text  # a file not in block style: parse it
 
     try:
-        top = load_text(data, str(path)).data
+        top = load_text(data, path).data
     except RulesetLoadError:
         return None
     value = top.get("ruleset")
@@ -82,18 +105,19 @@ def _id_of(path: Path) -> str | None:
     return value
 
 
-def user_rulesets() -> dict[str, list[Path]]:
+def user_rulesets() -> dict[str, list[str]]:
     """Every ruleset id in the user's folders and the files that declare it, in search order."""
-    found: dict[str, list[Path]] = {}
-    seen: set[Path] = set()
+    found: dict[str, list[str]] = {}
+    seen: set[str] = set()
     for folder in user_folders():
         try:
-            files = sorted(folder.glob("*.yaml"))
+            files = sorted(os.path.join(folder, name) for name in os.listdir(folder)
+                           if name.endswith(".yaml") and not name.startswith("."))
         except OSError:
             continue
         for path in files:
-            real = path.resolve()
-            if real in seen or not path.is_file():
+            real = os.path.realpath(path)
+            if real in seen or not os.path.isfile(path):
                 continue
             seen.add(real)
             ruleset_id = _id_of(path)
@@ -102,14 +126,14 @@ def user_rulesets() -> dict[str, list[Path]]:
     return found
 
 
-def _collision(ruleset_id: str, paths: list[Path]) -> RulesetLoadError:
+def _collision(ruleset_id: str, paths: list[str]) -> RulesetLoadError:
     names = [bundled_name(ruleset_id)] if ruleset_id in bundled_ids() else []
     names += [_shown(p) for p in paths]
     return RulesetLoadError(f"ruleset id '{ruleset_id}' is declared by both {names[0]} and {names[1]}",
                             Location(_shown(paths[-1]), 0, 0), "give one of them another id")
 
 
-def _names_a_file(path: Path, ref: str, where: Location | None) -> bool:
+def _names_a_file(path: str, ref: str, where: Location | None) -> bool:
     """Whether a path names a regular file; a FIFO, a device or a path the system cannot take is refused in one line."""
     try:
         mode = os.stat(path).st_mode
@@ -136,7 +160,7 @@ def _unreadable(ref: str, reason: str, where: Location | None) -> RulesetLoadErr
     return RulesetLoadError(f"cannot read the file: {reason}", Location(name, 0, 0, "$"))
 
 
-def find(ref: str, relative_to: Path | None = None, where: Location | None = None) -> Found:
+def find(ref: str, relative_to: str | os.PathLike[str] | None = None, where: Location | None = None) -> Found:
     """The ruleset a reference names: an id (bundled or in a user folder) or a path.
 
     A path is taken relative to ``relative_to`` (the folder of the file that names it)
@@ -150,10 +174,10 @@ def find(ref: str, relative_to: Path | None = None, where: Location | None = Non
         if users:
             return Found(users[0], _shown(users[0]), "user")
         if ref in bundled_ids():
-            return Found(rulesets_dir() / f"{ref}.yaml", bundled_name(ref), "bundled")
-    path = Path(ref)
-    if relative_to is not None and not path.is_absolute():
-        path = relative_to / path
+            return Found(os.path.join(rulesets_folder(), f"{ref}.yaml"), bundled_name(ref), "bundled")
+    path = ref
+    if relative_to is not None and not os.path.isabs(path):
+        path = os.path.join(relative_to, path)
     if _names_a_file(path, ref, where):
         return Found(path, ref if relative_to is None else _shown(path), "path")
     known = sorted(set(bundled_ids()) | set(user_rulesets()))

@@ -13,7 +13,7 @@ from jsonschema.exceptions import ValidationError
 
 from interpreter.errors import SchemaViolation
 from interpreter.hints import closest, suggest
-from interpreter.load.bundled import schema_path
+from interpreter.load.bundled import schema_file
 
 _TYPE_WORDS = {
     "string": "text", "integer": "a whole number", "boolean": "true or false", "object": "a mapping",
@@ -30,7 +30,7 @@ _PATTERN_WORDS = {
 @cache
 def schema(name: str = "ruleset.schema.json") -> dict[str, Any]:
     """The bundled JSON schema, read once."""
-    with open(schema_path(name), encoding="utf-8") as handle:
+    with open(schema_file(name), encoding="utf-8") as handle:
         return json.load(handle)  # type: ignore[no-any-return]
 
 
