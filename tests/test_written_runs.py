@@ -17,6 +17,13 @@ from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref
 from interpreter.procedure import batch, runner
 
+
+@pytest.fixture(autouse=True)
+def _always_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every stretch here is written out, however few worlds it runs over."""
+    monkeypatch.setattr(batch, "WORTH", 0)
+
+
 RULESET = """\
 ruleset: written
 title: Written runs
@@ -154,3 +161,18 @@ def test_a_written_run_merges_as_merge_does(written: Any) -> None:
         return [(tuple(w.env.get(n) for n in names), w.outcome, w.stopped, exact(p)) for w, p in ws]
     assert shown(merging(worlds, functions)) == shown(merge(listed(worlds, functions), names))
     assert len(merging(worlds, functions)) < len(worlds)
+
+
+def test_a_stretch_is_written_only_once_it_has_run_over_enough_worlds(written: Any,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A small question is answered by the step runners (writing costs more than it saves there);
+    the same stretch is written once the worlds it has run over pass the threshold, with the same odds."""
+    monkeypatch.setattr(batch, "_SEEN", {})
+    monkeypatch.setattr(batch, "_RUNS", {})
+    monkeypatch.setattr(batch, "WORTH", 10_000)
+    first = runner.odds(written, "mixed", {"bonus": 1, "divisor": 2})
+    assert batch._RUNS == {}  # 144 worlds: not worth writing
+    monkeypatch.setattr(batch, "WORTH", 200)
+    second = runner.odds(written, "mixed", {"bonus": 1, "divisor": 2})  # 288 worlds seen by now
+    assert batch._RUNS != {}
+    assert second.outcomes == first.outcomes and second.values == first.values

@@ -191,6 +191,25 @@ def written(steps: tuple[Step[Any], ...], names: tuple[str, ...] | None = None) 
     return run
 
 
+WORTH = 256  # worlds a stretch has run over before it is written out (writing one costs about a millisecond)
+_SEEN: dict[tuple[int, int], int] = {}
+
+
+def worth_writing(steps: tuple[Step[Any], ...], start: int, worlds: int) -> bool:
+    """Whether the stretch from `start` has run over enough worlds (counting these) to be worth writing.
+
+    Writing and compiling a stretch costs as much as running a few hundred worlds through the step
+    runners: a small question (the odds a start computes) is answered sooner without it, a large one
+    or a loop that repeats the stretch is written once it has seen enough worlds.
+    """
+    key = (id(steps), start)
+    seen = _SEEN.get(key, 0) + worlds
+    if len(_SEEN) >= 4096:
+        _SEEN.clear()
+    _SEEN[key] = seen
+    return seen >= WORTH
+
+
 def stretch(steps: tuple[Step[Any], ...], start: int) -> int | None:
     """The index after the steps from `start` on that are of KINDS; None when the step at `start` is of
     another kind or they cannot be written out."""

@@ -60,7 +60,7 @@ def run_steps(steps: Steps, worlds: Worlds, ctx: EvalContext, following: Step[An
         step = steps[i]
         if all(world.stopped for world, _ in worlds):
             break
-        stretch = batch.stretch(steps, i) if ctx.exact else None  # steps that each turn a world into one
+        stretch = batch.stretch(steps, i) if ctx.exact and batch.worth_writing(steps, i, len(worlds)) else None
         end = i + 1 if stretch is None else stretch
         after = following if end == len(steps) else steps[end]
         merging = ctx.exact and (merge_last or end < len(steps)) and (after is None or after.kind not in ONE_TO_ONE)
