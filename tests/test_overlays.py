@@ -230,6 +230,7 @@ def test_an_id_claimed_twice_is_an_error_naming_both_files(rules, folders, monke
     b = write(folder / "b.yaml", NINE_AGAIN.replace("title: Our", "title: Their"))
     [line] = errors(rules, "odds", "nwod-9again", "action", "pool=2")
     assert f"ruleset id 'nwod-9again' is declared by both {a} and {b}" in line
+    assert line.startswith(f"{b}:2:1: $.ruleset: ")  # where the second file declares it (NINE_AGAIN's line 2)
     b.unlink()
     write(folder / "c.yaml", BASE.replace("ruleset: demo", "ruleset: nwod"))
     [line] = errors(rules, "run", "nwod", "action", "pool=2")

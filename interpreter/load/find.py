@@ -130,7 +130,19 @@ def _collision(ruleset_id: str, paths: list[str]) -> RulesetLoadError:
     names = [bundled_name(ruleset_id)] if ruleset_id in bundled_ids() else []
     names += [_shown(p) for p in paths]
     return RulesetLoadError(f"ruleset id '{ruleset_id}' is declared by both {names[0]} and {names[1]}",
-                            Location(_shown(paths[-1]), 0, 0), "give one of them another id")
+                            _id_location(paths[-1]), "give one of them another id")
+
+
+def _id_location(path: str) -> Location:
+    """Where a file declares its `ruleset:` id (its first line when the declaration is not found in block style)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except OSError:
+        data = b""
+    found = _ID_LINE.search(data)
+    line = data.count(b"\n", 0, found.start()) + 1 if found is not None else 1
+    return Location(_shown(path), line, 1, "$.ruleset", path)
 
 
 def _names_a_file(path: str, ref: str, where: Location | None) -> bool:
