@@ -176,3 +176,35 @@ def test_a_stretch_is_written_only_once_it_has_run_over_enough_worlds(written: A
     second = runner.odds(written, "mixed", {"bonus": 1, "divisor": 2})  # 288 worlds seen by now
     assert batch._RUNS != {}
     assert second.outcomes == first.outcomes and second.values == first.values
+
+
+@pytest.mark.parametrize("count", [3, 20])
+def test_worlds_merge_by_many_names_even_when_some_are_unbound(count: int) -> None:
+    """Keys of many names (a sheet's) are read in one lookup; a world missing one of them is still told
+    apart from one where it is bound, in worlds.merge and in a written stretch alike."""
+    from interpreter.procedure.weights import Ratio, exact
+    from interpreter.procedure.worlds import World, merge
+
+    names = tuple(f"n{i}" for i in range(count))
+    envs = [{n: 0 for n in names}, {n: 0 for n in names[1:]}, {**{n: 0 for n in names}, names[-1]: 1},
+            {n: 0 for n in names}, {n: 0 for n in names[1:]}, {n: None for n in names}]
+    worlds = [(World(env), Ratio(i + 1, 21)) for i, env in enumerate(envs)]
+    merged = merge(worlds, names)
+    assert [exact(p) for _, p in merged] == [Fraction(5, 21), Fraction(7, 21), Fraction(3, 21), Fraction(6, 21)]
+
+    let = one_let_step(names)
+    run = batch.written((let,), names)
+    assert run is not None
+    out = run(worlds, {})
+    assert [exact(p) for _, p in out] == [Fraction(5, 21), Fraction(7, 21), Fraction(3, 21), Fraction(6, 21)]
+    assert all(w.env["x"] == 1 for w, _ in out)
+
+
+def one_let_step(names: tuple[str, ...]) -> Any:
+    """A `let: {x: 1}` step, compiled."""
+    from interpreter.errors import Location
+    from interpreter.formula.compile import compile_formula
+    from interpreter.ruleset.specs import Assign, Let, Step
+
+    where = Location("<test>", 1, 1)
+    return Step("let", Let((Assign("x", compile_formula("1", names=names), where),)), where)

@@ -7,9 +7,10 @@ procedure for sampling): it copies each world's env once for the run, evaluates 
 written out as Python expressions (formula.emit, the closures' semantics and error messages)
 and builds one world at the end, where the step runners build one per step and call a closure
 per part of every formula. When worlds are merged after the stretch, the function merges them as
-it goes (the keys and sums of worlds.merge), building a world only for each new state. Errors are placed as the runners place them. What the writer does not
-write (a formula calling a table function or `clamp`, `floor`, `ceil`, `abs`) is evaluated by
-its closures inside the same function; a run it cannot write at all is left to the runners.
+it goes (the keys and sums of worlds.merge), building a world only for each new state. Errors
+are placed as the runners place them. What the writer does not write (a formula calling a table
+function or `clamp`, `floor`, `ceil`, `abs`) is evaluated by its closures inside the same
+function; a run it cannot write at all is left to the runners.
 
 Only identifiers made here, int and bool literals and repr of names and outcomes reach the
 source; every other object is passed in the function's globals under a made-up name.
@@ -29,7 +30,7 @@ from interpreter.formula import emit
 from interpreter.formula.compile import Formula
 from interpreter.formula.source import Source
 from interpreter.procedure.weights import Ratio
-from interpreter.procedure.worlds import World, Worlds, added, counted, merged_worlds
+from interpreter.procedure.worlds import FEW, World, Worlds, added, counted, merged_worlds, values_of
 from interpreter.ruleset.specs import Contest, Decide, Let, Step, Stop
 
 KINDS = frozenset({"let", "stop", "decide", "contest"})
@@ -139,8 +140,16 @@ class _Writer:
         if self.names is None:
             self.emit(depth, f"add(({world}, weight))")
             return
-        key = "".join(f"e.get({n!r}, _M), " for n in self.names)
-        self.emit(depth, f"k = ({key}o, {stopped}, world.loops)")
+        if len(self.names) > FEW:  # as worlds.merge makes such keys
+            fetch, some = (self.keep(f) for f in values_of(self.names))
+            self.emit(depth, "try:")
+            self.emit(depth + 1, f"k = (({fetch} if whole else {some})(e), o, {stopped}, world.loops)")
+            self.emit(depth, "except KeyError:")  # a name is missing: the markers from now on
+            self.emit(depth + 1, "whole = False")
+            self.emit(depth + 1, f"k = ({some}(e), o, {stopped}, world.loops)")
+        else:
+            key = "".join(f"e.get({n!r}, _M), " for n in self.names)
+            self.emit(depth, f"k = ({key}o, {stopped}, world.loops)")
         self.emit(depth, "s = merged.get(k)")
         self.emit(depth, "if s is None:")
         self.emit(depth + 1, f"merged[k] = [{world}, weight, 0]")
@@ -155,6 +164,7 @@ class _Writer:
         self.names = names
         self.emit(0, "def run(worlds, F):")
         self.emit(1, "out = []" if names is None else "merged = {}")
+        self.emit(1, "whole = True")  # every name of the keys bound so far
         if names is None:
             self.emit(1, "add = out.append")
         self.emit(1, "for world, weight in worlds:")

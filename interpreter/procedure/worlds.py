@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from fractions import Fraction
+from operator import itemgetter
 from typing import Any, NamedTuple
 
 from interpreter import budget, limits
@@ -216,9 +217,18 @@ def merge(worlds: Iterable[tuple[World, Weight]], names: tuple[str, ...]) -> Wor
     it stopped, and its loops; procedure.batch builds the same keys in the functions it writes."""
     merged: Merged = {}
     missing = (_MISSING,) * len(names)
+    many = values_of(names) if len(names) > FEW else None
+    fetch = many[0] if many is not None else tuple
     for world, weight in worlds:
         env = world.env
-        key = (*map(env.get, names, missing), world.outcome, world.stopped, world.loops)
+        if many is not None:
+            try:
+                key: tuple[Any, ...] = (fetch(env), world.outcome, world.stopped, world.loops)
+            except KeyError:  # a name is missing: the markers from now on
+                fetch = many[1]
+                key = (fetch(env), world.outcome, world.stopped, world.loops)
+        else:
+            key = (*map(env.get, names, missing), world.outcome, world.stopped, world.loops)
         seen = merged.get(key)
         if seen is None:
             merged[key] = [world, weight, 0]
@@ -229,6 +239,24 @@ def merge(worlds: Iterable[tuple[World, Weight]], names: tuple[str, ...]) -> Wor
         else:
             added(seen, weight)
     return merged_worlds(merged)
+
+
+FEW = 12  # keys of more names than this read them in one call (see values_of): a sheet's names, mostly
+
+
+def values_of(names: tuple[str, ...]) -> tuple[Callable[[Env], Any], Callable[[Env], tuple[Any, ...]]]:
+    """Two functions giving an env's values of the names as a tuple: one lookup of them all, which raises
+    KeyError when one is missing, and one that gives a marker for a missing name."""
+    known = _GETTERS.get(names)
+    if known is None:
+        missing = (_MISSING,) * len(names)
+        known = _GETTERS[names] = (itemgetter(*names), lambda env: tuple(map(env.get, names, missing)))
+        if len(_GETTERS) >= 256:
+            _GETTERS.clear()
+    return known
+
+
+_GETTERS: dict[tuple[str, ...], tuple[Callable[[Env], Any], Callable[[Env], tuple[Any, ...]]]] = {}
 
 
 def counted(merged: Merged) -> None:
