@@ -62,6 +62,21 @@ def number(value: Any, what: str, where: Location) -> Any:
     raise EvaluationError(f"{what} is not a number (it is {type(value).__name__})", where)
 
 
+class Kept:
+    """What writes a module: the objects its source names by made-up identifiers, kept in its globals."""
+
+    globals: dict[str, Any]
+    kept: dict[int, str]
+
+    def keep(self, obj: object) -> str:
+        """An identifier for an object, stored in the module's globals."""
+        name = self.kept.get(id(obj))
+        if name is None:
+            name = self.kept[id(obj)] = f"g{len(self.kept)}"
+            self.globals[name] = obj
+        return name
+
+
 class FormulaWriter:
     """Writes formulas as expressions; `name(n)` gives the code reading name n, `keep(obj)` an identifier for obj."""
 

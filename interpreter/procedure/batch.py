@@ -55,7 +55,7 @@ def read(value: Any, key: str, where: Any) -> Any:
     return emit.number(value, f"'{key}'", where)
 
 
-class _Writer:
+class _Writer(emit.Kept):
     def __init__(self) -> None:
         self.globals: dict[str, Any] = {**emit.HELPERS, "_read": read, "_M": _MISSING, "World": World, "_new": tuple.__new__,
                                         "RulesError": RulesError, "Ratio": Ratio, "_limits": limits, "_counted": counted,
@@ -64,13 +64,6 @@ class _Writer:
         self.lines: list[str] = []
         self.names: tuple[str, ...] | None = None
         self.formulas = emit.FormulaWriter(self.name, self.keep, self.function)
-
-    def keep(self, obj: object) -> str:
-        name = self.kept.get(id(obj))
-        if name is None:
-            name = self.kept[id(obj)] = f"g{len(self.kept)}"
-            self.globals[name] = obj
-        return name
 
     def name(self, key: str, source: Source, node: ast.AST) -> str:
         where = self.keep(source.node_at(node))

@@ -52,7 +52,7 @@ from interpreter.ruleset.tables import row_name, table_functions
 _FILL = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
 
 
-class Module:
+class Module(emit.Kept):
     """The source and globals of one written procedure with the procedures it calls."""
 
     def __init__(self, ruleset: Ruleset):
@@ -63,14 +63,6 @@ class Module:
         self.chunks: list[str] = []
         self.tables = table_functions(ruleset)
         self.counting = False  # whether runs count their steps and dice (loops.bound says they may reach the limits)
-
-    def keep(self, obj: object) -> str:
-        """An identifier for an object, stored in the module's globals."""
-        name = self.kept.get(id(obj))
-        if name is None:
-            name = self.kept[id(obj)] = f"g{len(self.kept)}"
-            self.globals[name] = obj
-        return name
 
     def callee(self, proc: Procedure) -> str:
         """The function of a called procedure, written once."""
