@@ -12,7 +12,6 @@ import pytest
 
 from interpreter.pipeline import compile_ref
 from interpreter.procedure.odds import odds as procedure_odds
-from interpreter.procedure.worlds import World
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.specs import walk
 
@@ -111,14 +110,6 @@ def test_a_reported_value_is_done_where_no_later_step_reads_or_writes_it():
     contest = next(s for s in steps if s.kind == "contest")
     assert set(contest.done) == {"attack_successes", "defense_successes"}
     assert set(steps[-1].done) >= {"damage", "hits"}
-
-
-def test_worlds_cannot_be_changed():
-    world = World({"a": 1})
-    with pytest.raises(AttributeError):
-        world.outcome = "x"  # type: ignore[misc]
-    assert world.bound("a", 2).env["a"] == 2 and world.env["a"] == 1
-    assert world.with_outcome(None).env["outcome"] == 0 and "outcome" not in world.env
 
 
 def test_odds_merged_by_live_names_equal_brute_force(live):

@@ -25,7 +25,6 @@ def test_a_procedure_without_values_is_written_and_samples_as_the_traced_run(tmp
     path = tmp_path / "coin.yaml"
     path.write_text(COIN, encoding="utf-8")
     rs = compile_ref(str(path))
-    assert sampler.written(rs, "flip")
     run = sampler.sampler(rs, "flip", {})
     for seed in range(50):
         traced = run_once(rs, "flip", {}, RandomSource(random.Random(seed)))

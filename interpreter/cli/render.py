@@ -10,8 +10,8 @@ from interpreter.cli import output
 from interpreter.dice import expr as dice
 from interpreter.dice.report import dice_text
 from interpreter.procedure.odds import Odds
+from interpreter.procedure.records import NoteRecord, RollRecord
 from interpreter.procedure.run import Result
-from interpreter.procedure.trace import NoteRecord, RollRecord
 
 if TYPE_CHECKING:
     from interpreter.procedure.sampler import Samples

@@ -89,12 +89,21 @@ class DiceExpr:
 
     def roll(self, env: Mapping[str, Any], source: DiceSource) -> Roll:
         """Roll the expression, drawing every die from `source`."""
-        run = self._run
         traces: list[tuple[Any, ...]] = []
-        value = run if isinstance(run, int) else run(env, source.draw, [self._static, 0, source], traces)
+        value, _ = self.rolled(env, source, traces)
+        return Roll(value, traces, env)
+
+    def rolled(self, env: Mapping[str, Any], source: DiceSource,
+               traces: list[tuple[Any, ...]] | None = None) -> tuple[int, int]:
+        """The value of one roll and how many dice it threw; each dice term's trace goes into `traces` when given."""
+        run = self._run
+        if isinstance(run, int):
+            return run, 0
+        ctx: list[Any] = [self._static, 0, source]
+        value = run(env, source.draw, ctx, [] if traces is None else traces)
         if not limits.INT_MIN <= value <= limits.INT_MAX:
             raise EvaluationError(f"the result of '{self.text}' is too large")
-        return Roll(value, traces, env)
+        return value, ctx[0]
 
     def run_in(self, env: Mapping[str, Any], draw: Any, ctx: list[Any], traces: list[tuple[Any, ...]]) -> int:
         """Roll as part of a larger roll (for a dice-typed parameter), sharing its dice count."""

@@ -43,20 +43,20 @@ from ``limits`` when a formula is compiled.
 
 Evaluation strategy
 -------------------
-Each checked tree is compiled once into nested Python closures, one per node,
-with the range and zero-divisor checks built into the arithmetic closures.
-``Formula.evaluate`` then just calls the root closure with the environment; no
-evaluator object is built per call and nothing is kept between calls, so a
-formula may be evaluated from several places at once.  This was chosen by
-measurement over running the same pre-parsed tree through ``simpleeval``
-with checked operators.  For ``natural + stat + mod`` the closures take about
-0.6-0.9 microseconds per evaluation; a ``SimpleEval`` built per call (the only
-way to keep no state between calls) takes about 9-12 microseconds, and even a
-single reused instance, which keeps the names of the current call on itself
-and so is not re-entrant, takes about 1.5-2.5 microseconds.
-Formulas are evaluated inside exact-odds loops many thousands of times, so the
-factor matters; the compile-time allowlist, not the evaluator, is what makes
-formulas safe either way.
+Each checked tree is written once as Python statements (``formula.code``): one
+temporary per operation, each arithmetic result checked against the 64-bit
+range in the same statement that computes it, and each name read with one
+dictionary lookup and one type test.  ``Formula.evaluate`` runs those
+statements as a function of their own, written and compiled the first time the
+formula is evaluated; a procedure step puts the same statements inside the
+code written for the step.  There is one evaluator, so a formula gives the same
+value and the same located error wherever it runs.  This was chosen by
+measurement (docs/decisions.md): for ``natural + stat + mod + luck_roll -
+luck_penalty`` the statements take about a third of the time nested closures
+took, and a ``SimpleEval`` built per call (the only way to keep no state
+between calls) about ten times as long; the compile-time allowlist, not the
+evaluator, is what makes formulas safe either way.  ``simpleeval`` stays as the
+oracle the property tests compare against.
 """
 
 from __future__ import annotations
@@ -67,8 +67,8 @@ from typing import Any
 
 from interpreter import limits
 from interpreter.errors import FormulaSyntaxError, LimitExceeded, Location
-from interpreter.formula.build import Builder
 from interpreter.formula.check import Checker
+from interpreter.formula.code import compiled
 from interpreter.formula.functions import ALLOWED_FUNCTIONS, Runner
 from interpreter.formula.source import Source, parse, prescan
 from interpreter.record import field, record
@@ -76,7 +76,6 @@ from interpreter.record import field, record
 __all__ = [
     "ALLOWED_FUNCTIONS",
     "Formula",
-    "checked_tree",
     "compile_constant_or_formula",
     "compile_formula",
 ]
@@ -93,10 +92,14 @@ class Formula:
     names: frozenset[str] = field(compare=False)
     calls: frozenset[str] = field(compare=False)
     where: Location | None = field(default=None, compare=False, repr=False)
-    _run: Runner = field(default=None, compare=False, repr=False)
     # the names read whenever the formula is evaluated (not behind and/or, if-else or a chained
     # comparison), each with where it is first read: a name that may be absent is refused there
     strict: tuple[tuple[str, Location], ...] = field(default=(), compare=False, repr=False)
+    # the checked tree: its source (for messages), its body and its folded literals; None for a
+    # formula that is one whole number, whose value is `literal`
+    tree: tuple[Source, ast.expr, frozenset[int]] | None = field(default=None, compare=False, repr=False)
+    literal: int | None = field(default=None, compare=False, repr=False)
+    _run: Runner | None = field(default=None, compare=False, repr=False)
 
     def evaluate(
         self,
@@ -111,7 +114,11 @@ class Formula:
         that is missing, ``EvaluationError`` for a value that is not a number,
         out of range, or a division by zero.
         """
-        value: int | bool | float = self._run(env, functions)
+        run = self._run
+        if run is None:  # written and compiled when first evaluated (most formulas of a ruleset never are)
+            run = _literal(self.literal or 0) if self.tree is None else compiled(*self.tree)
+            object.__setattr__(self, "_run", run)  # (a cache: the formula's value does not change)
+        value: int | bool | float = run(env, functions)
         return value
 
 
@@ -142,7 +149,7 @@ def compile_formula(
     if text.isdigit() and text.isascii() and (text == "0" or text[0] != "0") and len(text) < 19:
         value = int(text)  # a plain whole number (most of a ruleset's constants and table values)
         if value <= limits.INT_MAX:
-            return Formula(text, frozenset(), frozenset(), where, _literal(value))
+            return Formula(text, frozenset(), frozenset(), where, literal=value)
     source = Source(text, where)
     prescan(source)
     tree = parse(source)
@@ -153,28 +160,8 @@ def compile_formula(
     strict: dict[str, Location] = {}
     for node in _always_read(tree.body):
         strict.setdefault(node.id, source.node_at(node))
-    made: list[Formula] = []
-    run = _built_when_first_run(made, source, tree.body, checker.folded)
-    made.append(Formula(text, frozenset(checker.names_used), frozenset(checker.calls), where, run,
-                        tuple(strict.items())))
-    return made[0]
-
-
-def _built_when_first_run(made: list[Formula], source: Source, body: ast.expr, folded: set[int]) -> Runner:
-    """A runner that builds the formula's closures the first time it runs and puts them in its place.
-
-    A ruleset is compiled on every command, and most of its formulas are not evaluated by that
-    command (other procedures' branches, table rows not rolled, a sheet not opened); building is
-    about half the cost of compiling one, and cannot fail (every error it may raise is raised
-    when the formula runs), so it waits until the formula is first evaluated.
-    """
-
-    def first(env: Mapping[str, Any], functions: Mapping[str, Any] | None) -> Any:
-        run = Builder(source, limits.INT_MIN, limits.INT_MAX, folded).build(body)
-        object.__setattr__(made[0], "_run", run)  # (a cache: the formula's value does not change)
-        return run(env, functions)
-
-    return first
+    return Formula(text, frozenset(checker.names_used), frozenset(checker.calls), where, tuple(strict.items()),
+                   (source, tree.body, frozenset(checker.folded)))
 
 
 def _literal(value: int) -> Runner:
@@ -207,17 +194,6 @@ def _always_read(node: ast.AST) -> list[ast.Name]:
             parts = list(ast.iter_child_nodes(n))
         todo.extend(reversed(parts))
     return out
-
-
-def checked_tree(formula: Formula) -> tuple[ast.expr, Source, set[int]]:
-    """A compiled formula's checked syntax tree again, with its source and its folded literals (for emit)."""
-    source = Source(formula.text, formula.where)
-    prescan(source)
-    tree = parse(source)
-    _lowercase_flags(tree)
-    checker = Checker(source, formula.names, formula.calls)
-    checker.check(tree)
-    return tree.body, source, checker.folded
 
 
 def _lowercase_flags(tree: ast.AST) -> None:

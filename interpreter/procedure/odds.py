@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import gc
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from interpreter import budget
 from interpreter.absent import Absent, reported
 from interpreter.dice.atleast import AtLeast, Undecided
-from interpreter.procedure.kinds import RUNNERS
+from interpreter.procedure.exact import Exact
+from interpreter.procedure.kinds import program_of
+from interpreter.procedure.merging import Worlds
+from interpreter.procedure.program import Program
 from interpreter.procedure.start import finished, sheet_names, start_env, worded
-from interpreter.procedure.steps import run_steps
-from interpreter.procedure.weights import Ratio, add_all, exact, forget_products
-from interpreter.procedure.worlds import EvalContext, World, Worlds, merge
+from interpreter.procedure.state import State
+from interpreter.procedure.weights import Ratio, add_all, exact
+from interpreter.procedure.writing import unchanged
 from interpreter.record import field, record
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Procedure, Ruleset
@@ -48,24 +50,22 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[st
 
     Exploding rolls are first saturated (their tail lumped into one AtLeast value with its exact
     probability); when a formula needs more of such a total than "at least", the odds are
-    computed again with the tail cut off.
+    computed again with the tail cut off. A procedure found to need that is remembered, on the
+    procedure, so that later questions go straight to the second way (the answer is the same).
     """
-    key = (ruleset.id, id(ruleset), name)
-    if key not in _UNSATURABLE:
-        try:
-            return _odds(ruleset, name, args, sheet, saturate=True)
-        except Undecided:
-            _UNSATURABLE.add(key)  # this procedure compares totals with each other: don't try again
-    return _odds(ruleset, name, args, sheet, saturate=False)
+    proc = find_procedure(ruleset, name)
+    with budget.odds_budget():  # one time budget for the whole computation
+        if not proc.memo.unsaturable:
+            try:
+                return _odds(ruleset, proc, args, sheet, saturate=True)
+            except Undecided:
+                proc.memo.unsaturable = True  # this procedure compares totals with each other
+        return _odds(ruleset, proc, args, sheet, saturate=False)
 
 
-_UNSATURABLE: set[tuple[str, int, str]] = set()
-
-
-def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[str, Any] | None,
+def _odds(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Mapping[str, Any] | None,
           saturate: bool) -> Odds:
     """The odds, with or without saturated explosions."""
-    proc = find_procedure(ruleset, name)
     env = start_env(ruleset, proc, args, sheet)
     sheet_env = sheet or {}
     if proc.reads is not None and not (SHEET in proc.reads and sheet_env):
@@ -74,34 +74,26 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
         if SHEET in proc.reads:  # sheet steps that a run without a sheet cannot take: constants stay
             keep = keep | set(ruleset.constants) | set(ruleset.dice)
         env = {k: v for k, v in env.items() if k in keep}
-    ctx = EvalContext(ruleset, exact=True, handlers=RUNNERS, functions=table_functions(ruleset),
-                      sheet_names=sheet_names(ruleset, sheet), saturate=saturate)
-    paused = gc.isenabled()
-    gc.disable()  # worlds are many short-lived objects without cycles: collecting finds nothing to free
-    clock = budget.start()  # one time budget for the whole computation
-    try:
-        worlds: Worlds = [(World(env), Ratio(1, 1))]
-        # A value that is final (no later step reads or writes it) is added up as soon as it is,
-        # with the mass of the worlds then; worlds are then no longer told apart by it.
-        retired: dict[str, tuple[dict[Any, Any], Any]] = {}
-        for i, step in enumerate(proc.steps):
-            worlds = run_steps((step,), worlds, ctx, proc.steps[i + 1] if i + 1 < len(proc.steps) else None)
-            done = [v for v in step.done if v not in ctx.sheet_names]
-            if done:
-                _retire(worlds, done, retired)
-                ctx.settled = ctx.settled | frozenset(done)  # no longer part of what tells worlds apart
-                worlds = merge(worlds, ctx.key_names(step.live))
-        by_outcome: dict[str, list[Any]] = {o: [] for o in proc.outcomes}
-        for world, weight in worlds:
-            by_outcome.setdefault(finished(proc, world.outcome), []).append(weight)
-        mass = exact(add_all(p for _, p in worlds))
-        outcomes: dict[str, Any] = {o: exact(add_all(ws)) for o, ws in by_outcome.items()}
-        values = _sums(worlds, [v for v in proc.values if v not in retired])
-    finally:
-        budget.stop(clock)
-        forget_products()
-        if paused:
-            gc.enable()
+    ctx = Exact(ruleset, table_functions(ruleset), sheet_names(ruleset, sheet), saturate)
+    # A value that is final (no later step reads or writes it) is added up as soon as it is,
+    # with the mass of the worlds then; worlds are then no longer told apart by it.
+    retired: dict[str, tuple[dict[Any, Any], Any]] = {}
+
+    def retire(program: Program, pc: int, pending: dict[int, Worlds], here: Worlds) -> None:
+        done = [v for v in program.retire[pc] if v not in retired and v not in ctx.sheet_names]
+        if done:
+            _retire(here + [w for waiting in pending.values() for w in waiting], done, retired)
+            ctx.settled = ctx.settled | frozenset(done)  # no longer part of what tells worlds apart
+
+    ctx.at_block = retire
+    program = program_of(ruleset, proc, unchanged(ruleset, proc, env))  # written for these parameters
+    worlds = ctx.run(program, [(State(env), Ratio(1, 1))])
+    by_outcome: dict[str, list[Any]] = {o: [] for o in proc.outcomes}
+    for world, weight in worlds:
+        by_outcome.setdefault(finished(proc, world.outcome), []).append(weight)
+    mass = exact(add_all(p for _, p in worlds))
+    outcomes: dict[str, Any] = {o: exact(add_all(ws)) for o, ws in by_outcome.items()}
+    values = _sums(worlds, [v for v in proc.values if v not in retired])
     truncated = ctx.truncated
     if truncated:
         # What was cut off is reported, and the rest is renormalised so probabilities sum to 1.

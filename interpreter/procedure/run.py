@@ -6,10 +6,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from interpreter.absent import reported
-from interpreter.procedure.kinds import RUNNERS
+from interpreter.procedure.sampling import Sampling
 from interpreter.procedure.start import finished, sheet_names, start_env, worded
-from interpreter.procedure.steps import run_steps
-from interpreter.procedure.worlds import EvalContext, World
 from interpreter.record import record
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.params import find_procedure
@@ -39,12 +37,10 @@ def run_to_end(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any
     """A run's result and every name it ended with (what the sheet layer writes back)."""
     proc = find_procedure(ruleset, name)
     env = start_env(ruleset, proc, args, sheet)
-    ctx = EvalContext(ruleset, exact=False, handlers=RUNNERS, source=source, functions=table_functions(ruleset),
-                      sheet_names=sheet_names(ruleset, sheet))
-    [(world, _)] = run_steps(proc.steps, [(World(env), 1)], ctx)
-    outcome = finished(proc, world.outcome)
-    values = {v: worded(proc, v, reported(world.env.get(v))) for v in proc.values}
-    return Result(ruleset.id, proc.name, outcome, values, world.trace), dict(world.env)
+    ctx = Sampling(ruleset, source, table_functions(ruleset), sheet_names(ruleset, sheet), traced=True)
+    outcome, _, ended = ctx.run(proc, env)
+    values = {v: worded(proc, v, reported(x)) for v, x in zip(proc.values, ended, strict=True)}
+    return Result(ruleset.id, proc.name, finished(proc, outcome), values, tuple(ctx.trace or ())), env
 
 
 __all__ = ["Result", "run", "run_to_end"]

@@ -1,17 +1,12 @@
 """Sampling a procedure many times: the outcome and the values of each run, without a trace.
 
-`sampler(ruleset, name, args)` binds the parameters once and returns a function that takes
-a `random.Random` and gives one run's `(outcome, value, ...)`, the values in the order the
-procedure declares them. It runs the procedure as one Python function written from the
-compiled steps (procedure.writer), with the generator's numbers drawn in the same order as
-`runner.run` with a `RandomSource` of the same generator, so both give the same outcome
-and values. A procedure the writer cannot write (see writer's docstring) is sampled by
-`runner.run` itself, with the same results only slower.
+`sampler(ruleset, name, args)` binds the parameters once and returns a function that takes a
+`random.Random` and gives one run's `(outcome, value, ...)`, the values in the order the
+procedure declares them. It runs the same program as `run.run` (procedure.program), over the
+same draws of the generator, only without recording a trace: with a `RandomSource` of the same
+generator, both give the same outcome, values and errors.
 
-`sample(ruleset, name, args, times, seed)` counts the outcomes and values of many runs. When
-a run stops with an error, that run is done again by `runner.run` with the same numbers
-(the generator is started again from the seed and the earlier runs are repeated), so the
-error is the traced runner's, with its place in the ruleset.
+`sample(ruleset, name, args, times, seed)` counts the outcomes and values of many runs.
 """
 
 from __future__ import annotations
@@ -21,130 +16,51 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from interpreter import limits
-from interpreter.absent import Absent
-from interpreter.dice import lean
-from interpreter.dice.expr import DiceExpr, RandomSource
-from interpreter.errors import LimitExceeded, RulesError
-from interpreter.formula.emit import Unsupported
-from interpreter.procedure import loops
-from interpreter.procedure.run import run as run_once
-from interpreter.procedure.start import start_env
-from interpreter.procedure.writer import Function, Module
+from interpreter.absent import Absent, reported
+from interpreter.dice.sources import RandomSource
+from interpreter.errors import LimitExceeded
+from interpreter.procedure.kinds import function_of
+from interpreter.procedure.sampling import Sampling
+from interpreter.procedure.start import finished, sheet_names, start_env, worded_value
+from interpreter.procedure.writing import may_be_absent, unchanged
 from interpreter.record import record
-from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.params import find_procedure
+from interpreter.ruleset.tables import table_functions
 
 Sample = tuple[Any, ...]  # (outcome, value, ...): the values in the procedure's order
 Sampler = Callable[[random.Random], Sample]
-Maker = Callable[[Mapping[str, Any]], Sampler | None]
-
-_MAKERS: dict[tuple[int, str, tuple[str, ...]], tuple[Ruleset, Maker | None]] = {}
-_ROLLERS: dict[str, Callable[..., int]] = {}
 
 
 def sampler(ruleset: Ruleset, name: str, args: Mapping[str, Any]) -> Sampler:
     """A function giving one sampled run of the procedure with these parameters for a generator."""
     proc = find_procedure(ruleset, name)
-    env = start_env(ruleset, proc, args)
-    make = _maker(ruleset, proc, tuple(env))
-    fast = make(env) if make is not None else None
-    return fast if fast is not None else _traced(ruleset, name, args)
+    start = start_env(ruleset, proc, args)
+    function = function_of(ruleset, proc, unchanged(ruleset, proc, start))  # written for these parameters
+    if not function.uses_env:  # it reads only what it loads at its start: those names, the same every run
+        start = {n: start[n] for n in function.loads if n in start}
+    functions = table_functions(ruleset)
+    names = sheet_names(ruleset, None)
+    words = [proc.value_words.get(v) for v in proc.values]
+    plain = not any(words)
+    absent = bool(may_be_absent(ruleset, proc))  # a table row may leave a value without one
+    last: list[Any] = [None, None]  # the last generator, and its context (reused)
 
-
-def written(ruleset: Ruleset, name: str, args: Mapping[str, Any] | None = None) -> bool:
-    """Whether a procedure is sampled by a written function (False: by the traced runner).
-
-    Without `args`, the procedure's first sample parameters are bound (the answer can differ only for
-    a dice parameter given as dice that name other values).
-    """
-    proc = find_procedure(ruleset, name)
-    if args is None:
-        args = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in (proc.samples or [{}])[0].items()}
-    env = start_env(ruleset, proc, args)
-    make = _maker(ruleset, proc, tuple(env))
-    return make is not None and make(env) is not None
-
-
-def _traced(ruleset: Ruleset, name: str, args: Mapping[str, Any]) -> Sampler:
     def run(rng: random.Random) -> Sample:
-        result = run_once(ruleset, name, args, RandomSource(rng))
-        return (result.outcome, *result.values.values())
+        if last[0] is not rng:
+            last[0], last[1] = rng, Sampling(ruleset, RandomSource(rng), functions, names)
+        ctx = last[1]
+        ctx.steps = ctx.dice = 0
+        outcome, _, values = function(ctx, dict(start) if function.uses_env else start)
+        if outcome is None:
+            finished(proc, outcome)
+        if plain and not absent:
+            return (outcome, *values)
+        if plain:
+            return (outcome, *[None if type(v) is Absent else v for v in values])
+        return (outcome, *[worded_value(w, reported(v)) for w, v in zip(words, values, strict=True)])
+
     return run
-
-
-def _maker(ruleset: Ruleset, proc: Procedure, names: tuple[str, ...]) -> Maker | None:
-    """The function that binds a starting env into a sampler, written once per procedure and env shape."""
-    key = (id(ruleset), proc.name, names)
-    known = _MAKERS.get(key)
-    if known is None or known[0] is not ruleset:
-        try:
-            make: Maker | None = _write(ruleset, proc, names)
-        except Unsupported:
-            make = None
-        if len(_MAKERS) > 256:
-            _MAKERS.clear()
-        known = _MAKERS[key] = (ruleset, make)
-    return known[1]
-
-
-def _write(ruleset: Ruleset, proc: Procedure, names: tuple[str, ...]) -> Maker:
-    module = Module(ruleset)
-    most_steps, most_dice = loops.bound(ruleset, proc.steps)
-    module.counting = most_steps > limits.MAX_STEPS or most_dice > limits.MAX_RUN_DICE
-    cells = {n: f"c{i}" for i, n in enumerate(names)}
-    dice_params = frozenset(p.name for p in proc.params if p.type == "dice")
-    function = Function(module, proc, cells, dice_params, top=True)
-    body = function.write()
-    head = ["def make(E):"]
-    head += [f"    {cell} = E[{n!r}]" for n, cell in cells.items()]
-    # a name read without a value (a derived value of sheet state, no sheet given): the traced runner says so
-    head += [f"    if type({cells[n]}) is _Absent: return None" for n in sorted(function.initial_reads & set(cells))]
-    for n in sorted(dice_params):
-        head.append(f"    {cells[n]}_roll = _roller({cells[n]})")
-        head.append(f"    if {cells[n]}_roll is None: return None")
-    head.append("    def run(rng):")
-    head.append("        r = rng.random")
-    if module.counting:
-        head.append("        _work = [0, 0]")
-    source = "\n".join(module.chunks + head) + "\n" + "".join("    " + line + "\n" for line in body.splitlines())
-    source += "    return run\n"
-    module.globals["_roller"] = roller
-    module.globals["_Absent"] = Absent
-    code = compile(source, f"<sampler {ruleset.id}.{proc.name}>", "exec")
-    exec(code, module.globals)  # noqa: S102  # the source holds only what the writer made (see procedure.writer)
-    make: Maker = module.globals["make"]
-    return make
-
-
-def roller(value: Any) -> Callable[..., int] | None:
-    """How a dice parameter's value rolls in a written run: a number is itself, dice without names are written."""
-    if isinstance(value, int):
-        number = int(value)
-        return lambda r, c: number
-    if not isinstance(value, DiceExpr) or value.names:
-        return None
-    found = _ROLLERS.get(value.text)
-    if found is None:
-        globals_: dict[str, Any] = dict(lean.HELPERS)
-
-        def keep(obj: object) -> str:
-            globals_[f"g{len(globals_)}"] = obj
-            return f"g{len(globals_) - 1}"
-        writer = lean.DiceWriter(keep, _no_names)
-        try:
-            code = writer.write(value)
-        except Unsupported:
-            return None
-        source = (f"def roll(r, _c):\n    _c[0] += {writer.static}\n"
-                  f"    if _c[0] > {limits.MAX_DICE_ROLLED}: _too_many()\n"
-                  f"    return {code}\n")
-        exec(compile(source, f"<dice {value.text}>", "exec"), globals_)  # noqa: S102  # written by lean.DiceWriter
-        found = _ROLLERS[value.text] = globals_["roll"]
-    return found
-
-
-def _no_names(name: str) -> lean.NameCode:
-    raise Unsupported(name)
 
 
 @record
@@ -165,33 +81,18 @@ def sample(ruleset: Ruleset, name: str, args: Mapping[str, Any], times: int, see
         raise LimitExceeded(f"{times} runs asked for; a sample is 1 to {limits.MAX_SAMPLES} runs")
     proc = find_procedure(ruleset, name)
     run = sampler(ruleset, name, args)
-    if seed is None:  # a seed all the same, so that a run that fails can be done again
+    if seed is None:  # a seed all the same, so that the counts can be made again
         seed = random.SystemRandom().randrange(2**63)
     rng = random.Random(seed)
     outcomes: dict[str, int] = dict.fromkeys(proc.outcomes, 0)
     values: list[dict[Any, int]] = [{} for _ in proc.values]
-    for i in range(times):
-        try:
-            got = run(rng)
-        except Exception as err:  # noqa: BLE001  # the traced runner says what went wrong, and where
-            got, rng = _again(ruleset, name, args, seed, i, run, err)
+    for _ in range(times):
+        got = run(rng)
         outcomes[got[0]] = outcomes.get(got[0], 0) + 1
         for counts, value in zip(values, got[1:], strict=True):
             counts[value] = counts.get(value, 0) + 1
     return Samples(ruleset.id, proc.name, times, seed, outcomes,
                    {v: dict(sorted(c.items(), key=_order)) for v, c in zip(proc.values, values, strict=True)})
-
-
-def _again(ruleset: Ruleset, name: str, args: Mapping[str, Any], seed: int, i: int, run: Sampler,
-           err: Exception) -> tuple[Sample, random.Random]:
-    """Run i again with the traced runner and the same numbers: its error, or its result when it has none."""
-    rng = random.Random(seed)
-    for _ in range(i):
-        run(rng)
-    result = run_once(ruleset, name, args, RandomSource(rng))
-    if not isinstance(err, RulesError):
-        raise err
-    return (result.outcome, *result.values.values()), rng
 
 
 def _order(item: tuple[Any, int]) -> tuple[int, Any, str]:
@@ -200,3 +101,6 @@ def _order(item: tuple[Any, int]) -> tuple[int, Any, str]:
     if isinstance(value, (int, float)) and not isinstance(value, bool):
         return (0, value, "")
     return (1, 0, str(value))
+
+
+__all__ = ["Sample", "Sampler", "Samples", "sample", "sampler"]

@@ -9,7 +9,7 @@ from interpreter.absent import Absent
 from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, EvaluationError
 from interpreter.hints import shown
-from interpreter.procedure.call import initial_env
+from interpreter.procedure.kinds.call import initial_env
 from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.params import bind
 
@@ -60,7 +60,11 @@ def finished(proc: Procedure, outcome: str | None) -> str:
 
 def worded(proc: Procedure, name: str, value: Any) -> Any:
     """A reported value as its declared word, when it has one (formulas keep the number)."""
-    words = proc.value_words.get(name)
+    return worded_value(proc.value_words.get(name), value)
+
+
+def worded_value(words: Mapping[int, str] | None, value: Any) -> Any:
+    """A value as one of these words, when it is a number that has one."""
     if words is None or isinstance(value, bool) or not isinstance(value, int):
         return value
     return words.get(value, value)

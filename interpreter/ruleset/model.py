@@ -27,6 +27,21 @@ class Param:
     one_of: tuple[int, ...] | None = None  # the only numbers an int parameter may take
 
 
+class Memo:
+    """What running a procedure works out once and keeps: not part of its value (a copy of the procedure
+    with other steps shares it, so each thing is kept with the steps it was worked out from)."""
+
+    __slots__ = ("base", "fixed", "unsaturable", "written")
+
+    def __init__(self) -> None:
+        # (kind, start values it was written with) -> (steps, its blocks for exact odds or the function running
+        # it once: procedure.program, procedure.function)
+        self.written: dict[Any, tuple[Any, Any]] = {}
+        self.base: tuple[Any, Mapping[str, Any]] | None = None  # (steps, the names every run starts with)
+        self.unsaturable = False  # exact odds must cut endless explosions off (procedure.odds)
+        self.fixed: tuple[Any, Any] | None = None  # (steps, the names no run changes: procedure.writing)
+
+
 @record
 class Procedure:
     """A named procedure: parameters, ordered outcomes (best first), values and steps."""
@@ -46,6 +61,7 @@ class Procedure:
     value_words: Mapping[str, Mapping[int, str]] = field(  # value -> number -> the word shown for it
         default_factory=lambda: MappingProxyType({}))
     reads: frozenset[str] | None = None  # the names its steps can read (liveness.SHEET: a sheet's too); None: any
+    memo: Memo = field(default_factory=lambda: Memo(), compare=False, repr=False)
 
     def rank(self, outcome: str | None) -> int:
         """How good an outcome is: 0 for the best, larger for worse, and worst of all when unset."""

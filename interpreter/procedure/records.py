@@ -1,4 +1,4 @@
-"""The trace of a sampled run: each dice roll a step made, and each remark (a table row, a best-of choice)."""
+"""What the trace of a run records: each dice roll a step made, and each remark (a table row, a best-of choice)."""
 
 from __future__ import annotations
 

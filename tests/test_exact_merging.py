@@ -1,6 +1,5 @@
-"""Exact odds run a stretch of `let`, `stop`, `decide` and `contest` steps as one written-out function
-(procedure.batch). Its odds are checked against brute-force enumeration written here, and its errors
-against the traced runner's, which runs the same steps one by one."""
+"""Exact odds of a block of `let`, `stop`, `decide` and `contest` steps after a roll, checked against
+brute-force enumeration written here, their errors against a sampled run's, and the merging of worlds."""
 
 from __future__ import annotations
 
@@ -15,16 +14,8 @@ import pytest
 from interpreter.dice import expr as dice
 from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref
-from interpreter.procedure import batch
 from interpreter.procedure.odds import odds as procedure_odds
 from interpreter.procedure.run import run as run_once
-
-
-@pytest.fixture(autouse=True)
-def _always_written(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every stretch here is written out, however few worlds it runs over."""
-    monkeypatch.setattr(batch, "WORTH", 0)
-
 
 RULESET = """\
 ruleset: written
@@ -109,15 +100,7 @@ def test_a_world_stopped_without_an_outcome_keeps_the_one_it_had(written: Any) -
                                    50: Fraction(1, 6), 6: Fraction(1, 6)}
 
 
-def test_the_steps_are_written_out_once_and_reused(written: Any) -> None:
-    steps = written.procedures["mixed"].steps[1:5]
-    assert [s.kind for s in steps] == ["let", "stop", "contest", "decide"]
-    run = batch.written(steps)
-    assert run is not None
-    assert batch.written(steps) is run
-
-
-def test_an_error_in_a_written_run_is_the_traced_runners_error(written: Any) -> None:
+def test_an_error_in_exact_odds_is_the_sampled_runs_error(written: Any) -> None:
     """A division by zero in the second `let` formula: the same message at the same place."""
     with pytest.raises(RulesError) as exact:
         procedure_odds(written, "mixed", {"divisor": 0})
@@ -128,14 +111,17 @@ def test_an_error_in_a_written_run_is_the_traced_runners_error(written: Any) -> 
 
 
 def test_merged_weights_add_up_exactly_whatever_their_denominators() -> None:
-    """worlds.merge adds ratios over one denominator as integers and the rest as fractions: the sums are
+    """Merging adds ratios over one denominator as integers and the rest as fractions: the sums are
     those of Fraction arithmetic, and the first world of each state is kept."""
+    from interpreter.procedure.merging import Merger
+    from interpreter.procedure.state import State
     from interpreter.procedure.weights import Ratio, exact
-    from interpreter.procedure.worlds import World, merge
+
+    merge = Merger().merge
 
     six = 6 ** 20
     weights = [Ratio(1, six), Ratio(5, six), Ratio(3, 4), Fraction(1, 3), Ratio(7, six), 1, Ratio(2, six * 5)]
-    worlds = [(World({"x": i % 2, "y": i}), w) for i, w in enumerate(weights)]
+    worlds = [(State({"x": i % 2, "y": i}), w) for i, w in enumerate(weights)]
     merged = merge(worlds, ("x",))
     assert [w.env["y"] for w, _ in merged] == [0, 1]
     expected = [sum((Fraction(w.num, w.den) if isinstance(w, Ratio) else Fraction(w) for w in weights[k::2]),
@@ -143,70 +129,19 @@ def test_merged_weights_add_up_exactly_whatever_their_denominators() -> None:
     assert [exact(p) for _, p in merged] == expected
 
 
-def test_a_written_run_merges_as_merge_does(written: Any) -> None:
-    """The written function that merges as it goes gives the worlds that merging its output gives."""
-    from interpreter.procedure.weights import Ratio, exact
-    from interpreter.procedure.worlds import World, merge
-
-    steps = written.procedures["mixed"].steps[1:5]
-    base = {**written.constants, "outcome": 0, "win": 1, "lose": 2, "bust": 3, "great": 4, "bonus": 1, "divisor": 2}
-    worlds = [(World({**base, "a": a, "b": b, "c": c}, stopped=(a == 6 and c == 1)), Ratio(a + b, 6 ** 3))
-              for a, b, c in itertools.product(range(1, 7), range(1, 7), range(1, 5))]
-    worlds += [(World({**base, "a": 2, "b": 2, "c": 2}), Fraction(1, 7)), (World({**base, "a": 2, "b": 2, "c": 2}), 0.25)]
-    names = ("half", "margin", "total")
-    functions = {"bonus_for": lambda a: 2 if a >= 4 else 0}
-    listed = batch.written(steps)
-    merging = batch.written(steps, names)
-    assert listed is not None and merging is not None
-
-    def shown(ws: Any) -> list[Any]:
-        return [(tuple(w.env.get(n) for n in names), w.outcome, w.stopped, exact(p)) for w, p in ws]
-    assert shown(merging(worlds, functions)) == shown(merge(listed(worlds, functions), names))
-    assert len(merging(worlds, functions)) < len(worlds)
-
-
-def test_a_stretch_is_written_only_once_it_has_run_over_enough_worlds(written: Any,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
-    """A small question is answered by the step runners (writing costs more than it saves there);
-    the same stretch is written once the worlds it has run over pass the threshold, with the same odds."""
-    monkeypatch.setattr(batch, "_SEEN", {})
-    monkeypatch.setattr(batch, "_RUNS", {})
-    monkeypatch.setattr(batch, "WORTH", 10_000)
-    first = procedure_odds(written, "mixed", {"bonus": 1, "divisor": 2})
-    assert batch._RUNS == {}  # 144 worlds: not worth writing
-    monkeypatch.setattr(batch, "WORTH", 200)
-    second = procedure_odds(written, "mixed", {"bonus": 1, "divisor": 2})  # 288 worlds seen by now
-    assert batch._RUNS != {}
-    assert second.outcomes == first.outcomes and second.values == first.values
-
-
 @pytest.mark.parametrize("count", [3, 20])
 def test_worlds_merge_by_many_names_even_when_some_are_unbound(count: int) -> None:
     """Keys of many names (a sheet's) are read in one lookup; a world missing one of them is still told
-    apart from one where it is bound, in worlds.merge and in a written stretch alike."""
+    apart from one where it is bound."""
+    from interpreter.procedure.merging import Merger
+    from interpreter.procedure.state import State
     from interpreter.procedure.weights import Ratio, exact
-    from interpreter.procedure.worlds import World, merge
+
+    merge = Merger().merge
 
     names = tuple(f"n{i}" for i in range(count))
     envs = [{n: 0 for n in names}, {n: 0 for n in names[1:]}, {**{n: 0 for n in names}, names[-1]: 1},
             {n: 0 for n in names}, {n: 0 for n in names[1:]}, {n: None for n in names}]
-    worlds = [(World(env), Ratio(i + 1, 21)) for i, env in enumerate(envs)]
+    worlds = [(State(env), Ratio(i + 1, 21)) for i, env in enumerate(envs)]
     merged = merge(worlds, names)
     assert [exact(p) for _, p in merged] == [Fraction(5, 21), Fraction(7, 21), Fraction(3, 21), Fraction(6, 21)]
-
-    let = one_let_step(names)
-    run = batch.written((let,), names)
-    assert run is not None
-    out = run(worlds, {})
-    assert [exact(p) for _, p in out] == [Fraction(5, 21), Fraction(7, 21), Fraction(3, 21), Fraction(6, 21)]
-    assert all(w.env["x"] == 1 for w, _ in out)
-
-
-def one_let_step(names: tuple[str, ...]) -> Any:
-    """A `let: {x: 1}` step, compiled."""
-    from interpreter.errors import Location
-    from interpreter.formula.compile import compile_formula
-    from interpreter.ruleset.specs import Assign, Let, Step
-
-    where = Location("<test>", 1, 1)
-    return Step("let", Let((Assign("x", compile_formula("1", names=names), where),)), where)

@@ -1,0 +1,88 @@
+"""`best_of`: run the body N times from the same state and keep the best (or, when told, the worst) run.
+
+Better means a better outcome tier (outcomes are listed best first), then a larger tiebreak;
+of two runs that compare equal the earlier is kept (`Runs.better`). How the runs are made is
+the writer's: a run with dice from a source makes N runs of the body one after another
+(procedure.function); exact odds work out the body's results once and combine them
+(procedure.exact). Both keep runs by `Runs.better`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interpreter import limits
+from interpreter.errors import LimitExceeded, Location, RulesError
+from interpreter.formula.compile import Formula
+from interpreter.procedure.state import State
+from interpreter.procedure.writing import Writer
+from interpreter.ruleset.model import Procedure
+from interpreter.ruleset.specs import BestOf, Step
+
+
+class Runs:
+    """A best_of step as it runs: how two of its runs compare, and (exact odds) the body's program."""
+
+    __slots__ = ("keys", "program", "ranked", "ranks", "tiebreak", "tiebreak_names", "where", "worst_rank")
+
+    def __init__(self, ranked: Procedure, tiebreak: Formula | None, where: Location, keys: tuple[str, ...]) -> None:
+        self.ranked = ranked  # whose outcome order ranks the runs
+        self.ranks = {o: -i for i, o in enumerate(ranked.outcomes)}  # larger is better
+        self.worst_rank = -len(ranked.outcomes)  # a run that set no outcome
+        self.tiebreak = tiebreak
+        self.tiebreak_names = frozenset(tiebreak.names) if tiebreak is not None else frozenset()
+        self.where = where
+        self.keys = keys  # exact odds: the names that tell kept runs apart (what is live after, and the tiebreak)
+        self.program: Any = None  # exact odds: the body's blocks (procedure.program)
+
+    def score_of(self, outcome: str | None, tiebreak: Any) -> tuple[int, Any]:
+        """How good a run is: its outcome's tier, then its tiebreak."""
+        return (self.worst_rank if outcome is None else self.ranks.get(outcome, self.worst_rank)), tiebreak
+
+    def better(self, score: tuple[int, Any], kept: tuple[int, Any], worst: bool) -> bool:
+        """Whether a run of this score replaces the one kept: only when strictly better (or worse, for the worst)."""
+        return score < kept if worst else score > kept
+
+    def score(self, run: State, functions: Mapping[str, Any]) -> tuple[int, Any]:
+        if self.tiebreak is None:
+            return self.score_of(run.outcome, 0)
+        try:
+            return self.score_of(run.outcome, self.tiebreak.evaluate(run.env, functions))
+        except RulesError as err:
+            raise err.located(self.where) from None
+
+    def pick(self, kept: State, run: State, worst: bool, functions: Mapping[str, Any]) -> State:
+        """Of the run kept so far and the next, the one to keep."""
+        return run if self.better(self.score(run, functions), self.score(kept, functions), worst) else kept
+
+    def note(self, count: int, worst: bool) -> str:
+        return f"kept the {'worst' if worst else 'best'} of {count}"
+
+
+def count_refused(count: Any, where: Location) -> None:
+    raise LimitExceeded(f"best_of count is {count}; it must be 1 to {limits.MAX_LOOP_ITERATIONS}", where)
+
+
+def write_best_of(w: Writer, step: Step[BestOf]) -> None:
+    spec = step.spec
+    count, worst = w.temp(), w.temp()
+    with w.located(step.where):
+        times = w.value(spec.count)
+        w.emit(f"{count} = {times}")
+        if w.known(times) != (True, 1):
+            w.emit(f"{worst} = bool({w.value(spec.worst_when) if spec.worst_when is not None else 'False'})")
+    if w.known(times) == (True, 1):  # one run from the state here is the steps run here
+        w.steps(spec.steps)
+        return
+    w.emit(f"if not 1 <= {count} <= {limits.MAX_LOOP_ITERATIONS}: _best_of_count({count}, {w.keep(step.where)})")
+    tiebreak = tuple(sorted(spec.tiebreak.names)) if spec.tiebreak is not None else ()
+    runs = Runs(w.ruleset.procedures[spec.procedure], spec.tiebreak, step.where, step.live + tiebreak)
+    w.best_of(runs, count, worst, spec.steps)
+
+
+def kind() -> dict[str, Any]:
+    return {"best_of": write_best_of}
+
+
+HELPERS = {"_best_of_count": count_refused}

@@ -1,0 +1,150 @@
+"""`call`: run another procedure with formula arguments, and bind its values and outcomes under a prefix.
+
+A procedure that works on a sheet gets the caller's sheet, and its changes come back. What the
+callee gives is the context's to say: a run with dice from a source runs it once; exact odds
+work out its every end once per set of arguments and give each with its probability. An end is
+`(outcome, its values in the callee's order, its sheet names)`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interpreter.absent import Absent
+from interpreter.errors import BadParameter, Location
+from interpreter.procedure.records import Record, RollRecord
+from interpreter.procedure.writing import Writer, fixed_names
+from interpreter.record import replace
+from interpreter.ruleset.liveness import SHEET
+from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.specs import Call, Step
+
+End = tuple[str | None, tuple[Any, ...], dict[str, Any]]
+
+
+class Site:
+    """One call step as it runs: the callee, what it is given, and how its trace shows in the caller's."""
+
+    __slots__ = ("bound", "callee", "function", "prefix", "quick", "required", "where")
+
+    def __init__(self, callee: Procedure, prefix: str | None, where: Location,
+                 bound: Mapping[str, Any] | None = None) -> None:
+        self.callee = callee
+        self.prefix = prefix
+        self.where = where
+        self.bound = dict(bound or {})  # what the callee starts with whatever the run: its code is written with it
+        self.function: Any = None  # a run's: the callee's function for these start values (procedure.function)
+        self.quick: dict[str, Any] | None = None  # what that function reads at its start, besides the arguments
+        self.required = tuple(p.name for p in callee.params if p.required)
+
+    def sheet(self, env: Mapping[str, Any], sheet_names: tuple[str, ...]) -> dict[str, Any]:
+        """The caller's sheet names the callee works on (none when it works on no sheet or there is none)."""
+        if self.callee.sheet != "none" and env.get("has_sheet"):
+            return {k: env[k] for k in sheet_names if k in env}
+        if self.callee.sheet == "required":
+            raise BadParameter(f"procedure '{self.callee.name}' works on a character sheet, and this call has "
+                               "none to give", self.where)
+        return {}
+
+    def start(self, ruleset: Ruleset, args: Mapping[str, Any], sheet: Mapping[str, Any]) -> dict[str, Any]:
+        """The callee's starting names: its own start with these arguments, and the sheet."""
+        env = initial_env(ruleset, self.callee, args, self.where)
+        if sheet:
+            env.update(sheet)
+            env["has_sheet"] = True
+        return env
+
+    def light_start(self, ruleset: Ruleset, function: Any, args: Mapping[str, Any]) -> dict[str, Any]:
+        """The callee's starting names for a function that reads nothing of them but what it loads at its
+        start: those names alone (the same values `start` gives them)."""
+        quick = self.quick
+        if quick is None:
+            whole = {**_base_env(ruleset, self.callee), **{p.name: p.default for p in self.callee.params}}
+            quick = self.quick = {n: whole[n] for n in function.loads if n in whole}
+        for name in self.required:
+            if name not in args:
+                initial_env(ruleset, self.callee, args, self.where)  # (its error)
+        return {**quick, **args}
+
+    def end(self, outcome: str | None, env: Mapping[str, Any], sheet: Mapping[str, Any]) -> End:
+        """An end of the callee from its final names."""
+        return outcome, tuple(env.get(name) for name in self.callee.values), {k: env[k] for k in sheet}
+
+    def traced(self, records: list[Record]) -> list[Record]:
+        """The callee's trace as the caller's shows it: its rolls named under the prefix."""
+        if not self.prefix:
+            return records
+        return [replace(r, name=f"{self.prefix}.{r.name}") if isinstance(r, RollRecord) else r for r in records]
+
+
+def write_call(w: Writer, step: Step[Call]) -> None:
+    spec = step.spec
+    callee = w.ruleset.procedures[spec.procedure]
+    args = []
+    with w.located(step.where):
+        for a in spec.args:
+            args.append((a.name, w.value(a.formula)))
+    bound: dict[str, Any] = {}
+    for name, code in args:
+        known, value = w.known(code)
+        if known and type(value) in (int, bool):
+            bound[name] = value
+    given = {name for name, _ in args}
+    bound.update((p.name, p.default) for p in callee.params
+                 if p.name not in given and not p.required and type(p.default) in (int, bool))
+    if "has_sheet" in w.fixed:  # whether the callee gets a sheet is known too
+        bound["has_sheet"] = bool(w.fixed["has_sheet"]) and callee.sheet != "none"
+    end = w.call(Site(callee, spec.prefix, step.where, bound), args)
+    if spec.prefix:
+        for i, name in enumerate(callee.values):
+            w.set(f"{spec.prefix}_{name}", f"{end}[1][{i}]")
+        for name in callee.outcomes:
+            w.set(f"{spec.prefix}_{name}", f"{end}[0] == {name!r}")
+    w.emit(f"if {end}[2]: {w.names()}.update({end}[2])")  # the sheet as the callee left it
+    if spec.inherit:
+        w.outcome_of(f"{end}[0]")
+
+
+def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], where: Location | None = None) -> dict[str, Any]:
+    """The names a procedure starts with: constants and named dice its steps read, its outcomes' ranks, then
+    its parameters."""
+    env = dict(_base_env(ruleset, proc))
+    for param in proc.params:
+        if param.name in args:
+            env[param.name] = args[param.name]
+        elif not param.required:
+            env[param.name] = param.default
+        else:
+            raise BadParameter(f"procedure '{proc.name}' needs parameter '{param.name}'", where)
+    return env
+
+
+def _base_env(ruleset: Ruleset, proc: Procedure) -> Mapping[str, Any]:
+    """The constants and named dice a procedure reads (every one when that is not known), its outcomes'
+    ranks, and the names a run without a sheet gives; worked out once, kept on the procedure."""
+    found = proc.memo.base
+    if found is not None and found[0] is proc.steps:
+        return found[1]
+    everything = {**ruleset.constants, **ruleset.dice}
+    reads = proc.reads
+    if reads is None or SHEET in reads:  # a dice parameter, or a sheet's formulas, may read any constant
+        base = dict(everything)
+    else:  # the names its code reads from its start: fixed ones are written into the code (see writing)
+        fixed = fixed_names(ruleset, proc)
+        base = {k: v for k, v in everything.items() if k in reads and k not in fixed}
+    base.update((name, rank) for rank, name in enumerate(proc.outcomes, start=1))
+    base["outcome"] = 0
+    base["has_sheet"] = False
+    if proc.sheet == "optional":  # until a sheet is given, a derived value that reads its state has no value
+        for derived in ruleset.derived.values():
+            if derived.state:
+                base[derived.name] = Absent(
+                    f"it is a derived value that reads sheet state ({', '.join(sorted(derived.state))})",
+                    "give --sheet FILE", "needs a sheet")
+    proc.memo.base = (proc.steps, base)
+    return base
+
+
+def kind() -> dict[str, Any]:
+    return {"call": write_call}

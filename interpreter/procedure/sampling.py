@@ -1,0 +1,114 @@
+"""A run with dice from a source: the context a procedure's function (procedure.function) runs with.
+
+The dice come from a seeded generator or from given dice (in the order the contract fixes).
+With a trace, every roll is recorded with the names it read, and every remark a step makes (a
+table row, a best-of choice); without one nothing is recorded, and nothing else differs: the
+same function runs, so a traced run and an untraced one with the same dice give the same
+outcome, values and errors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from interpreter import limits
+from interpreter.dice.pool import RESULT, read_pool
+from interpreter.errors import LimitExceeded, Location
+from interpreter.procedure.kinds import function_of
+from interpreter.procedure.records import NoteRecord, Record, RollRecord
+from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.specs import RollInto
+
+_NO_SHEET: dict[str, Any] = {}
+ADVICE = "a loop or repeat runs too long, or rolls too many dice"
+Ran = tuple[Any, bool, tuple[Any, ...]]  # what a procedure's function gives: (outcome, stopped, values)
+
+
+class Sampling:
+    """The context of one run: where its dice come from, its trace, and how much work it has done."""
+
+    __slots__ = ("dice", "functions", "ruleset", "sheet_names", "source", "steps", "trace")
+
+    def __init__(self, ruleset: Ruleset, source: Any, functions: Mapping[str, Callable[..., Any]],
+                 sheet_names: tuple[str, ...] = (), traced: bool = False) -> None:
+        self.ruleset = ruleset
+        self.source = source
+        self.functions = functions
+        self.sheet_names = sheet_names  # the names a bound sheet gives, passed on to called procedures
+        self.trace: list[Record] | None = [] if traced else None
+        self.steps = 0  # steps taken, against limits.MAX_STEPS (counted by the function)
+        self.dice = 0  # dice thrown, against limits.MAX_RUN_DICE
+
+    def thrown(self, count: int, where: Location) -> None:
+        self.dice += count
+        if self.dice > limits.MAX_RUN_DICE:
+            raise LimitExceeded(f"the procedure rolls more than {limits.MAX_RUN_DICE} dice; {ADVICE}", where)
+
+    # -- what steps ask of their context ------------------------------------------------------------
+    def roll(self, name: str, expr: Any, where: Location, env: Mapping[str, Any]) -> Any:
+        """One roll of a dice expression, reading the names in `env`."""
+        if self.trace is None:
+            value, count = expr.rolled(env, self.source)
+            self.dice += count
+            if self.dice > limits.MAX_RUN_DICE:
+                self.thrown(0, where)
+            return value
+        from interpreter.dice.trace import Roll
+
+        traces: list[tuple[Any, ...]] = []
+        value, count = expr.rolled(env, self.source, traces)
+        self.trace.append(RollRecord(name, expr, env, Roll(value, traces, env)))
+        self.thrown(count, where)
+        return value
+
+    def pool(self, r: RollInto, env: Mapping[str, Any]) -> tuple[Any, ...]:
+        """One roll of a pool, and the statistics of it that the step reads."""
+        stats = [RESULT, *(stat for _, stat in r.reads)]
+        roll = r.expr.roll(env, self.source)
+        self.thrown(sum(len(t.dice) for t in roll.terms), r.where)
+        kept = [d.value for t in roll.terms for d in t.dice if d.kept]
+        got = read_pool(kept, roll.value, stats)
+        if self.trace is not None:
+            self.trace.append(RollRecord(r.name, r.expr, env, roll))
+            self.trace.append(NoteRecord(f"{r.name}: " + ", ".join(
+                f"{name} = {'true' if v is True else 'false' if v is False else v} ({stat.text})"
+                for (name, stat), v in zip(r.reads, got[1:], strict=True))))
+        return got
+
+    def note(self, text: str) -> None:
+        """A remark in the trace (only called when there is one)."""
+        assert self.trace is not None
+        self.trace.append(NoteRecord(text))
+
+    def call(self, site: Any, args: dict[str, Any], env: Mapping[str, Any]) -> Any:
+        """Run a called procedure once: its end."""
+        function = site.function
+        if function is None:
+            function = site.function = function_of(self.ruleset, site.callee, site.bound)
+        if function.uses_env:
+            sheet = site.sheet(env, self.sheet_names)
+            start = site.start(self.ruleset, args, sheet)
+        else:
+            sheet = _NO_SHEET
+            start = site.light_start(self.ruleset, function, args)
+        self.steps += 1  # the callee's end joins the run
+        trace = self.trace
+        if trace is None:
+            outcome, _, values = function(self, start)
+        else:
+            self.trace = []
+            try:
+                outcome, _, values = function(self, start)
+                trace.extend(site.traced(self.trace))
+            finally:
+                self.trace = trace
+        return outcome, values, {k: start[k] for k in sheet} if sheet else _NO_SHEET
+
+    def run(self, proc: Any, env: dict[str, Any]) -> Ran:
+        """Run a procedure's function over these starting names (changed in place: the sheet's as left)."""
+        ran: Ran = function_of(self.ruleset, proc)(self, env)
+        return ran
+
+
+__all__ = ["ADVICE", "Ran", "Sampling"]
