@@ -112,11 +112,11 @@ class Exact:
                 going[nxt] = [(s, path.weight)]
             else:
                 arrived.append((s, path.weight))
-            while stack and stack[-1][1] + 1 >= len(stack[-1][0]):
+            while stack and stack[-1].at + 1 >= len(stack[-1].results):
                 stack.pop()
             if not stack:
                 return
-            stack[-1][1] += 1
+            stack[-1].at += 1
 
     def tick(self, amount: int, where: Location | None = None) -> None:
         """Count work, and stop with a clear error before it becomes a hang."""
@@ -143,7 +143,7 @@ class Exact:
         return names
 
     # -- the results of draws --------------------------------------------------------------------------
-    def outcomes(self, expr: Any, env: Mapping[str, Any], where: Location, weight: Weight) -> Outcomes:
+    def outcomes(self, expr: Any, env: Mapping[str, Any], where: Location, weight: Weight = 1) -> Outcomes:
         """Each result of a roll with its probability (an exploding tail lumped, when saturating)."""
         try:
             sat = expr.saturated(env) if self.saturate else None
@@ -159,7 +159,7 @@ class Exact:
             self.truncated += float(weight) * dist.truncated
         return _weights(dist)
 
-    def pool_outcomes(self, r: RollInto, env: Mapping[str, Any], weight: Weight) -> Outcomes:
+    def pool_outcomes(self, r: RollInto, env: Mapping[str, Any], weight: Weight = 1) -> Outcomes:
         """Each combination of a pool's result and the statistics it reads, with its probability."""
         stats = [RESULT, *(stat for _, stat in r.reads)]
         try:
@@ -172,7 +172,7 @@ class Exact:
             self.truncated += float(weight) * cut / den
         return [(key, (x / den if cut else Ratio(x, den))) for key, x in joint.items()]
 
-    def ends(self, site: Any, args: dict[str, Any], sheet: dict[str, Any]) -> Outcomes:
+    def ends(self, site: Any, args: dict[str, Any], sheet: dict[str, Any], weight: Weight = 1) -> Outcomes:
         """Every end of a called procedure with these arguments (see kinds.call), worked out once per computation."""
         key = (site.callee.name, tuple(args.items()), tuple(sheet.items()))
         found = self._ends.get(key)
@@ -189,7 +189,11 @@ class Exact:
         self.tick(len(found), site.where)  # every end of the callee becomes a world of the caller
         return found
 
-    def kept(self, s: State, runs: Any, count: int, worst: bool) -> Outcomes:
+    def ends_from(self, site: Any, args: dict[str, Any], env: Mapping[str, Any], weight: Weight = 1) -> Outcomes:
+        """`ends`, with the sheet the caller's names give the callee."""
+        return self.ends(site, args, site.sheet(env, self.sheet_names))
+
+    def kept(self, s: State, runs: Any, count: int, worst: bool, weight: Weight = 1) -> Outcomes:
         """The runs a best_of keeps from this state, each with its probability."""
         reads = runs.program.reads
         key = None
@@ -246,6 +250,28 @@ def _weights(dist: Any) -> Outcomes:
     return [(value, Ratio(count, den)) for value, count in pairs]
 
 
+class _Draw:
+    """One draw of a block's code over one world: its results, the one given now, and the weights they give."""
+
+    __slots__ = ("at", "den", "nums", "prior", "results")
+
+    def __init__(self, results: Outcomes, prior: Weight) -> None:
+        self.results = results
+        self.at = 0
+        self.prior = prior  # the world's weight times the draws before this one
+        self.den = 0  # results over one denominator after a prior Ratio: its product with the prior's, once
+        self.nums: list[int] = []
+        if type(prior) is Ratio and results and all(type(p) is Ratio and p.den == results[0][1].den
+                                                    for _, p in results):
+            self.den = prior.den * results[0][1].den
+            self.nums = [prior.num * p.num for _, p in results]
+
+    def weight(self) -> Weight:
+        if self.den:
+            return Ratio(self.nums[self.at], self.den)
+        return self.prior * self.results[self.at][1]
+
+
 class Path:
     """The context of a block's code run over one world: each draw gives one of its results in turn."""
 
@@ -254,34 +280,32 @@ class Path:
     def __init__(self, exact: Exact) -> None:
         self.exact = exact
         self.functions = exact.functions
-        self.stack: list[list[Any]] = []  # per draw of this run of the code: [its results, the one given now]
+        self.stack: list[_Draw] = []  # the draws of this run of the code
         self.at = 0  # the draw the code makes next
         self.weight: Weight = 1  # the world's weight times the probability of each result given so far
 
-    def _draw(self, make: Callable[[], Outcomes]) -> Any:
+    def _draw(self, make: Callable[..., Outcomes], *args: Any) -> Any:
         at = self.at
         self.at = at + 1
         stack = self.stack
         if at == len(stack):
-            stack.append([make(), 0])
-        results, index = stack[at]
-        value, p = results[index]
-        self.weight = self.weight * p
-        return value
+            stack.append(_Draw(make(*args, self.weight), self.weight))
+        draw = stack[at]
+        self.weight = draw.weight()
+        return draw.results[draw.at][0]
 
     def roll(self, s: State, name: str, expr: Any, where: Location, env: Mapping[str, Any]) -> Any:
-        return self._draw(lambda: self.exact.outcomes(expr, env, where, self.weight))
+        return self._draw(self.exact.outcomes, expr, env, where)
 
     def pool(self, s: State, r: RollInto, env: Mapping[str, Any]) -> tuple[Any, ...]:
-        got: tuple[Any, ...] = self._draw(lambda: self.exact.pool_outcomes(r, env, self.weight))
+        got: tuple[Any, ...] = self._draw(self.exact.pool_outcomes, r, env)
         return got
 
     def call(self, s: State, site: Any, args: dict[str, Any]) -> Any:
-        sheet = site.sheet(s.env, self.exact.sheet_names)
-        return self._draw(lambda: self.exact.ends(site, args, sheet))
+        return self._draw(self.exact.ends_from, site, args, s.env)
 
     def best(self, s: State, runs: Any, count: int, worst: bool) -> None:
-        kept: State = self._draw(lambda: self.exact.kept(s, runs, count, worst))
+        kept: State = self._draw(self.exact.kept, s, runs, count, worst)
         s.env = dict(kept.env)
         s.outcome = kept.outcome
         s.stopped = kept.stopped

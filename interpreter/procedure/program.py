@@ -105,6 +105,9 @@ class BlockWriter(Writer):
             return "e"
         return "{**e, " + ", ".join(f"{n!r}: {self.value_of(n)}" for n in fixed) + "}"
 
+    def split(self, where: Location) -> None:
+        self.merge_point(None, where)
+
     def roll(self, name: str, expr: Any, where: Location) -> str:
         return f"c.roll(s, {name!r}, {self.keep(expr)}, {self.keep(where)}, {self._seen(expr)})"
 

@@ -32,7 +32,7 @@ class Ratio:
     def __mul__(self, other: Any) -> Any:
         kind = type(other)
         if kind is Ratio:
-            return Ratio(self.num * other.num, den_product(self.den, other.den))
+            return Ratio(self.num * other.num, self.den * other.den)
         if kind is int:
             return Ratio(self.num * other, self.den)
         if kind is Fraction:
@@ -77,28 +77,6 @@ class Ratio:
 
     def __repr__(self) -> str:
         return f"Ratio({self.num}, {self.den})"
-
-
-_PRODUCTS: dict[tuple[int, int], tuple[int, int, int]] = {}
-
-
-def den_product(a: int, b: int) -> int:
-    """a * b, remembered: the worlds that took the same rolls share their denominator, and a product of
-    long integers costs far more than looking it up. Keyed by identity (the operands are kept alive)."""
-    key = (id(a), id(b))
-    known = _PRODUCTS.get(key)
-    if known is not None and known[0] is a and known[1] is b:
-        return known[2]
-    product = a * b
-    if len(_PRODUCTS) >= 4096:
-        _PRODUCTS.clear()
-    _PRODUCTS[key] = (a, b, product)
-    return product
-
-
-def forget_products() -> None:
-    """Drop the remembered products (after an exact-odds computation)."""
-    _PRODUCTS.clear()
 
 
 def _sum(a: int, da: int, b: int, db: int) -> Ratio:

@@ -83,6 +83,7 @@ class Part:
         self.loop_body: int | None = None  # for a loop's head: the part its body starts at
         self.retire: tuple[str, ...] = ()  # top level: reported values final before it starts
         self.closed = False  # it ends by jumping elsewhere (nothing falls through)
+        self.draws = 0  # the draws (rolls, calls, best_of runs) its code makes
 
 
 def fixed_names(ruleset: Ruleset, proc: Procedure) -> Mapping[str, Any]:
@@ -306,6 +307,16 @@ class Writer:
         raise NotImplementedError
 
     # -- what the context gives -----------------------------------------------------------------------
+    def drawing(self, where: Location) -> None:
+        """What follows leads to a draw (a roll, a call, a best_of's runs): said before its arguments are written."""
+        part = self.parts[self.current]
+        if part.draws and self.depth == 1:
+            self.split(where)
+        self.parts[self.current].draws += 1
+
+    def split(self, where: Location) -> None:
+        """Start a new part here, if the assembly gains by it (exact odds: each result of a draw then runs only
+        the code after it, not the draws before it again)."""
     def roll(self, name: str, expr: Any, where: Location) -> str:
         """An expression: the result of rolling a dice expression (one result, or each in turn for odds)."""
         raise NotImplementedError

@@ -67,6 +67,7 @@ def count_refused(count: Any, where: Location) -> None:
 def write_best_of(w: Writer, step: Step[BestOf]) -> None:
     spec = step.spec
     count, worst = w.temp(), w.temp()
+    w.drawing(step.where)
     with w.located(step.where):
         times = w.value(spec.count)
         w.emit(f"{count} = {times}")

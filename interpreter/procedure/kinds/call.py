@@ -82,6 +82,7 @@ def write_call(w: Writer, step: Step[Call]) -> None:
     spec = step.spec
     callee = w.ruleset.procedures[spec.procedure]
     args = []
+    w.drawing(step.where)
     with w.located(step.where):
         for a in spec.args:
             args.append((a.name, w.value(a.formula)))
@@ -96,11 +97,14 @@ def write_call(w: Writer, step: Step[Call]) -> None:
     if "has_sheet" in w.fixed:  # whether the callee gets a sheet is known too
         bound["has_sheet"] = bool(w.fixed["has_sheet"]) and callee.sheet != "none"
     end = w.call(Site(callee, spec.prefix, step.where, bound), args)
-    if spec.prefix:
+    if spec.prefix:  # (a name no later step reads and the procedure does not report is not bound)
+        live = set(step.live)
         for i, name in enumerate(callee.values):
-            w.set(f"{spec.prefix}_{name}", f"{end}[1][{i}]")
+            if f"{spec.prefix}_{name}" in live:
+                w.set(f"{spec.prefix}_{name}", f"{end}[1][{i}]")
         for name in callee.outcomes:
-            w.set(f"{spec.prefix}_{name}", f"{end}[0] == {name!r}")
+            if f"{spec.prefix}_{name}" in live:
+                w.set(f"{spec.prefix}_{name}", f"{end}[0] == {name!r}")
     w.emit(f"if {end}[2]: {w.names()}.update({end}[2])")  # the sheet as the callee left it
     if spec.inherit:
         w.outcome_of(f"{end}[0]")

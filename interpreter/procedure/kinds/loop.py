@@ -24,15 +24,22 @@ def loop_limit(where: Location) -> None:
 def write_loop(w: Writer, step: Step[Loop]) -> None:
     spec = step.spec
     hidden = f"#{w.temp()}"
-    done, times, most = f"{hidden}.done", f"{hidden}.times", f"{hidden}.most"
-    names = (done,) + ((times,) if spec.times is not None else ()) + ((most,) if spec.max is not None else ())
+    done = f"{hidden}.done"
+    names = [done]
+    limits_of: dict[str, str] = {}  # "times"/"max" -> the code of its value where the head reads it
     with w.located(step.where):
-        if spec.times is not None:
-            w.set(times, w.value(spec.times))
-        if spec.max is not None:
-            w.set(most, w.value(spec.max))
+        for word, formula in (("times", spec.times), ("max", spec.max)):
+            if formula is None:
+                continue
+            code = w.value(formula)
+            if w.known(code)[0]:  # written into the head as it is
+                limits_of[word] = code
+            else:
+                w.set(f"{hidden}.{word}", code)
+                names.append(f"{hidden}.{word}")
+                limits_of[word] = w.get(f"{hidden}.{word}")
     w.set(done, "0")
-    w.loop_names.append(names)
+    w.loop_names.append(tuple(names))
     head_live = spec.steps[-1].live if spec.steps else step.live  # what the body's end leaves is what the head reads
     head = w.block(head_live, step.where)
     body = w.block(None, spec.steps[0].where if spec.steps else step.where)
@@ -44,14 +51,11 @@ def write_loop(w: Writer, step: Step[Loop]) -> None:
     w.mark_loop(head, body)
     count = w.temp()
     w.emit(f"{count} = {w.get(done)}")
-    if spec.times is not None:
-        w.emit(f"if {count} >= {w.get(times)}:")
-        with w.indented():
-            w.jump(after)
-    if spec.max is not None:
-        w.emit(f"if {count} >= {w.get(most)}:")
-        with w.indented():
-            w.jump(after)
+    for word in ("times", "max"):
+        if word in limits_of:
+            w.emit(f"if {count} >= {limits_of[word]}:")
+            with w.indented():
+                w.jump(after)
     if spec.condition is not None:
         with w.located(step.where):
             holds = w.value(spec.condition)
@@ -64,7 +68,7 @@ def write_loop(w: Writer, step: Step[Loop]) -> None:
         w.set(spec.counter, f"{count} + 1")
     w.jump(body)
 
-    w.loop_names.append(names)
+    w.loop_names.append(tuple(names))
     w.enter(body)
     w.steps(spec.steps)
     w.jump(head)

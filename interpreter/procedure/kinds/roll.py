@@ -19,6 +19,7 @@ def write_roll(w: Writer, step: Step[Roll]) -> None:
 
 def write_roll_into(w: Writer, r: RollInto) -> None:
     """One `name: dice` (a roll step's, or a value a table row rolls)."""
+    w.drawing(r.where)
     with w.located(r.where):
         if not r.reads:
             w.set(r.name, w.roll(r.name, r.expr, r.where))

@@ -38,6 +38,8 @@ def write_table(w: Writer, step: Step[TableLookup]) -> None:
     rows = table.rows + ((table.default,) if table.default is not None else ())
     every = {name for row in rows for name, _ in row.values}
     key, row = w.temp(), w.temp()
+    if spec.key is None:
+        w.drawing(step.where)
     with w.located(step.where):
         if spec.key is not None:
             w.emit(f"{key} = {w.value(spec.key)}")
