@@ -5,10 +5,11 @@ and by ruamel.yaml's round-trip loader, whose tree ``set`` edits.  The new text 
 the old text with each changed scalar rewritten where it stands (when only scalars changed), or
 ruamel.yaml's round-trip output of the edited tree.  The first that loads again to exactly the
 expected values is used.  Writes are atomic (a synced ``.<name>.rulesmith-tmp-<random>`` renamed
-over the sheet) and keep one ``<name>.bak`` unless asked not to; ``transaction`` holds a
-``filelock`` lock from the read until after the write, on a file in one hidden folder
-(``lock_dir``), never beside the sheet; a write removes the temporary files that writers killed
-mid-write left behind.
+over the sheet) and keep one ``<name>.bak`` unless asked not to; a sheet with other hard links is
+refused (the rename would part it from them), and a new sheet is never written through a link nor
+into a folder that does not exist.  ``transaction`` holds a ``filelock`` lock from the read until
+after the write, on a file in one hidden folder (``lock_dir``), never beside the sheet; a write
+removes the temporary files that writers killed mid-write left behind.
 """
 
 from __future__ import annotations
@@ -178,11 +179,16 @@ class SheetFile:
         with contextlib.nullcontext() if self._holds_lock else _locked(self._real):
             try:
                 with open(self._real, "rb") as handle:
-                    current, mode = handle.read(), os.fstat(handle.fileno()).st_mode & 0o7777
+                    info = os.fstat(handle.fileno())
+                    current, mode = handle.read(), info.st_mode & 0o7777
             except OSError as exc:
                 raise RulesError(f"{self.path}: cannot read the sheet again: {exc.strerror or exc}") from None
             if current != self._on_disk:
                 raise RulesError(f"{self.path}: the sheet changed on disk since it was read; nothing was written")
+            if info.st_nlink > 1:  # a new file renamed over it would split it from its other names
+                raise RulesError(f"{self.path}: the sheet has {info.st_nlink} hard links; writing it would part it "
+                                 "from the others, so nothing was written",
+                                 hint="make it a file of its own (cp it, then rm the link) to let rules change it")
             if not mode & 0o222 or not os.access(self._real, os.W_OK):
                 raise RulesError(f"{self.path}: the sheet is read-only (mode {mode:04o}); nothing was written",
                                  hint="make it writable (chmod u+w) to let rules change it")
@@ -206,13 +212,20 @@ def transaction(path: str | os.PathLike[str]) -> Iterator[SheetFile]:
 
 
 def new_sheet(path: str | os.PathLike[str], text: str) -> None:
-    """Create a sheet holding ``text`` (which must load), refusing if the file already exists; makes its folder."""
+    """Create a sheet holding ``text`` (which must load), in a folder that exists, refusing any file or link there."""
     load_text(text, os.fspath(path))
-    real = Path(os.path.realpath(path))
+    given = Path(path)
+    folder = given.parent
     try:
-        real.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RulesError(f"{path}: cannot make its folder: {exc.strerror or exc}") from None
+        if not folder.is_dir():
+            raise RulesError(f"{path}: the folder {folder} does not exist; nothing was written",
+                             hint=f"make it first (mkdir -p {folder})")
+        real = Path(os.path.realpath(folder)) / given.name  # the folder's links resolved, never the file's
+        if real.is_symlink():
+            raise RulesError(f"{path}: is a symbolic link; a new sheet is never written through one, "
+                             "nothing was written")
+    except (OSError, ValueError) as exc:
+        raise RulesError(f"{path}: cannot write: {getattr(exc, 'strerror', None) or exc}") from None
     with _locked(real):
         _remove_stale_temporaries(real)
         _atomic_write(real, text.encode("utf-8"), None)
