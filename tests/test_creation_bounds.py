@@ -88,8 +88,8 @@ def test_a_budget_whose_base_is_far_below_counts_in_one_step(rules, tmp_path):
 
 def test_a_trait_at_the_largest_number_is_counted_in_one_step(rules, tmp_path):
     """A trait of 9223372036854775807 once hung `sheet check --creation` while `sheet check` said valid."""
-    path, sheet = write(tmp_path, BOUNDED.replace("B: {min: 1, max: 5, default: 1}", "B: {min: 1, default: 1}"),
-                        SHEET.replace("B: 3", "B: 9223372036854775807"))
+    _, sheet = write(tmp_path, BOUNDED.replace("B: {min: 1, max: 5, default: 1}", "B: {min: 1, default: 1}"),
+                     SHEET.replace("B: 3", "B: 9223372036854775807"))
     started = time.process_time()
     line = one_line(rules("sheet", "check", "--creation", str(sheet)))
     assert line == f"{sheet}:3:10: $.traits.A: stats: 9223372036854775810 points spent; the budget is 6"
@@ -99,7 +99,7 @@ def test_a_trait_at_the_largest_number_is_counted_in_one_step(rules, tmp_path):
 def test_a_cost_that_reads_dot_is_counted_dot_by_dot_up_to_a_limit(rules, tmp_path):
     ruleset = BOUNDED.replace("B: {min: 1, max: 5, default: 1}", "B: {min: 1, default: 1}").replace(
         "total: total, base: base}", "total: total, base: base, dot_cost: 'dot // 5 + 1'}")
-    path, sheet = write(tmp_path, ruleset, SHEET.replace("B: 3", "B: 9223372036854775807"))
+    _, sheet = write(tmp_path, ruleset, SHEET.replace("B: 3", "B: 9223372036854775807"))
     started = time.process_time()
     line = one_line(rules("sheet", "check", "--creation", str(sheet)))
     assert line.startswith(f"{sheet}:3:10: $.traits.A: stats: counting the cost of B dot by dot would take more "
