@@ -144,46 +144,68 @@ class _Compiler:
         if len(checks) == 1:
             return checks[0]
         every = tuple(checks)
-        return lambda x: all(check(x) for check in every)
+
+        def each(x: Any) -> bool:
+            for check in every:  # noqa: SIM110  (a loop: all() of a generator costs more on this hot path)
+                if not check(x):
+                    return False
+            return True
+
+        return each
 
     def _object(self, schema: dict[str, Any]) -> list[Check]:
-        out: list[Check] = []
+        keywords = ("required", "properties", "additionalProperties", "minProperties", "propertyNames")
+        if not any(word in schema for word in keywords):
+            return []
         required = tuple(schema.get("required", ()))
-        if required:
-            out.append(lambda x: type(x) is not dict or all(k in x for k in required))
         properties = {k: self.node(v) for k, v in schema.get("properties", {}).items()}
         extra = schema.get("additionalProperties", True)
-        if extra is False:
-            known = frozenset(properties)
-            out.append(lambda x: type(x) is not dict or known.issuperset(x))
-        if "minProperties" in schema:
-            least = schema["minProperties"]
-            out.append(lambda x: type(x) is not dict or len(x) >= least)
-        if "propertyNames" in schema:
-            name = self.node(schema["propertyNames"])
-            out.append(lambda x: type(x) is not dict or all(name(k) for k in x))
-        if properties:
-            out.append(lambda x: type(x) is not dict or all(
-                check(x[k]) for k, check in properties.items() if k in x))
-        if extra is not True and extra is not False:
-            rest = self.node(extra)
-            out.append(lambda x: type(x) is not dict or all(rest(v) for k, v in x.items() if k not in properties))
-        return out
+        known = frozenset(properties) if extra is False else None
+        rest = self.node(extra) if extra is not True and extra is not False else None
+        least = schema.get("minProperties", 0)
+        name = self.node(schema["propertyNames"]) if "propertyNames" in schema else None
+
+        def check(x: Any) -> bool:  # (one function, the keys before the values: this is the check's hot path)
+            if type(x) is not dict:
+                return True
+            for key in required:
+                if key not in x:
+                    return False
+            if known is not None and not known.issuperset(x):
+                return False
+            if len(x) < least:
+                return False
+            if name is not None:
+                for key in x:
+                    if not name(key):
+                        return False
+            for key, value in x.items():
+                inner = properties.get(key, rest)
+                if inner is not None and not inner(value):
+                    return False
+            return True
+
+        return [check]
 
     def _array(self, schema: dict[str, Any]) -> list[Check]:
-        out: list[Check] = []
-        if "minItems" in schema:
-            least = schema["minItems"]
-            out.append(lambda x: type(x) is not list or len(x) >= least)
-        if "maxItems" in schema:
-            most = schema["maxItems"]
-            out.append(lambda x: type(x) is not list or len(x) <= most)
-        if "items" in schema:
-            item = self.node(schema["items"])
-            out.append(lambda x: type(x) is not list or all(item(v) for v in x))
-        if schema.get("uniqueItems") is True:
-            out.append(lambda x: type(x) is not list or len({_canonical(v) for v in x}) == len(x))
-        return out
+        least, most = schema.get("minItems", 0), schema.get("maxItems")
+        item = self.node(schema["items"]) if "items" in schema else None
+        unique = schema.get("uniqueItems") is True
+        if not (least or most is not None or item is not None or unique):
+            return []
+
+        def check(x: Any) -> bool:
+            if type(x) is not list:
+                return True
+            if len(x) < least or most is not None and len(x) > most:
+                return False
+            if item is not None:
+                for value in x:
+                    if not item(value):
+                        return False
+            return not unique or len({_canonical(v) for v in x}) == len(x)
+
+        return [check]
 
     def _one_of(self, branches: list[Any]) -> Check:
         checks = tuple(self.node(branch) for branch in branches)
