@@ -223,6 +223,7 @@ def test_the_cache_never_removes_files_it_did_not_write(tmp_path, folder, monkey
     from interpreter import limits
 
     monkeypatch.setattr(limits, "CACHE_KEEP", 2)
+    pipeline.compile_ref(str(copy(tmp_path, SMALL, "first.yaml")))  # (the cache's folder made, and marked)
     for place in (folder / "documents", folder / "rulesmith" / "documents"):
         place.mkdir(parents=True, exist_ok=True)
         for i in range(300):
@@ -235,12 +236,13 @@ def test_the_cache_never_removes_files_it_did_not_write(tmp_path, folder, monkey
     assert len(records) == 2  # its own records are still pruned
 
 
-def test_a_folder_named_rulesmith_that_is_not_the_caches_is_left_alone(tmp_path, folder):
+@pytest.mark.parametrize("held", ["README.md", "documents/note.txt"])
+def test_a_folder_named_rulesmith_that_is_not_the_caches_is_left_alone(tmp_path, folder, held):
     mine = folder / "rulesmith"
-    mine.mkdir(parents=True)
-    (mine / "README.md").write_text("my notes\n", encoding="utf-8")
+    (mine / held).parent.mkdir(parents=True, exist_ok=True)
+    (mine / held).write_text("my notes\n", encoding="utf-8")
     pipeline.compile_ref(str(copy(tmp_path)))
-    assert sorted(p.name for p in mine.iterdir()) == ["README.md"]
+    assert sorted(str(p.relative_to(mine)) for p in mine.rglob("*") if p.is_file()) == [held]
 
 
 def test_the_cache_folder_bears_the_cache_directory_tag(tmp_path, folder):

@@ -5,8 +5,8 @@ here takes a millisecond or two.  The cache is the folder ``rulesmith`` inside t
 (``$RULESMITH_CACHE_DIR``, else ``$XDG_CACHE_HOME``, else ``~/.cache``), marked by a
 ``CACHEDIR.TAG`` file (the Cache Directory Tagging format, which backup tools know to skip).
 rulesmith writes only in a folder that holds that mark, or one it makes itself (an older
-rulesmith's cache, holding only its own folders, is marked and used); a folder of that name
-holding anything else is left alone and nothing is cached.  Inside it:
+rulesmith's cache, holding only its own folders of records, is marked and used); a folder of that
+name holding anything else is left alone and nothing is cached.  Inside it:
 
 * ``documents/KEY.json``: one parsed file (its data and its position tree);
 * ``ids/KEY.json``: the ``ruleset:`` id a file in a ruleset folder declares (null for none);
@@ -165,12 +165,23 @@ def _is_ours(where: str) -> bool:
         return True
     try:
         os.makedirs(where, mode=0o700, exist_ok=True)
-        with os.scandir(where) as entries:
-            if any(e.name not in _OWN_FOLDERS and not _TEMPORARY.match(e.name) for e in entries):
-                return False  # somebody else's folder: never write, never prune there
+        if not _holds_only_records(where, _OWN_FOLDERS):
+            return False  # somebody else's folder: never write, never prune there
         _replace(mark, _TAG)
     except OSError:
         return False
+    return True
+
+
+def _holds_only_records(folder: str, subfolders: tuple[str, ...] = ()) -> bool:
+    """Whether a folder holds nothing but cache records and temporary files (and such folders of them)."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name in subfolders and entry.is_dir(follow_symlinks=False):
+                if not _holds_only_records(entry.path):
+                    return False
+            elif not (_RECORD.match(entry.name) or _TEMPORARY.match(entry.name)):
+                return False
     return True
 
 
