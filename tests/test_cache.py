@@ -280,9 +280,13 @@ INVALID = {"ruleset": "../../../../etc/x", "title": "Bad", "procedures": {"p": {
 @pytest.mark.parametrize("body", [
     {"data": INVALID, "positions": [1, 1, None]},
     {"data": {"ruleset": "good", "title": 7}, "positions": [1, 1, None]},
-    {"data": load_file(rulesets_dir() / "lockwood.yaml").data, "positions": [float("inf"), float("nan"), {"x": 1}]},
+    {"data": load_text(SMALL.replace("ruleset: demo", "ruleset: good")).data,
+     "positions": [float("inf"), float("nan"), {"x": 1}]},
+    {"data": INVALID, "positions": [float("inf"), 1, None]},
+    {"data": INVALID, "positions": {"not": "a tree"}},
     {"data": {"ruleset": "good", "title": "T", "procedures": {}, "constants": {"big": 10**30}}, "positions": [1, 1, None]},
-], ids=["an invalid document", "the wrong types", "positions that are no numbers", "a number past 64 bits"])
+], ids=["an invalid document", "the wrong types", "positions that are no numbers",
+        "an invalid document placed at infinity", "an invalid document placed nowhere", "a number past 64 bits"])
 def test_a_forged_record_is_ignored_and_the_file_runs_as_written(tmp_path, folder, rules, body):
     """A record for a valid file's key holding another document: it is checked like a file just parsed
     and, failing, ignored; the file runs as it is written, never exit 3."""

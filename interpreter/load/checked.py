@@ -174,7 +174,7 @@ def load_checked(found: Found | str | os.PathLike[str], shown: str | None = None
         used: list[bool] = []
         try:
             loaded = _load(found, where, True, used)
-        except RulesError:
+        except Exception:  # (with a record involved, whatever went wrong may be the record's)
             if not any(used):
                 raise
     if loaded is None:

@@ -94,6 +94,7 @@ def cache_cases() -> list[Case]:
     forged = {
         "an invalid document": {"data": INVALID, "positions": [1, 1, None]},
         "positions of Infinity": {"data": VALID_DATA, "positions": [float("inf"), float("nan"), None]},
+        "an invalid document placed at Infinity": {"data": INVALID, "positions": [float("inf"), 1, None]},
         "a number past 64 bits": {"data": {**INVALID, "ruleset": "good", "constants": {"n": 10**30}},
                                   "positions": [1, 1, None]},
     }
