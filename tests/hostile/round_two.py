@@ -170,9 +170,21 @@ def _dangling(folder: Path) -> None:
     (folder / "new.yaml").symlink_to(folder / "elsewhere" / "target.yaml")
 
 
+def _keys(count: int) -> Callable[[], bytes]:
+    return lambda: _e(NWOD_SHEET + "".join(f"extra{i}: {i}\n" for i in range(count)))
+
+
+def _long_name(size: int) -> Callable[[], bytes]:
+    return lambda: _e(NWOD_SHEET.replace('name: "Vera"', 'name: "Vera ' + "x" * size + '"'))
+
+
 def write_cases() -> list[Case]:
     damage = ["run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", "s.yaml"]
     return [
+        Case("writes", damage, {"s.yaml": _keys(5000)}, cpu=1.5,
+             note="5,000 extra keys: its normal time is one parse of 100 KB"),
+        Case("writes", [*damage, "--dry-run"], {"s.yaml": _long_name(900_000)}, exit=(0,), cpu=3.0,
+             out="state.health", note="a valid 900 KB sheet: its normal time is two parses of 900 KB"),
         Case("writes", ["sheet", "new", "nwod", "-o", "new.yaml"], setup=_dangling, note="a dangling link"),
         Case("writes", ["sheet", "new", "nwod", "-o", "no/such/dir/x.yaml"], note="a folder that does not exist"),
         Case("writes", damage, {"s.yaml": _e(NWOD_SHEET)}, setup=_hard_link, note="a hard-linked sheet"),
