@@ -35,9 +35,16 @@ def suggest(word: str, choices: Iterable[str]) -> str | None:
     return f"did you mean '{close}'?" if close else None
 
 
+def printable(text: str) -> str:
+    """Text with every character a terminal would not show as itself (controls, line breaks, U+2028) escaped."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
 def shown(text: str, most: int = 60) -> str:
     """Text as a message quotes it: in quotes, unprintable characters escaped, cut in the middle when long."""
-    text = "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+    text = printable(text)
     if len(text) <= most:
         return f"'{text}'"
     return f"'{text[: most // 2]}…{text[-10:]}' ({len(text)} characters)"

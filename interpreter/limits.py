@@ -4,6 +4,11 @@ MAX_FILE_BYTES = 1024 * 1024
 MAX_ALIASES = 100
 MAX_NODES = 100_000
 MAX_DEPTH = 64
+MAX_CHAIN = 16  # files in one chain of overlays, the overlay and its bases
+MAX_CHAIN_BYTES = 1024 * 1024  # bytes of YAML in one chain of overlays, all its files together
+
+MAX_RECORD_BYTES = 16 * 1024 * 1024  # one record of the parse cache (a document and its positions)
+CACHE_KEEP = 256  # records of each kind the parse cache keeps; writing one more removes the oldest
 
 MAX_FORMULA_CHARS = 500
 MAX_FORMULA_NODES = 200
@@ -27,6 +32,10 @@ MAX_WORLDS = 50_000  # distinct states exact odds may hold at once (a few KB eac
 TRUNCATION_MASS = 1e-15  # per expression or loop; a whole procedure adds up a few of these
 MAX_ODDS_WORK = 3_000_000
 MAX_ODDS_BITS = 16_000_000
+
+MAX_TRACK_BOXES = 1000  # boxes of one damage track, written in the ruleset or computed for a sheet
+MAX_CREATION_DOTS = 10_000  # dots a creation cost that reads `dot` is evaluated for, one sheet and rule
+MAX_CREATION_MOVES = 10_000  # one-dot moves `sheet new` tries to meet one budget
 
 LOCK_WAIT_SECONDS = 60.0  # how long a write waits for another writer of the same sheet
 

@@ -184,7 +184,7 @@ def test_sheet_new_check_and_show(ladder, rules, tmp_path):
 
 
 def test_a_rule_message_shows_values_where_it_says(ladder, rules, tmp_path):
-    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {ladder}")
+    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {Path(ladder).name}")
                         .replace("{Fight: 2, Notice: 1, Will: 1}", "{Fight: 1, Notice: 2, Will: 1}"))
     result = rules("sheet", "check", str(sheet))
     assert result.exit_code == 1
@@ -192,7 +192,7 @@ def test_a_rule_message_shows_values_where_it_says(ladder, rules, tmp_path):
 
 
 def test_a_standing_rule_holds_in_play_and_a_budget_only_at_creation(ladder, rules, tmp_path):
-    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {ladder}")
+    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {Path(ladder).name}")
                         .replace("{Fight: 2, Notice: 1, Will: 1}", "{Fight: 3, Notice: 1, Will: 1}"))
     assert rules("sheet", "check", str(sheet)).exit_code == 0
     result = rules("sheet", "check", "--creation", str(sheet))
@@ -203,7 +203,7 @@ def test_a_standing_rule_holds_in_play_and_a_budget_only_at_creation(ladder, rul
 
 
 def test_check_reports_values_reading_would_cut(ladder, rules, tmp_path):
-    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {ladder}")
+    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {Path(ladder).name}")
                         .replace("fate_points: 3", "fate_points: 5").replace("[null, null]", "[hit, hit, hit]"))
     result = rules("sheet", "check", str(sheet))
     assert result.stderr.splitlines() == [
@@ -213,7 +213,7 @@ def test_check_reports_values_reading_would_cut(ladder, rules, tmp_path):
 
 
 def test_stress_fills_and_a_huge_amount_stops_at_once(ladder, rules, tmp_path):
-    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {ladder}"))
+    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {Path(ladder).name}"))
     result = rules("run", ladder, "take_stress", "amount=1", "--sheet", str(sheet), "--json")
     assert json.loads(result.stdout)["outcome"] == "absorbed"
     result = rules("run", ladder, "take_stress", "amount=9000000000", "--sheet", str(sheet), "--json")
@@ -222,7 +222,7 @@ def test_stress_fills_and_a_huge_amount_stops_at_once(ladder, rules, tmp_path):
 
 
 def test_require_message_shows_values_and_writes_nothing(ladder, rules, tmp_path):
-    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {ladder}").replace("fate_points: 3", "fate_points: 0"))
+    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {Path(ladder).name}").replace("fate_points: 3", "fate_points: 0"))
     before = sheet.read_bytes()
     result = rules("run", ladder, "spend_fate", "--sheet", str(sheet))
     assert result.exit_code == 1
@@ -242,7 +242,7 @@ def test_a_sheet_value_cannot_be_rebound_or_shadowed(tmp_path, edit, message):
 
 
 def test_a_called_sheet_procedure_works_on_the_callers_sheet(ladder, rules, tmp_path):
-    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {ladder}"))
+    sheet = write_sheet(tmp_path, SHEET.replace("ruleset: ladder", f"ruleset: {Path(ladder).name}"))
     result = rules("run", ladder, "scuffle", "hits=1", "--sheet", str(sheet), "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)

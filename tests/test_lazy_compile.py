@@ -83,7 +83,6 @@ def _forge(path) -> None:
     where = cache.folder()
     digest = hashlib.sha256(path.read_bytes()).hexdigest()
     cache.write_document(where, cache.document_key(digest), load_file(path))
-    cache.mark_checked(where, cache.checked_key([digest]))
     cache.mark_checked(where, cache.compiled_key([digest]))
 
 

@@ -258,13 +258,32 @@ def test_a_sheet_of_an_overlay_through_sheet_new_check_and_run(rules, folders, m
 def test_a_sheet_names_an_overlay_by_a_path_relative_to_itself(rules, folders, monkeypatch):
     work = folders / "work"
     write(work / "house" / "nine.yaml", NINE_AGAIN)
-    sheet = work / "sheets" / "ana.yaml"
+    sheet = work / "ana.yaml"
     assert rules("sheet", "new", "house/nine.yaml", "-o", str(sheet)).exit_code == 0
-    assert 'ruleset: "../house/nine.yaml"' in sheet.read_text(encoding="utf-8")
+    assert 'ruleset: "house/nine.yaml"' in sheet.read_text(encoding="utf-8")
     monkeypatch.chdir(folders)
     assert rules("sheet", "check", str(sheet)).exit_code == 0
     result = rules("odds", "work/house/nine.yaml", "action", "pool=3", "--sheet", str(sheet), "--json")
     assert result.exit_code == 0, result.stderr
+
+
+def test_a_sheet_cannot_name_a_ruleset_outside_its_folder(rules, folders):
+    """A sheet from elsewhere (a player's upload) names its ruleset by id or inside its own folder, so that
+    it cannot make rules read, and quote, a file its user never named; `sheet new` writes no such sheet."""
+    work = folders / "work"
+    write(work / "house" / "nine.yaml", NINE_AGAIN)
+    sheet = work / "sheets" / "ana.yaml"
+    sheet.parent.mkdir()
+    result = rules("sheet", "new", "house/nine.yaml", "-o", str(sheet))
+    assert result.exit_code == 1 and not sheet.exists()
+    assert result.stderr.startswith(f"{sheet}: a sheet names its ruleset by id or by a path inside the sheet's "
+                                    "own folder, and house/nine.yaml lies outside it; nothing was written")
+    for ref, words in (("../house/nine.yaml", "'../house/nine.yaml' leads outside the folder of the file that names it"),
+                       ("/etc/passwd", "'/etc/passwd' is an absolute path"),
+                       (str(work / "house" / "nine.yaml"), "is an absolute path")):
+        sheet.write_text(f'ruleset: "{ref}"\nname: Ana\n', encoding="utf-8")
+        lines = errors(rules, "sheet", "check", str(sheet))
+        assert len(lines) == 1 and lines[0].startswith(f"{sheet}:1:11: $.ruleset: ") and words in lines[0], lines
 
 
 @pytest.mark.parametrize("ruleset_id", bundled_ids())

@@ -427,6 +427,61 @@ def test_new_sheet_creates_and_never_overwrites(tmp_path):
     assert not list(tmp_path.glob(f".*{TEMP_MARK}*"))
 
 
+def test_new_sheet_never_writes_through_a_link_dangling_or_not(tmp_path):
+    """`sheet new -o` once followed a dangling link and created the file it pointed at."""
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    link = tmp_path / "new.yaml"
+    link.symlink_to(elsewhere / "target.yaml")
+    with pytest.raises(RulesError, match="is a symbolic link; a new sheet is never written through one"):
+        new_sheet(link, "name: Nell\n")
+    assert not (elsewhere / "target.yaml").exists() and link.is_symlink()
+    (elsewhere / "target.yaml").write_text("mine\n")
+    with pytest.raises(RulesError, match="is a symbolic link"):
+        new_sheet(link, "name: Nell\n")
+    assert (elsewhere / "target.yaml").read_text() == "mine\n"
+    assert not list(tmp_path.rglob(f".*{TEMP_MARK}*"))
+
+
+def test_new_sheet_makes_no_folder(tmp_path):
+    """`sheet new -o no/such/dir/x.yaml` once made the missing folders without a word."""
+    with pytest.raises(RulesError, match=r"the folder .*no/such/dir does not exist; nothing was written"):
+        new_sheet(tmp_path / "no" / "such" / "dir" / "x.yaml", "name: Nell\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_new_sheet_in_a_folder_reached_through_a_link_is_written_there(tmp_path):
+    real = tmp_path / "real"
+    real.mkdir()
+    (tmp_path / "via").symlink_to(real)
+    new_sheet(tmp_path / "via" / "x.yaml", "name: Nell\n")
+    assert (real / "x.yaml").read_text() == "name: Nell\n"
+
+
+def test_a_hard_linked_sheet_is_refused_and_its_twin_kept(tmp_path):
+    """The atomic rename would silently part the sheet from its other name (which kept the old text)."""
+    path = make(tmp_path, TWO_SPACES)
+    twin = tmp_path / "twin.yaml"
+    twin.hardlink_to(path)
+    with transaction(path) as sheet:
+        sheet.set(("hp",), 3)
+        with pytest.raises(RulesError, match="the sheet has 2 hard links; writing it would part it from the others"):
+            sheet.write()
+    assert path.read_text() == twin.read_text() == TWO_SPACES
+    assert path.stat().st_ino == twin.stat().st_ino
+    assert {p.name for p in tmp_path.iterdir()} == {"sheet.yaml", "twin.yaml"}
+
+
+def test_a_sheet_that_is_a_link_is_written_where_it_points(tmp_path):
+    target = make(tmp_path, TWO_SPACES)
+    link = tmp_path / "link.yaml"
+    link.symlink_to(target)
+    with transaction(link) as sheet:
+        sheet.set(("hp",), 3)
+        sheet.write()
+    assert link.is_symlink() and "hp: 3" in target.read_text()
+
+
 def test_a_read_only_sheet_is_refused_not_replaced(tmp_path):
     path = make(tmp_path, TWO_SPACES)
     path.chmod(0o444)

@@ -310,7 +310,7 @@ def test_L19_critical_condition_lowers_the_stats_rolled(rules, tmp_path, current
 def test_L19_the_critical_penalty_is_one_yaml_value(rules, tmp_path):
     copy = edited_copy(tmp_path, "lockwood", ("critical_stat_penalty: 2 ", "critical_stat_penalty: 5 "))
     path = write(tmp_path, current=0, max=20, text=SHEET.format(STR=11, current=0, max=20).replace(
-        "ruleset: lockwood", f"ruleset: {copy}"))
+        "ruleset: lockwood", f"ruleset: {copy.name}"))
     result = rules("run", str(copy), "check", "stat=10", "dc=15", "--sheet", str(path), "--dice", "8", "--json")
     assert json.loads(result.stdout)["values"]["total"] == 13
 
@@ -319,7 +319,7 @@ def test_L19_the_critical_penalty_is_one_yaml_value(rules, tmp_path):
 def test_L15_L18_an_attacks_damage_is_minor_wounds_by_the_ruling(rules, tmp_path, minor_setting, outcome, after):
     # L15: attack damage is "dealt in minor wounds"; L18 sorts a 5 as major. One constant decides.
     copy = edited_copy(tmp_path, "lockwood", ("attack_wounds_are_minor: 1 ", f"attack_wounds_are_minor: {minor_setting} "))
-    path = write(tmp_path, text=SHEET.format(STR=11, current=22, max=22).replace("ruleset: lockwood", f"ruleset: {copy}"))
+    path = write(tmp_path, text=SHEET.format(STR=11, current=22, max=22).replace("ruleset: lockwood", f"ruleset: {copy.name}"))
     result = rules("run", str(copy), "take_damage", "amount=5", "from_attack=true", "--sheet", str(path), "--json")
     assert json.loads(result.stdout)["outcome"] == outcome
     assert hp(rules, path) == after
@@ -346,7 +346,7 @@ def test_L23_one_major_wound_treatment_per_patient_per_day(rules, tmp_path):
 def test_L18_with_three_ruled_major_a_2_stays_minor(rules, tmp_path, amount, outcome):
     # L18: minor is "three HP or less", major "at least three": only 3 is in both classes
     copy = edited_copy(tmp_path, "lockwood", ("exactly_three_is_major: 0", "exactly_three_is_major: 1"))
-    path = write(tmp_path, text=SHEET.format(STR=11, current=22, max=22).replace("ruleset: lockwood", f"ruleset: {copy}"))
+    path = write(tmp_path, text=SHEET.format(STR=11, current=22, max=22).replace("ruleset: lockwood", f"ruleset: {copy.name}"))
     result = rules("run", str(copy), "take_damage", f"amount={amount}", "--sheet", str(path), "--json")
     assert json.loads(result.stdout)["outcome"] == outcome
 

@@ -446,7 +446,7 @@ def test_R11_with_the_ruling_switched_on_advancing_heals_what_it_adds(rules, tmp
     assert hp(show(rules, path)) == (3, 10)
     copy = edited_copy(tmp_path, "rollunder", ("gain_heals: 0 ", "gain_heals: 1 "))
     path = new_sheet(rules, tmp_path, "healed.yaml", hp=(3, 6))
-    path.write_text(path.read_text().replace("ruleset: rollunder", f"ruleset: {copy}"))
+    path.write_text(path.read_text().replace("ruleset: rollunder", f"ruleset: {copy.name}"))
     result = rules("run", str(copy), "advance", "choice=hp", "--sheet", str(path), "--dice", "4")
     assert result.exit_code == 0, result.stderr
     assert hp(show(rules, path)) == (7, 10)

@@ -335,7 +335,7 @@ def test_W12_W15_with_the_ruling_switched_a_frail_night_sheds_strain(rules, tmp_
     set to 1, a Frail creature's night of bed rest takes 1 strain off, 4 to 3, and still heals no HP."""
     copy = edited_copy(tmp_path, "wwn", ("frail_rest_strain_loss: 0", "frail_rest_strain_loss: 1"))
     path = new_sheet(rules, tmp_path, hp=(1, 9), frail=True, system_strain=4, level=3)
-    path.write_text(path.read_text().replace("ruleset: wwn", f"ruleset: {copy}"))
+    path.write_text(path.read_text().replace("ruleset: wwn", f"ruleset: {copy.name}"))
     got = run(rules, path, "rest", ref=str(copy))
     shown = show(rules, path)
     assert (got["outcome"], hp(shown), strain(shown)[0]) == ("bed_rest", (1, 9), 3)

@@ -15,6 +15,7 @@ import sys
 from typing import TextIO
 
 from interpreter.errors import Invalid, Location, RulesError
+from interpreter.hints import printable
 
 __all__ = ["caret_lines", "error_lines", "is_terminal"]
 
@@ -53,6 +54,8 @@ def caret_lines(where: Location | None) -> list[str]:
     if text is None:
         return []
     text = text.replace("\t", " ")
+    if not text.isprintable():  # one character for one, so that the caret stays under its column
+        text = "".join(c if c.isprintable() else "?" for c in text)
     col = min(where.col, len(text) + 1)
     start = 0
     if len(text) > _WIDEST:
@@ -68,7 +71,7 @@ def error_lines(error: RulesError, *, terminal: bool) -> list[str]:
     problems = error.problems if isinstance(error, Invalid) else [error]
     lines: list[str] = []
     for problem in problems:
-        lines.append(str(problem))
+        lines.append(printable(str(problem)))  # one line, whatever the names in it hold
         if terminal:
             lines.extend(caret_lines(problem.where))
     return lines

@@ -14,7 +14,7 @@ from interpreter.cli.examples import examples
 from interpreter.cli.group import Group
 from interpreter.cli.help import ProcedureCommand, json_option
 from interpreter.errors import BadParameter, RulesError
-from interpreter.hints import shown
+from interpreter.hints import printable, shown
 from interpreter.load.bundled import bundled_ids, schema_path
 from interpreter.pipeline import compile_ref, problems, resolve
 
@@ -59,7 +59,8 @@ def list_cmd(as_json: bool) -> None:
         for row in rows:
             if row["valid"]:
                 base = f"extends {row['extends']}; " if row["extends"] else ""
-                output.echo(f"{row['id']:<12} {row['title']} — {row['description']} ({base}{row['origin']})")
+                title, about = printable(str(row["title"])), printable(str(row["description"]).strip().split("\n")[0])
+                output.echo(f"{row['id']:<12} {title} — {about} ({base}{printable(str(row['origin']))})")
             elif row["origin"] == "bundled":
                 output.echo(f"{row['id']:<12} (invalid: run `rules validate {row['id']}`)")
         for problem in bad:

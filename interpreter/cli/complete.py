@@ -1,11 +1,15 @@
 """Shell completion of ruleset ids, procedure names and NAME= parameters (bash, zsh and fish).
 
 Click asks these functions while the user presses Tab; a ruleset that does not load simply
-completes nothing, since a completion must never print an error.
+completes nothing, since a completion must never print an error.  A request that no shell makes
+(``_RULES_COMPLETE=bash_complete`` without ``COMP_WORDS``, or a ``COMP_CWORD`` that is no number)
+ends in one line and exit code 2, never a traceback.
 """
 
 from __future__ import annotations
 
+import sys
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -80,4 +84,15 @@ def parameters(ctx: click.Context, param: click.Parameter, incomplete: str) -> l
             if p.name.startswith(incomplete) and p.name not in given]
 
 
-__all__ = ["parameters", "procedures", "rulesets"]
+def guarded(answer: Callable[[], None]) -> None:
+    """Answer a completion request (click exits when there is one); a malformed one is one line, exit 2."""
+    try:
+        answer()
+    except Exception as err:  # noqa: BLE001  (whatever a broken request makes click raise)
+        reason = f"{err} is not set" if isinstance(err, KeyError) else " ".join(str(err).split())[:200]
+        sys.stderr.write(f"rules: shell completion: the request is not one a shell makes ({reason}); "
+                         "see 'rules -h' for how to turn completion on\n")
+        sys.exit(2)
+
+
+__all__ = ["guarded", "parameters", "procedures", "rulesets"]

@@ -95,6 +95,11 @@ class Group(ExampleGroup):
             self.add_command(load(), cmd_name)
         return super().get_command(ctx, cmd_name)
 
+    def _main_shell_completion(self, ctx_args: Any, prog_name: str, complete_var: str | None = None) -> None:
+        from interpreter.cli.complete import guarded
+
+        guarded(lambda: super(Group, self)._main_shell_completion(ctx_args, prog_name, complete_var))
+
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; an output failure becomes a user-facing line, anything unexpected a bug report."""
         try:

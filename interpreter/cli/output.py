@@ -1,4 +1,8 @@
-"""What the command line writes: text any output encoding can carry, and one JSON convention.
+"""What the command line writes: text any output encoding can carry and any terminal shows as it is, and one JSON convention.
+
+Text never carries a control character but a newline or a tab: an escape sequence, a carriage
+return or a line separator that a ruleset or sheet holds (in a title, a name) is written escaped
+(`\x1b`, `\r`, `\u2028`), so that what a file holds cannot redraw the user's terminal.
 
 The JSON conventions are described in docs/json.md: every float is rounded to 12 significant
 digits (so `10.499999999999998` is written `10.5`), exact probabilities and means are given as
@@ -8,6 +12,7 @@ fraction strings beside them, and an error is `{"error": {...}}` on stdout.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Mapping
 from typing import IO, Any
@@ -53,8 +58,18 @@ def showable(text: str, err: bool = False) -> str:
         return plain.encode("ascii", errors="replace").decode("ascii")
 
 
+# Controls but newline and tab, line and paragraph separators, and the marks that reorder text.
+_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def _escaped(found: re.Match[str]) -> str:
+    return repr(found.group())[1:-1]
+
+
 def echo(text: str, err: bool = False, nl: bool = True) -> None:
-    """Write text to stdout (or stderr) in a form its encoding can carry; never fails on encoding."""
+    """Write text to stdout (or stderr) in a form its encoding can carry, controls escaped; never fails on encoding."""
+    if _UNSAFE.search(text):
+        text = _UNSAFE.sub(_escaped, text)
     click.echo(showable(text, err), err=err, nl=nl)
 
 

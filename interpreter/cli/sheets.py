@@ -27,7 +27,8 @@ def sheet() -> None:
 @json_option
 def sheet_new(ruleset: str, out: str, name: str, as_json: bool) -> None:
     """Write a commented starting sheet that passes `rules sheet check --creation`; never overwrites a file."""
-    from interpreter.load.find import find
+    from interpreter.errors import BadParameter, RulesetLoadError
+    from interpreter.load.find import confined, find
     from interpreter.sheet.file import new_sheet
     from interpreter.sheet.spread import new_sheet as new_sheet_text
 
@@ -35,6 +36,13 @@ def sheet_new(ruleset: str, out: str, name: str, as_json: bool) -> None:
     found = find(ruleset)
     if found.origin == "path":  # an id is written as it is; a path relative to the sheet
         ref = os.path.relpath(os.path.abspath(found.path), os.path.dirname(os.path.abspath(out)))
+        try:  # (a sheet may name only a file inside its own folder, or in a ruleset folder)
+            confined(ref, os.path.dirname(os.path.abspath(out)), None)
+        except RulesetLoadError:
+            raise BadParameter(f"{out}: a sheet names its ruleset by id or by a path inside the sheet's own folder, "
+                               f"and {ruleset} lies outside it; nothing was written",
+                               hint="write the sheet in the ruleset's folder (or a folder above it), or put the "
+                                    "ruleset in a ruleset folder (RULESMITH_PATH) and give its id") from None
     rs = compile_ref(ruleset)
     new_sheet(out, new_sheet_text(rs, name, ref, out))
     if as_json:

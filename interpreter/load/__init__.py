@@ -4,10 +4,12 @@
 - ``events``: ruamel.yaml's parser as simple events, with tags, old YAML versions and deep flow refused;
 - ``build``: events into a Document, enforcing the structural rules (keys, duplicates, aliases, depth);
 - ``document``: the Document, its position tree and JSON paths;
-- ``find``: a ruleset by id (bundled or in the user's ruleset folders) or by path;
+- ``find``: a ruleset by id (bundled or in the user's ruleset folders) or by a path, confined when a file names it;
 - ``overlay``: ``extends:`` files merged onto their base as a JSON Merge Patch, positions kept per file;
 - ``checked``: a ruleset loaded and checked against the schema, through the parse cache;
-- ``cache``: the parse cache, JSON records keyed by the SHA-256 of the bytes parsed;
+- ``cache``: the parse cache, JSON records keyed by the SHA-256 of the bytes parsed, in a folder marked as its own;
+- ``shape``: the schema compiled into a fast yes-or-no check, run on every document before use;
 - ``schema``: the JSON Schema check, its errors placed and worded for a game master;
+- ``keywords``: the two schema keywords jsonschema checks our way (oneOf by a branch's key, whole-string patterns);
 - ``bundled``: where the bundled rulesets and schemas are.
 """

@@ -1,29 +1,37 @@
-"""The parse cache: documents that were parsed and passed the schema, kept as JSON on disk.
+"""The parse cache: documents that were parsed, kept as JSON on disk, in a folder rulesmith marks as its own.
 
-Parsing a large ruleset with ruamel.yaml and checking it against the schema takes a tenth
-of a second or more; reading it back from here takes a millisecond or two.  Two kinds of
-entries live in the cache folder:
+Parsing a large ruleset with ruamel.yaml takes a tenth of a second or more; reading it back from
+here takes a millisecond or two.  The cache is the folder ``rulesmith`` inside the chosen one
+(``$RULESMITH_CACHE_DIR``, else ``$XDG_CACHE_HOME``, else ``~/.cache``), marked by a
+``CACHEDIR.TAG`` file (the Cache Directory Tagging format, which backup tools know to skip).
+rulesmith writes only in a folder that holds that mark, or one it makes itself (an older
+rulesmith's cache, holding only its own folders of records, is marked and used); a folder of that
+name holding anything else is left alone and nothing is cached.  Inside it:
 
 * ``documents/KEY.json``: one parsed file (its data and its position tree);
-* ``checked/KEY``: an empty marker saying that a ruleset made of these exact files passed
-  the schema; under another key, that it also compiled without a problem (its procedures
-  are then compiled one at a time, when a command first asks for each: ``ruleset/lazy.py``).
+* ``ids/KEY.json``: the ``ruleset:`` id a file in a ruleset folder declares (null for none);
+* ``compiled/KEY``: an empty marker saying that a ruleset made of these exact files compiled
+  without a problem (its procedures are then compiled one at a time, when a command first asks
+  for each: ``ruleset/lazy.py``).
 
 Every key is the SHA-256 of the record format, the rulesmith, ruamel.yaml and jsonschema
-versions, the schema's hash and the SHA-256 of the exact bytes that were parsed (of every
-file, for a marker).  A record starts with one line of JSON that repeats its key and holds
-the length and CRC-32 of the rest; a record whose key, length or check does not match (written
-for other bytes or another version, cut short, damaged) is ignored and the file is parsed and
-checked again.  (The check guards against damage, not against someone who may write in the
-cache folder: they could write a matching SHA-256 as easily, and a CRC-32 of the hundred
-kilobytes of a large record costs a fiftieth of its SHA-256.)  Records are JSON: reading one
-never runs code, whatever it holds.
+versions, the schema's hash and the SHA-256 of the exact bytes that were parsed (of every file,
+for a marker).  A record starts with one line of JSON that repeats its key and holds the length
+and CRC-32 of the rest; a record whose key, length or check does not match (written for other
+bytes or another version, cut short, damaged) is ignored and the file is parsed again.
 
-Writing a record removes the oldest written beyond the newest ``KEEP`` of its kind, so that
-editing a ruleset many times does not fill the disk.
+A record is never trusted more than the file: anyone who may write in the folder could forge one
+as easily as rulesmith writes it.  So a record is opened without following a link or waiting on
+a FIFO, only when it is a regular file of at most ``limits.MAX_RECORD_BYTES``; its document must
+hold only what the YAML reader could have given (whole numbers within 64 bits, nesting within
+``limits.MAX_DEPTH``); and every document, read from here or parsed, passes the shape check
+before it is used (``load/checked.py``).  At worst a forged record is ignored, or stands for
+another valid ruleset.  Records are JSON: reading one never runs code, whatever it holds.
 
-The folder is ``$RULESMITH_CACHE_DIR``, else ``$XDG_CACHE_HOME/rulesmith``, else
-``~/.cache/rulesmith``; ``RULESMITH_CACHE=off`` (or 0, no, false) turns the cache off.
+Writing a record removes the oldest written beyond the newest ``limits.CACHE_KEEP`` of its kind,
+so that editing a ruleset many times does not fill the disk; only files whose names the cache
+gives its records (64 hexadecimal digits) and its own temporary files are ever removed.
+``RULESMITH_CACHE=off`` (or 0, no, false) turns the cache off.
 """
 
 from __future__ import annotations
@@ -32,23 +40,32 @@ import contextlib
 import json
 import os
 import re
+import stat
 import sys
 import zlib
 from collections.abc import Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from interpreter import limits
 from interpreter.load.bundled import schema_file
 from interpreter.load.document import Document
 
 StrPath = str | os.PathLike[str]  # a folder or file: a string in the commands themselves, a Path in tests
 
 __all__ = [
-    "FORMAT", "checked_key", "compiled_key", "document_key", "folder", "is_checked", "mark_checked", "read_document",
-    "schema_digest", "sha256", "versions", "write_document",
+    "FORMAT", "MARK", "compiled_key", "document_key", "folder", "id_key", "is_checked", "mark_checked",
+    "read_document", "read_id", "schema_digest", "sha256", "versions", "write_document", "write_id",
 ]
 
-FORMAT = "rulesmith parse cache 2"  # changed whenever the record layout or the parser's output changes
+FORMAT = "rulesmith parse cache 3"  # changed whenever the record layout or the parser's output changes
+MARK = "CACHEDIR.TAG"
+_SIGNATURE = b"Signature: 8a477f597d28d172789f06886806bc55"
+_TAG = _SIGNATURE + b"\n# This folder is the parse cache of rulesmith (rules): it may be removed at any time.\n"
+_OWN_FOLDERS = ("documents", "ids", "compiled", "checked")  # ("checked": an older rulesmith's, no longer read)
+_RECORD = re.compile(r"[0-9a-f]{64}(?:\.json)?\Z")
+_TEMPORARY = re.compile(r"\.tmp-[A-Za-z0-9_]{8}\Z")
+_STALE_SECONDS = 3600  # a temporary file this old belongs to a writer that is gone
 
 _DISTRIBUTIONS = ("rulesmith", "ruamel.yaml", "jsonschema")
 
@@ -67,12 +84,12 @@ def sha256(data: bytes) -> str:
 
 
 def folder() -> str | None:
-    """The cache folder, or None when caching is turned off."""
+    """The cache folder (``rulesmith`` inside the chosen one), or None when caching is turned off."""
     if os.environ.get("RULESMITH_CACHE", "").lower() in ("0", "off", "no", "false"):
         return None
-    base = os.environ.get("RULESMITH_CACHE_DIR") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "rulesmith")
-    return base
+    base = os.environ.get("RULESMITH_CACHE_DIR") or os.environ.get("XDG_CACHE_HOME") or os.path.join(
+        os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "rulesmith")
 
 
 def _normal(name: str) -> str:
@@ -128,72 +145,9 @@ def document_key(digest: str) -> str:
     return _key("document", digest)
 
 
-def checked_key(digests: Sequence[str]) -> str:
-    """The key of the marker for a ruleset made of files with these SHA-256s (top file first)."""
-    return _key("checked", *digests)
-
-
-KEEP = 256  # records of each kind kept; writing one more removes the oldest written
-
-
-def _write(path: str, data: bytes) -> None:
-    """Write a file whole or not at all (a reader never sees half of it), then prune its folder."""
-    import tempfile  # only a command that writes the cache needs it
-
-    try:
-        parent = os.path.dirname(path)
-        os.makedirs(parent, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=parent, prefix=".tmp-")
-        try:
-            with os.fdopen(handle, "wb") as out:
-                out.write(data)
-            os.replace(temporary, path)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-        _prune(parent)
-    except OSError:
-        pass  # the cache is only a saving
-
-
-def _prune(folder: str) -> None:
-    """Remove the oldest records of a folder beyond the newest ``KEEP`` (each edit of a ruleset adds one)."""
-    with os.scandir(folder) as entries:
-        records = [(e.stat().st_mtime_ns, e.path) for e in entries if not e.name.startswith(".") and e.is_file()]
-    if len(records) <= KEEP:
-        return
-    records.sort()
-    for _, old in records[: len(records) - KEEP]:
-        with contextlib.suppress(OSError):  # (another process may have removed it first)
-            os.unlink(old)
-
-
-def write_document(where: StrPath, key: str, doc: Document) -> None:
-    """Store a parsed document under its key."""
-    payload = json.dumps({"data": doc.data, "positions": doc.positions}, separators=(",", ":")).encode("utf-8")
-    header = json.dumps({"format": FORMAT, "key": key, "versions": versions(), "length": len(payload),
-                         "crc32": zlib.crc32(payload)})
-    _write(os.path.join(where, "documents", f"{key}.json"), header.encode("utf-8") + b"\n" + payload)
-
-
-def read_document(where: StrPath, key: str, file: str, source: str | None = None) -> Document | None:
-    """The document stored under a key, or None when there is none or the record is not intact."""
-    try:
-        with open(os.path.join(where, "documents", f"{key}.json"), "rb") as handle:
-            record = handle.read()
-        head, newline, payload = record.partition(b"\n")
-        header = json.loads(head)
-        if (not newline or not isinstance(header, dict) or header.get("format") != FORMAT
-                or header.get("key") != key or header.get("versions") != versions()
-                or header.get("length") != len(payload) or header.get("crc32") != zlib.crc32(payload)):
-            return None
-        body = json.loads(payload)
-        data, positions = body["data"], body["positions"]
-        if not isinstance(data, dict) or not isinstance(positions, list) or len(positions) < 3:
-            return None
-    except (OSError, ValueError, TypeError, KeyError, RecursionError):
-        return None  # no record, or one that is not ours: parse the file instead
-    return Document(data, file, positions, source)
+def id_key(digest: str) -> str:
+    """The key of the id declared by a file whose bytes have SHA-256 ``digest``."""
+    return _key("id", digest)
 
 
 def compiled_key(digests: Sequence[str]) -> str:
@@ -201,13 +155,205 @@ def compiled_key(digests: Sequence[str]) -> str:
     return _key("compiled", *digests)
 
 
+# ------------------------------------------------------------------------------------- the folder
+
+
+def _is_ours(where: str) -> bool:
+    """Whether the cache folder bears the mark; an unmarked one is marked when it holds only what a cache holds."""
+    mark = os.path.join(where, MARK)
+    if _read(mark, len(_TAG)) is not None:
+        return True
+    try:
+        os.makedirs(where, mode=0o700, exist_ok=True)
+        if not _holds_only_records(where, _OWN_FOLDERS):
+            return False  # somebody else's folder: never write, never prune there
+        _replace(mark, _TAG)
+    except OSError:
+        return False
+    return True
+
+
+def _holds_only_records(folder: str, subfolders: tuple[str, ...] = ()) -> bool:
+    """Whether a folder holds nothing but cache records and temporary files (and such folders of them)."""
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            if entry.name in subfolders and entry.is_dir(follow_symlinks=False):
+                if not _holds_only_records(entry.path):
+                    return False
+            elif not (_RECORD.match(entry.name) or _TEMPORARY.match(entry.name)):
+                return False
+    return True
+
+
+def _replace(path: str, data: bytes) -> None:
+    """Write a file whole or not at all (a reader never sees half of it)."""
+    import tempfile  # only a command that writes the cache needs it
+
+    handle, temporary = tempfile.mkstemp(dir=os.path.dirname(path), prefix=".tmp-")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+def _write(where: str, kind: str, name: str, data: bytes) -> None:
+    """Write one record of a kind, then prune that kind's folder; nothing at all outside a marked folder."""
+    try:
+        if not _is_ours(where):
+            return
+        parent = os.path.join(where, kind)
+        os.makedirs(parent, mode=0o700, exist_ok=True)
+        _replace(os.path.join(parent, name), data)
+        _prune(parent)
+    except OSError:
+        pass  # the cache is only a saving
+
+
+def _prune(parent: str) -> None:
+    """Remove the oldest records of a folder beyond the newest ``CACHE_KEEP``, and stale temporary files.
+
+    Only names the cache gives its own files are looked at: whatever else is there stays.
+    """
+    records, stale = [], []
+    with os.scandir(parent) as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                if _RECORD.match(entry.name) and entry.is_file(follow_symlinks=False):
+                    records.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
+                elif _TEMPORARY.match(entry.name) and entry.is_file(follow_symlinks=False):
+                    stale.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
+    import time  # (only a write gets here)
+
+    old_enough = time.time_ns() - _STALE_SECONDS * 10**9
+    doomed = [path for mtime, path in stale if mtime < old_enough]
+    if len(records) > limits.CACHE_KEEP:
+        records.sort()
+        doomed += [path for _, path in records[: len(records) - limits.CACHE_KEEP]]
+    for path in doomed:
+        with contextlib.suppress(OSError):  # (another process may have removed it first)
+            os.unlink(path)
+
+
+def _read(path: str, limit: int) -> bytes | None:
+    """The bytes of a regular file of at most ``limit`` bytes; None for anything else (never waits, never follows a link)."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+    try:
+        fd = os.open(path, flags)
+    except (OSError, ValueError):
+        return None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
+            return None
+        chunks, size = [], 0
+        while size <= limit:
+            chunk = os.read(fd, limit + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    return None if size > limit else b"".join(chunks)
+
+
+# ------------------------------------------------------------------------------------- records
+
+
+def _record(key: str, body: Any) -> bytes | None:
+    payload = json.dumps(body, separators=(",", ":")).encode("utf-8")
+    header = json.dumps({"format": FORMAT, "key": key, "versions": versions(), "length": len(payload),
+                         "crc32": zlib.crc32(payload)})
+    data = header.encode("utf-8") + b"\n" + payload
+    return data if len(data) <= limits.MAX_RECORD_BYTES else None
+
+
+def _body(path: str, key: str) -> Any:
+    """The body of an intact record with this key, or None."""
+    record = _read(path, limits.MAX_RECORD_BYTES)
+    if record is None:
+        return None
+    try:
+        head, newline, payload = record.partition(b"\n")
+        header = json.loads(head)
+        if (not newline or not isinstance(header, dict) or header.get("format") != FORMAT
+                or header.get("key") != key or header.get("versions") != versions()
+                or header.get("length") != len(payload) or header.get("crc32") != zlib.crc32(payload)):
+            return None
+        return json.loads(payload)
+    except (ValueError, TypeError, RecursionError):
+        return None  # not a record of ours
+
+
+def _as_parsed(value: Any, depth: int = 1) -> bool:
+    """Whether data holds only what the YAML reader gives: 64-bit whole numbers, nesting within the limit."""
+    if depth > limits.MAX_DEPTH:
+        return False
+    kind = type(value)
+    if kind is dict:
+        return all(_as_parsed(v, depth + 1) for v in value.values())
+    if kind is list:
+        return all(_as_parsed(v, depth + 1) for v in value)
+    if kind is int:
+        return bool(limits.INT_MIN <= value <= limits.INT_MAX)
+    return True
+
+
+def write_document(where: StrPath, key: str, doc: Document) -> None:
+    """Store a parsed document under its key (a document too large for a record is not stored)."""
+    data = _record(key, {"data": doc.data, "positions": doc.positions})
+    if data is not None:
+        _write(os.fspath(where), "documents", f"{key}.json", data)
+
+
+def read_document(where: StrPath, key: str, file: str, source: str | None = None) -> Document | None:
+    """The document stored under a key, or None when there is none or the record is not intact."""
+    body = _body(os.path.join(where, "documents", f"{key}.json"), key)
+    if not isinstance(body, dict):
+        return None
+    data, positions = body.get("data"), body.get("positions")
+    if not isinstance(data, dict) or not isinstance(positions, list) or len(positions) < 3:
+        return None
+    try:
+        parsed = _as_parsed(data)
+    except RecursionError:
+        parsed = False
+    return Document(data, file, positions, source) if parsed else None
+
+
+def write_id(where: StrPath, key: str, ruleset_id: str | None, line: int) -> None:
+    """Store the id a ruleset-folder file declares (None: it is not a ruleset) and the line that declares it."""
+    data = _record(key, {"id": ruleset_id, "line": line})
+    if data is not None:
+        _write(os.fspath(where), "ids", f"{key}.json", data)
+
+
+def read_id(where: StrPath, key: str) -> tuple[str | None, int] | None:
+    """The (id, line) stored under a key, or None when there is no intact record."""
+    body = _body(os.path.join(where, "ids", f"{key}.json"), key)
+    if not isinstance(body, dict):
+        return None
+    ruleset_id, line = body.get("id"), body.get("line")
+    if not (ruleset_id is None or isinstance(ruleset_id, str)) or type(line) is not int:
+        return None
+    return ruleset_id, line
+
+
 def is_checked(where: StrPath, key: str) -> bool:
-    """Whether a ruleset with this checked key passed the schema before (or, with a compiled key, compiled)."""
-    return os.path.isfile(os.path.join(where, "checked", key))
+    """Whether the marker of a compiled key is there: a ruleset made of these bytes compiled before."""
+    try:
+        return stat.S_ISREG(os.lstat(os.path.join(where, "compiled", key)).st_mode)
+    except (OSError, ValueError):
+        return False
 
 
 def mark_checked(where: StrPath, key: str) -> None:
-    """Remember that a ruleset with this checked key passed the schema (or, with a compiled key, compiled)."""
-    marker = os.path.join(where, "checked", key)
-    if not os.path.isfile(marker):
-        _write(marker, b"")
+    """Remember that a ruleset with this compiled key compiled without a problem."""
+    if not is_checked(where, key):
+        _write(os.fspath(where), "compiled", key, b"")

@@ -2,21 +2,23 @@
 
 Each file is read once; the SHA-256 of exactly those bytes is what the cache is keyed by,
 so what was checked is always what is compiled.  A file with ``extends:`` is an overlay:
-its base is found (an id or a path relative to the file), loaded the same way, and the
-overlay applied to it as a JSON Merge Patch (see :mod:`interpreter.load.overlay`).  The
-schema check is skipped only when a marker says that a ruleset made of these very bytes
-passed it; the documents themselves come from the cache when their records are intact.
+its base is found (an id, or a path inside the folder of the file that names it), loaded the
+same way, and the overlay applied to it as a JSON Merge Patch (see
+:mod:`interpreter.load.overlay`).  The documents come from the cache when their records are
+intact, and every document is checked against the schema, whether parsed or read back.
 """
 
 from __future__ import annotations
 
 import os
 
+from interpreter import limits
 from interpreter.errors import Invalid, RulesError, RulesetLoadError, SchemaViolation
 from interpreter.hints import sorted_unique
 from interpreter.load import cache
 from interpreter.load.document import Document
 from interpreter.load.find import Found, find
+from interpreter.load.shape import ruleset_shape
 from interpreter.load.yaml import load_text, read_bytes
 from interpreter.record import field, record
 
@@ -28,8 +30,8 @@ class Loaded:
     """A ruleset document that passed the schema, and what it was made from.
 
     ``files`` are the files read (the overlay first, its base last) and ``digests`` the
-    SHA-256s of their bytes; ``trusted`` says the schema check was skipped because the
-    cache remembered these bytes passing it.  For an overlay, ``extends`` is the id of the
+    SHA-256s of their bytes; ``trusted`` says every document came from the parse cache
+    (and passed the shape check all the same).  For an overlay, ``extends`` is the id of the
     ruleset it extends and ``changes`` what it changed there, as (JSON path, what).
     """
 
@@ -53,8 +55,14 @@ def in_file_order(problems: list[RulesError], doc: Document) -> list[RulesError]
 
 
 def check_schema(doc: Document) -> None:
-    """Raise Invalid with every schema problem of a document."""
-    from interpreter.load import schema  # jsonschema is imported only when a document is checked
+    """Raise Invalid with every schema problem of a document.
+
+    The shape check answers first, in milliseconds; only a document that fails it is checked
+    by jsonschema (imported then), which says what is wrong and where.
+    """
+    if ruleset_shape()(doc.data):
+        return
+    from interpreter.load import schema
 
     found: list[RulesError] = list(schema.iter_errors(doc))
     if found:
@@ -67,39 +75,59 @@ class _File:
     digest: str
     doc: Document
     stored: bool  # the document came from the cache
+    size: int
 
 
-def _read(path: str, shown: str, where: str | None, trust_cache: bool) -> _File:
+def _read(path: str, shown: str, where: str | None, trust_cache: bool, used: list[bool]) -> _File:
     source = str(path)
     data = read_bytes(path, shown)
     digest = cache.sha256(data)
     if where is not None and trust_cache:
         doc = cache.read_document(where, cache.document_key(digest), shown, source)
+        used.append(doc is not None)
         if doc is not None:
-            return _File(path, digest, doc, True)
-    return _File(path, digest, load_text(data, shown, source), False)
+            return _File(path, digest, doc, True, len(data))
+    return _File(path, digest, load_text(data, shown, source), False, len(data))
 
 
-def _chain(found: Found, where: str | None, trust_cache: bool) -> list[_File]:
-    """The file and every file it extends, the overlay first."""
-    files = [_read(found.file, found.shown, where, trust_cache)]
+def _size(path: str) -> int:
+    try:
+        return os.stat(path).st_size
+    except (OSError, ValueError):
+        return 0  # (reading it says why it cannot be read)
+
+
+def _chain(found: Found, where: str | None, trust_cache: bool, used: list[bool]) -> list[_File]:
+    """The file and every file it extends, the overlay first.
+
+    A base is found by id or by a path inside the folder of the file that names it (see
+    :func:`interpreter.load.find.find`), and all the files together hold at most
+    ``limits.MAX_CHAIN_BYTES``: a base that would pass it is refused before it is read.
+    """
+    files = [_read(found.file, found.shown, where, trust_cache, used)]
     seen = {os.path.realpath(found.file)}
     while "extends" in files[-1].doc.data:
-        from interpreter.load.overlay import MAX_CHAIN, overlay_problems  # (only an overlay needs them)
+        from interpreter.load.overlay import overlay_problems  # (only an overlay needs it)
 
         doc = files[-1].doc
         problems = overlay_problems(doc)
         if problems:
             raise Invalid(list(problems))
         at = doc.where(("extends",))
-        if len(files) >= MAX_CHAIN:
-            raise RulesetLoadError(f"overlays may chain at most {MAX_CHAIN} files deep", at)
+        if len(files) >= limits.MAX_CHAIN:
+            raise RulesetLoadError(f"overlays may chain at most {limits.MAX_CHAIN} files deep", at)
         base = find(doc.data["extends"], os.path.dirname(files[-1].path), at)
         if os.path.realpath(base.file) in seen:
             raise RulesetLoadError(f"'extends: {doc.data['extends']}' makes a cycle: {base.shown} is already "
                                    "part of this chain of overlays", at, "one of them must extend another ruleset")
         seen.add(os.path.realpath(base.file))
-        files.append(_read(base.file, base.shown, where, trust_cache))
+        held = sum(f.size for f in files)
+        if held + _size(base.file) > limits.MAX_CHAIN_BYTES:
+            raise RulesetLoadError(f"this chain of overlays would hold {held + _size(base.file)} bytes with "
+                                   f"{base.shown}; the limit is {limits.MAX_CHAIN_BYTES} in all", at)
+        files.append(_read(base.file, base.shown, where, trust_cache, used))
+        if held + files[-1].size > limits.MAX_CHAIN_BYTES:  # (it grew while it was read)
+            raise RulesetLoadError(f"this chain of overlays holds more than {limits.MAX_CHAIN_BYTES} bytes", at)
     return files
 
 
@@ -130,26 +158,44 @@ def _merge(files: list[_File]) -> tuple[Document, str | None, tuple[tuple[str, s
 
 def load_checked(found: Found | str | os.PathLike[str], shown: str | None = None, *,
                  trust_cache: bool = True) -> Loaded:
-    """The document of a ruleset, checked against the schema (or known to have passed it).
+    """The document of a ruleset, checked against the schema.
 
-    ``found`` is where the ruleset is (or just its file, named ``shown`` in messages).
-    With ``trust_cache=False`` every file is parsed and the result checked whatever the
-    cache holds (and the cache is brought up to date).
+    ``found`` is where the ruleset is (or just its file, named ``shown`` in messages).  Documents
+    come from the parse cache when it holds intact records for these exact bytes; they pass the
+    same checks as parsed ones, and when they fail anything, the files themselves are parsed and
+    checked instead (a record is never trusted more than the file).  With ``trust_cache=False``
+    every file is parsed whatever the cache holds (and the cache is brought up to date).
     """
     if not isinstance(found, Found):
         found = Found(os.fspath(found), shown if shown is not None else str(found), "path")
     where = cache.folder()
-    files = _chain(found, where, trust_cache)
+    loaded = None
+    if where is not None and trust_cache:
+        used: list[bool] = []
+        try:
+            loaded = _load(found, where, True, used)
+        except Exception:  # (with a record involved, whatever went wrong may be the record's)
+            if not any(used):
+                raise
+    if loaded is None:
+        loaded = _load(found, where, False, [])
+    if found.origin == "user" and found.id is not None and loaded.doc.data.get("ruleset") != found.id:
+        # the id the cache gave for the file is not the one it declares: look it up in the files themselves
+        again = find(found.id, trust_cache=False)
+        if again != found:
+            return _load(again, where, False, [])
+    return loaded
+
+
+def _load(found: Found, where: str | None, trust_cache: bool, used: list[bool]) -> Loaded:
+    files = _chain(found, where, trust_cache, used)
     doc, extends, changed = _merge(files)
     digests = tuple(f.digest for f in files)
     paths = tuple(f.path for f in files)
-    if (where is not None and trust_cache and all(f.stored for f in files)
-            and cache.is_checked(where, cache.checked_key(digests))):
-        return Loaded(doc, digests, True, paths, extends, changed)
     check_schema(doc)
     if where is not None:
         for file in files:
             if not file.stored:
                 cache.write_document(where, cache.document_key(file.digest), file.doc)
-        cache.mark_checked(where, cache.checked_key(digests))
-    return Loaded(doc, digests, False, paths, extends, changed)
+    stored = all(f.stored for f in files)
+    return Loaded(doc, digests, stored, paths, extends, changed)

@@ -93,8 +93,9 @@ class Document:
                     break
                 node = child
                 last = step
-            if key and isinstance(last, str):
-                return int(node[3]), int(node[4])
-            return int(node[0]), int(node[1])
-        except (IndexError, TypeError, ValueError):  # a damaged tree: the place is unknown, not an error
+            line, col = (node[3], node[4]) if key and isinstance(last, str) else (node[0], node[1])
+        except (IndexError, TypeError, KeyError):  # a damaged tree: the place is unknown, not an error
             return (0, 0)
+        if type(line) is not int or type(col) is not int:  # (a record of the cache may hold anything)
+            return (0, 0)
+        return line, col

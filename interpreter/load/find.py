@@ -4,8 +4,14 @@ The user's ruleset folders are the directories in ``RULESMITH_PATH`` (separated 
 ``PATH``), then ``$XDG_CONFIG_HOME/rulesmith/rulesets`` (by default
 ``~/.config/rulesmith/rulesets``).  Every ``*.yaml`` ruleset there (a file with
 ``procedures:`` or ``extends:``; a sheet that strays there is not one) is known by its
-``ruleset:`` id.  An id claimed by two files, or by a file and a bundled ruleset, is an
-error naming both.
+``ruleset:`` id, read with the YAML reader's own rules from at most ``limits.MAX_FILE_BYTES``
+(a larger file, a FIFO or a device is no ruleset), and kept in the parse cache for those exact
+bytes.  An id claimed by two files, or by a file and a bundled ruleset, is an error naming both.
+
+A path that a file names (an overlay's ``extends:``, a sheet's ``ruleset:``) must be relative
+and lie inside the folder of that file or inside a ruleset folder, links resolved; an absolute
+path or one that leads out is refused before anything is opened, so a ruleset or sheet from
+elsewhere cannot make rulesmith read (and quote) a file its user never named.
 
 Bundled rulesets are named ``ID (bundled)`` in messages: once installed they live inside
 the package, where no one edits them (``rules export ID`` writes a copy).
@@ -14,7 +20,6 @@ the package, where no one edits them (``rules export ID`` writes a copy).
 from __future__ import annotations
 
 import os
-import re
 import stat
 from typing import TYPE_CHECKING
 
@@ -26,11 +31,8 @@ from interpreter.record import record
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["Found", "bundled_name", "find", "user_folders", "user_rulesets"]
+__all__ = ["Found", "bundled_name", "confined", "find", "user_folders", "user_rulesets"]
 
-# The top-level `ruleset:` line of a block-style file; files written otherwise are parsed to find it.
-_ID_LINE = re.compile(rb"^ruleset:[ \t]*([\"']?)([A-Za-z0-9_.-]+)\1[ \t]*(?:#[^\n]*)?\r?$", re.MULTILINE)
-_RULESET_KEY = re.compile(rb"^(?:procedures|extends):", re.MULTILINE)
 
 
 @record
@@ -43,6 +45,7 @@ class Found:
     file: str
     shown: str
     origin: str  # "bundled", "user" (a ruleset folder) or "path"
+    id: str | None = None  # the id it was found by
 
     @property
     def path(self) -> Path:
@@ -82,30 +85,61 @@ def _plain(path: str) -> str:
     return (os.sep if path.startswith(os.sep) else "") + os.sep.join(parts) or "."
 
 
-def _id_of(path: str) -> str | None:
-    """The `ruleset:` id a ruleset file declares; None for a file that is not a ruleset (a sheet
-    names its ruleset the same way, but has no `procedures:` or `extends:`) or cannot be read."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        return None
-    found = _ID_LINE.search(data)
-    if found is not None and _RULESET_KEY.search(data):
-        return found.group(2).decode("ascii")
-    from interpreter.load.yaml import load_text  # a file not in block style: parse it
+# What each file of a ruleset folder declares, by (path, size, modification time, inode): one command
+# asks for ids many times (every id it looks up, every collision it checks) and reads each file once.
+_DECLARED: dict[tuple[str, int, int, int], tuple[str | None, int]] = {}
+
+
+def _parsed_id(data: bytes, path: str) -> tuple[str | None, int]:
+    """The id a file's bytes declare and its line, read with the YAML reader's own rules; (None, 0) for no ruleset."""
+    from interpreter.load.yaml import load_text
 
     try:
-        top = load_text(data, path).data
+        doc = load_text(data, path)
     except RulesetLoadError:
-        return None
+        return None, 0
+    top = doc.data
     value = top.get("ruleset")
     if not isinstance(value, str) or ("procedures" not in top and "extends" not in top):
-        return None
-    return value
+        return None, 0  # (a sheet names its ruleset the same way, but has no procedures: or extends:)
+    return value, doc.position(("ruleset",))[0]
 
 
-def user_rulesets() -> dict[str, list[str]]:
+def _declared(path: str, trust_cache: bool = True) -> tuple[str | None, int]:
+    """The `ruleset:` id a file in a ruleset folder declares and the line it is on; (None, 0) for a file
+    that is not a ruleset or cannot be read (a FIFO, a device, a file past the size limit).
+
+    The id of exact bytes is kept in the parse cache, so that a file is parsed once, not on every command.
+    """
+    from interpreter import limits
+    from interpreter.load import cache
+    from interpreter.load.yaml import read_bytes
+
+    try:
+        info = os.stat(path)
+    except (OSError, ValueError):
+        return None, 0
+    if not stat.S_ISREG(info.st_mode) or info.st_size > limits.MAX_FILE_BYTES:
+        return None, 0
+    memo = (path, info.st_size, info.st_mtime_ns, info.st_ino)
+    if trust_cache and memo in _DECLARED:
+        return _DECLARED[memo]
+    try:
+        data = read_bytes(path, path)  # (never waits on a FIFO swapped in meanwhile, never reads past the limit)
+    except RulesetLoadError:
+        return None, 0
+    where = cache.folder()
+    key = cache.id_key(cache.sha256(data)) if where is not None else ""
+    known = cache.read_id(where, key) if where is not None and trust_cache else None
+    if known is None:
+        known = _parsed_id(data, path)
+        if where is not None:
+            cache.write_id(where, key, *known)
+    _DECLARED[memo] = known
+    return known
+
+
+def user_rulesets(trust_cache: bool = True) -> dict[str, list[str]]:
     """Every ruleset id in the user's folders and the files that declare it, in search order."""
     found: dict[str, list[str]] = {}
     seen: set[str] = set()
@@ -120,7 +154,7 @@ def user_rulesets() -> dict[str, list[str]]:
             if real in seen or not os.path.isfile(path):
                 continue
             seen.add(real)
-            ruleset_id = _id_of(path)
+            ruleset_id = _declared(path, trust_cache)[0]
             if ruleset_id is not None:
                 found.setdefault(ruleset_id, []).append(path)
     return found
@@ -134,15 +168,8 @@ def _collision(ruleset_id: str, paths: list[str]) -> RulesetLoadError:
 
 
 def _id_location(path: str) -> Location:
-    """Where a file declares its `ruleset:` id (its first line when the declaration is not found in block style)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read()
-    except OSError:
-        data = b""
-    found = _ID_LINE.search(data)
-    line = data.count(b"\n", 0, found.start()) + 1 if found is not None else 1
-    return Location(_shown(path), line, 1, "$.ruleset", path)
+    """Where a file declares its `ruleset:` id (its first line when that is not known)."""
+    return Location(_shown(path), _declared(path)[1] or 1, 1, "$.ruleset", path)
 
 
 def _names_a_file(path: str, ref: str, where: Location | None) -> bool:
@@ -172,24 +199,51 @@ def _unreadable(ref: str, reason: str, where: Location | None) -> RulesetLoadErr
     return RulesetLoadError(f"cannot read the file: {reason}", Location(name, 0, 0, "$"))
 
 
-def find(ref: str, relative_to: str | os.PathLike[str] | None = None, where: Location | None = None) -> Found:
+def _inside(real: str, folder: str) -> bool:
+    return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def confined(ref: str, relative_to: str | os.PathLike[str], where: Location | None) -> str:
+    """The path a file names (``extends:``, a sheet's ``ruleset:``), refused unless it lies inside the
+    folder of that file or inside a ruleset folder, links resolved first; nothing is opened to decide."""
+    what = "a file may name another by a path inside its own folder, or by a ruleset id"
+    if os.path.isabs(ref) or os.path.splitdrive(ref)[0]:
+        raise RulesetLoadError(f"{shown(ref)} is an absolute path; {what}", where,
+                               "put the file beside this one (or below it) and name it by a relative path")
+    try:
+        joined = os.path.join(relative_to, ref)
+        real = os.path.realpath(joined)
+        roots = [os.path.realpath(relative_to)] + [os.path.realpath(f) for f in user_folders()]
+    except (OSError, ValueError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "the path contains a NUL character"
+        raise _unreadable(ref, reason, where) from None
+    if not any(_inside(real, root) for root in roots):
+        raise RulesetLoadError(f"{shown(ref)} leads outside the folder of the file that names it; {what}", where,
+                               "put the file beside this one (or below it), or in a ruleset folder")
+    return real
+
+
+def find(ref: str, relative_to: str | os.PathLike[str] | None = None, where: Location | None = None, *,
+         trust_cache: bool = True) -> Found:
     """The ruleset a reference names: an id (bundled or in a user folder) or a path.
 
-    A path is taken relative to ``relative_to`` (the folder of the file that names it)
-    when given, else to the working folder.  ``where`` places the error when nothing is found.
+    A path named by a file (``relative_to`` is then its folder) must lie inside that folder or
+    inside a ruleset folder (:func:`confined`); a path given on the command line may be any path,
+    relative to the working folder.  ``where`` places the error when nothing is found.
+    With ``trust_cache=False`` the ids of the ruleset folders are read from the files themselves.
     """
     looks_like_path = os.sep in ref or "/" in ref or ref.endswith((".yaml", ".yml"))
     if not looks_like_path:
-        users = user_rulesets().get(ref, [])
+        users = user_rulesets(trust_cache).get(ref, [])
+        if users and (ref in bundled_ids() or len(users) > 1) and trust_cache:
+            return find(ref, relative_to, where, trust_cache=False)  # (the cache may have lied: ask the files)
         if users and (ref in bundled_ids() or len(users) > 1):
             raise _collision(ref, users)
         if users:
-            return Found(users[0], _shown(users[0]), "user")
+            return Found(users[0], _shown(users[0]), "user", ref)
         if ref in bundled_ids():
-            return Found(os.path.join(rulesets_folder(), f"{ref}.yaml"), bundled_name(ref), "bundled")
-    path = ref
-    if relative_to is not None and not os.path.isabs(path):
-        path = os.path.join(relative_to, path)
+            return Found(os.path.join(rulesets_folder(), f"{ref}.yaml"), bundled_name(ref), "bundled", ref)
+    path = ref if relative_to is None else confined(ref, relative_to, where)
     if _names_a_file(path, ref, where):
         return Found(path, ref if relative_to is None else _shown(path), "path")
     known = sorted(set(bundled_ids()) | set(user_rulesets()))

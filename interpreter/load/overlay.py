@@ -4,7 +4,7 @@ An overlay file names its base with ``extends:`` and has an id of its own (``rul
 The merged ruleset is the base's data with the overlay applied as a JSON Merge Patch (RFC
 7386): mappings merge key by key, recursively; any other value (a number, text, a list
 such as ``steps`` or table ``rows``) replaces the base's value whole; ``null`` removes the
-key.  Overlays chain, at most ``MAX_CHAIN`` files deep.
+key.  Overlays chain, at most ``limits.MAX_CHAIN`` files deep.
 
 Every value of the merged data keeps the file it was written in: :class:`MergedDocument`
 places a path in the file that wrote it (the overlay for what it set, the base for what
@@ -19,9 +19,8 @@ from interpreter.errors import Location, SchemaViolation
 from interpreter.load.document import Document, Path, json_path
 from interpreter.record import field, record
 
-__all__ = ["MAX_CHAIN", "NOT_INHERITED", "MergedDocument", "changes", "inherited", "merge_patch", "overlay_problems"]
+__all__ = ["NOT_INHERITED", "MergedDocument", "changes", "inherited", "merge_patch", "overlay_problems"]
 
-MAX_CHAIN = 16
 # The base's worked examples prove the base's rules text; a house rule may change what they give, so an
 # overlay starts without them and lists its own.
 NOT_INHERITED = ("examples",)

@@ -14,6 +14,7 @@ from jsonschema.exceptions import ValidationError
 from interpreter.errors import SchemaViolation
 from interpreter.hints import closest, suggest
 from interpreter.load.bundled import schema_file
+from interpreter.load.shape import whole_pattern
 
 _TYPE_WORDS = {
     "string": "text", "integer": "a whole number", "boolean": "true or false", "object": "a mapping",
@@ -35,8 +36,12 @@ def schema(name: str = "ruleset.schema.json") -> dict[str, Any]:
 
 
 @cache
-def _validator(name: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema(name))
+def _validator(name: str) -> Any:
+    """jsonschema's validator of a bundled schema, with oneOf and pattern checked as the shape check does."""
+    from interpreter.load.keywords import one_of, pattern
+
+    kind = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"oneOf": one_of, "pattern": pattern})
+    return kind(schema(name))
 
 
 def _describe(value: Any) -> str:
@@ -172,7 +177,7 @@ def _pattern(error: ValidationError) -> _Message:
     candidate = re.sub(r"[\s-]+" if what == "name" else r"\s+", "_", str(value).strip())
     if what != "name":
         candidate = candidate.lower()
-    if candidate != value and re.fullmatch(error.validator_value, candidate):
+    if candidate != value and whole_pattern(error.validator_value).search(candidate):
         hint = f"did you mean '{candidate}'?"
     if is_key:
         return _Message(path + (value,), True, f"'{value}' is not a valid {what}: {rule}", hint)

@@ -9,6 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from interpreter import limits
+from interpreter.errors import LimitExceeded
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.tracks import MARKS, box_numbers, sorted_marks
@@ -31,8 +33,12 @@ def evaluate_derived(ruleset: Ruleset, env: dict[str, Any], with_state: bool = T
             del pending[name]
 
 
-def refresh(ruleset: Ruleset, env: dict[str, Any]) -> None:
-    """Recompute what follows from the sheet's values: derived values, box tracks, resource maxima."""
+def refresh(ruleset: Ruleset, env: dict[str, Any], doc: Any = None) -> None:
+    """Recompute what follows from the sheet's values: derived values, box tracks, resource maxima.
+
+    A box track's size is refused past ``limits.MAX_TRACK_BOXES`` (at the sheet's trait that makes
+    it so, when ``doc`` is the sheet's document), before any box is made.
+    """
     spec = ruleset.sheet
     assert spec is not None, "only a ruleset with a sheet section binds sheets"
     evaluate_derived(ruleset, env)
@@ -40,6 +46,11 @@ def refresh(ruleset: Ruleset, env: dict[str, Any]) -> None:
     for track in spec.tracks.values():
         if track.kind == "boxes":
             size = max(0, int(track.size.evaluate(env, functions)))
+            if size > limits.MAX_TRACK_BOXES:
+                cause = next((("traits", n) for n in ruleset.traits if n in track.size.names), ("state", track.name))
+                raise LimitExceeded(f"track '{track.name}' would have {size} boxes ({track.size.text}); "
+                                    f"a track has at most {limits.MAX_TRACK_BOXES}",
+                                    doc.where(cause) if doc is not None else track.size.where)
             marks = sorted_marks(list(env.get(MARKS + track.name, ())), size)
             env[MARKS + track.name] = marks
             env.update(box_numbers(track, marks))

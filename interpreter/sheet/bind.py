@@ -93,7 +93,7 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
     for field in trait_fields(ruleset):
         entries = choices.get(field.name) if isinstance(choices, Mapping) else None
         env[FIELD + field.name] = named_traits(ruleset, field, entries if isinstance(entries, list) else ())
-    refresh(ruleset, env)
+    refresh(ruleset, env, doc)
     return env
 
 

@@ -12,7 +12,8 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from interpreter.errors import BadParameter, Location, RulesError, SchemaViolation
+from interpreter import limits
+from interpreter.errors import BadParameter, LimitExceeded, Location, RulesError, SchemaViolation
 from interpreter.hints import sorted_unique, suggest
 from interpreter.ruleset.entries import entry_trait
 from interpreter.ruleset.model import CreationRule, Ruleset
@@ -34,12 +35,36 @@ def _where(doc: Any, path: tuple[Any, ...], key: bool = False) -> Location:
 
 
 def spent(rule: CreationRule, env: Mapping[str, Any], functions: Mapping[str, Any], traits: tuple[str, ...]) -> int:
-    """Points spent on some traits: each dot above the base costs `dot_cost` evaluated at that dot."""
+    """Points spent on some traits: each dot above the base costs `dot_cost` evaluated at that dot.
+
+    A cost that does not read `dot` is the same for every dot, so a trait's dots are counted in one
+    multiplication however far it lies from the base.  A cost that reads `dot` is evaluated dot by
+    dot, for at most ``limits.MAX_CREATION_DOTS`` dots in all: past that the sheet is refused
+    (LimitExceeded, placed at the trait) rather than counted for hours.
+    """
     base = rule.spec["base"].evaluate(env, functions)
+    cost = rule.spec["dot_cost"]
     total = 0
+    if "dot" not in cost.names:
+        each = None
+        for trait in traits:
+            value = int(env[trait])
+            if value > base:
+                each = cost.evaluate(env, functions) if each is None else each
+                total += (value - base) * each
+        return total
+    scope = dict(env)
+    counted = 0
     for trait in traits:
-        for dot in range(base + 1, int(env[trait]) + 1):
-            total += rule.spec["dot_cost"].evaluate({**env, "dot": dot}, functions)
+        value = int(env[trait])
+        counted += max(0, value - base)
+        if counted > limits.MAX_CREATION_DOTS:
+            raise LimitExceeded(f"{rule.name}: counting the cost of {trait} dot by dot would take more than "
+                                f"{limits.MAX_CREATION_DOTS} dots ({trait} is {value}, the base {base})",
+                                hint="give the trait a maximum, or a dot_cost that does not read dot")
+        for dot in range(base + 1, value + 1):
+            scope["dot"] = dot
+            total += cost.evaluate(scope, functions)
     return total
 
 
@@ -231,6 +256,15 @@ def _names_trait(ruleset: Ruleset, field: Any, entry: str) -> str | None:
 
 
 def _rule(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any], functions: Mapping[str, Any]) -> list[RulesError]:
+    try:
+        return _rule_problems(rule, data, doc, env, functions)
+    except LimitExceeded as err:  # (a cost counted dot by dot, too far from the base)
+        traits = rule.spec.get("traits") or [t for group in (rule.spec.get("groups") or {}).values() for t in group]
+        return [err.located(_where(doc, ("traits", traits[0]) if traits else ("traits",), bool(traits)))]
+
+
+def _rule_problems(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any],
+                   functions: Mapping[str, Any]) -> list[RulesError]:
     if rule.kind == "budget":
         traits = rule.spec["traits"]
         total = rule.spec["total"].evaluate(env, functions)

@@ -1,14 +1,14 @@
 """Character sheets on disk: read one, change a few values, write it back looking the same.
 
-The bytes are read once and loaded twice: by the safe loader (all its checks; ``doc.where``)
-and by ruamel.yaml's round-trip loader, whose tree ``set`` edits.  The new text is, best first:
+The bytes are read once and loaded by the safe loader (all its checks; ``doc.where``), and again by
+ruamel.yaml's round-trip loader only when a change cannot be written where it stands (its tree is
+edited then).  The new text is, best first:
 the old text with each changed scalar rewritten where it stands (when only scalars changed), or
 ruamel.yaml's round-trip output of the edited tree.  The first that loads again to exactly the
-expected values is used.  Writes are atomic (a synced ``.<name>.rulesmith-tmp-<random>`` renamed
-over the sheet) and keep one ``<name>.bak`` unless asked not to; ``transaction`` holds a
-``filelock`` lock from the read until after the write, on a file in one hidden folder
-(``lock_dir``), never beside the sheet; a write removes the temporary files that writers killed
-mid-write left behind.
+expected values is used.  Writes are atomic (``sheet/storage.py``) and keep one ``<name>.bak``
+unless asked not to; a sheet with other hard links is refused (the rename would part it from
+them), and a new sheet is never written through a link nor into a folder that does not exist.
+``transaction`` holds the sheet's lock from the read until after the write.
 """
 
 from __future__ import annotations
@@ -16,14 +16,10 @@ from __future__ import annotations
 import contextlib
 import copy
 import difflib
-import hashlib
 import io
 import json
 import math
 import os
-import secrets
-import tempfile
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -46,10 +42,10 @@ from interpreter.sheet.splice import (
     scalar_spans,
     scalar_text,
 )
+from interpreter.sheet.storage import TEMP_MARK, atomic_write, lock_dir, locked, remove_stale_temporaries
 
 __all__ = ["TEMP_MARK", "SheetFile", "SheetPath", "lock_dir", "new_sheet", "transaction"]
 
-TEMP_MARK = ".rulesmith-tmp-"  # in the name of every temporary file: .<name>.rulesmith-tmp-<random>
 _MISSING: Any = object()
 
 
@@ -60,13 +56,13 @@ class SheetFile:
     data: Any
     doc: Document
 
-    def __init__(self, path: Path, raw: bytes, doc: Document, tree: CommentedMap, yaml: YAML):
+    def __init__(self, path: Path, raw: bytes, doc: Document):
         self.path, self.data, self.doc = path, doc.data, doc
         self._real = Path(os.path.realpath(path))
         self._on_disk = raw  # the bytes the file holds: as read, then as last written
         self._bom = "\ufeff" if raw.startswith(b"\xef\xbb\xbf") else ""
         self._text = raw.decode("utf-8")[len(self._bom):]
-        self._tree, self._yaml = tree, yaml
+        self._edited: tuple[CommentedMap, YAML] | None = None  # ruamel's tree, loaded when a change needs it
         self._now = copy.deepcopy(doc.data)  # the plain values with every change applied
         self._changes: list[tuple[SheetPath, Any, Any]] = []
         self._rendered: str | None = None
@@ -77,16 +73,27 @@ class SheetFile:
         """Read and check a sheet; a bad one raises RulesetLoadError with FILE:LINE:COL."""
         file = os.fspath(path)
         raw = read_bytes(path, file)  # a regular file only: a FIFO is refused, never waited on
-        doc = load_text(raw, file)
-        yaml = YAML()
-        yaml.preserve_quotes, yaml.width = True, 1 << 20
-        yaml.indent(*indents(doc))
-        try:
-            tree = yaml.load(raw.decode("utf-8").removeprefix("\ufeff"))
-        except YAMLError as exc:
-            message = f"cannot edit this sheet: {str(exc).splitlines()[0]}"
-            raise RulesetLoadError(message, Location(file, 1, 1)) from None
-        return cls(Path(path), raw, doc, tree, yaml)
+        return cls(Path(path), raw, load_text(raw, file))
+
+    def _tree(self) -> tuple[CommentedMap, YAML]:
+        """ruamel.yaml's round-trip tree of the text as read, with every change so far made to it.
+
+        It is loaded only when a change cannot be written in place (most changes can): parsing a
+        sheet a second time costs as much as the first.
+        """
+        if self._edited is None:
+            yaml = YAML()
+            yaml.preserve_quotes, yaml.width = True, 1 << 20
+            yaml.indent(*indents(self.doc))
+            try:
+                tree = yaml.load(self._text)
+            except YAMLError as exc:
+                message = f"cannot edit this sheet: {str(exc).splitlines()[0]}"
+                raise RulesetLoadError(message, Location(self.doc.file, 1, 1)) from None
+            for path, _, value in self._changes:
+                _edit(tree, path, value)
+            self._edited = (tree, yaml)
+        return self._edited
 
     def get(self, path: SheetPath, default: Any = None) -> Any:
         """The value at ``path`` with the changes made so far, or ``default`` when there is none."""
@@ -102,17 +109,18 @@ class SheetFile:
         path = tuple(path)
         try:
             _check_value(value)
-            parent, tree = self._now, self._tree
+            parent = self._now
             for step in path[:-1]:
-                parent, tree = _child(parent, step), _child(tree, step)
+                parent = _child(parent, step)
             old = _child(parent, path[-1]) if path else _MISSING
             addable = bool(path) and isinstance(parent, dict) and isinstance(path[-1], str)
-            if tree is _MISSING or old is _MISSING and not addable:
+            if parent is _MISSING or old is _MISSING and not addable:
                 raise RulesError("no such value in the sheet (only a missing mapping key can be added)")
         except RulesError as exc:
             raise exc.located(self.doc.where(path)) from None
         parent[path[-1]] = copy.deepcopy(value)
-        _assign(tree, _tree_key(tree, path[-1]), value)
+        if self._edited is not None:
+            _edit(self._edited[0], path, value)
         self._changes.append((path, None if old is _MISSING else copy.deepcopy(old), copy.deepcopy(value)))
         self._rendered = None
 
@@ -158,7 +166,8 @@ class SheetFile:
         drops comments above it) and the spelling of unchanged scalars (``~``, ``True``, ``0x1F``).
         """
         out = io.StringIO()
-        self._yaml.dump(self._tree, out)
+        tree, yaml = self._tree()
+        yaml.dump(tree, out)
         text, old = out.getvalue(), self._text.replace("\r\n", "\n")
         if as_written:
             text = document_prefix(old) + respelled(text, old, self.data, self._now)
@@ -175,28 +184,33 @@ class SheetFile:
         if not self._changes:
             return
         new = (self._bom + self.render()).encode("utf-8")
-        with contextlib.nullcontext() if self._holds_lock else _locked(self._real):
+        with contextlib.nullcontext() if self._holds_lock else locked(self._real):
             try:
                 with open(self._real, "rb") as handle:
-                    current, mode = handle.read(), os.fstat(handle.fileno()).st_mode & 0o7777
+                    info = os.fstat(handle.fileno())
+                    current, mode = handle.read(), info.st_mode & 0o7777
             except OSError as exc:
                 raise RulesError(f"{self.path}: cannot read the sheet again: {exc.strerror or exc}") from None
             if current != self._on_disk:
                 raise RulesError(f"{self.path}: the sheet changed on disk since it was read; nothing was written")
+            if info.st_nlink > 1:  # a new file renamed over it would split it from its other names
+                raise RulesError(f"{self.path}: the sheet has {info.st_nlink} hard links; writing it would part it "
+                                 "from the others, so nothing was written",
+                                 hint="make it a file of its own (cp it, then rm the link) to let rules change it")
             if not mode & 0o222 or not os.access(self._real, os.W_OK):
                 raise RulesError(f"{self.path}: the sheet is read-only (mode {mode:04o}); nothing was written",
                                  hint="make it writable (chmod u+w) to let rules change it")
-            _remove_stale_temporaries(self._real)
+            remove_stale_temporaries(self._real)
             if backup:
-                _atomic_write(self._real.with_name(self._real.name + ".bak"), current, mode)
-            _atomic_write(self._real, new, mode)
+                atomic_write(self._real.with_name(self._real.name + ".bak"), current, mode)
+            atomic_write(self._real, new, mode)
         self._on_disk = new
 
 
 @contextlib.contextmanager
 def transaction(path: str | os.PathLike[str]) -> Iterator[SheetFile]:
     """Lock the sheet, read it and yield it (the caller may write()), then release the lock."""
-    with _locked(Path(os.path.realpath(path))):
+    with locked(Path(os.path.realpath(path))):
         sheet = SheetFile.read(path)
         sheet._holds_lock = True
         try:
@@ -206,16 +220,30 @@ def transaction(path: str | os.PathLike[str]) -> Iterator[SheetFile]:
 
 
 def new_sheet(path: str | os.PathLike[str], text: str) -> None:
-    """Create a sheet holding ``text`` (which must load), refusing if the file already exists; makes its folder."""
+    """Create a sheet holding ``text`` (which must load), in a folder that exists, refusing any file or link there."""
     load_text(text, os.fspath(path))
-    real = Path(os.path.realpath(path))
+    given = Path(path)
+    folder = given.parent
     try:
-        real.parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise RulesError(f"{path}: cannot make its folder: {exc.strerror or exc}") from None
-    with _locked(real):
-        _remove_stale_temporaries(real)
-        _atomic_write(real, text.encode("utf-8"), None)
+        if not folder.is_dir():
+            raise RulesError(f"{path}: the folder {folder} does not exist; nothing was written",
+                             hint=f"make it first (mkdir -p {folder})")
+        real = Path(os.path.realpath(folder)) / given.name  # the folder's links resolved, never the file's
+        if real.is_symlink():
+            raise RulesError(f"{path}: is a symbolic link; a new sheet is never written through one, "
+                             "nothing was written")
+    except (OSError, ValueError) as exc:
+        raise RulesError(f"{path}: cannot write: {getattr(exc, 'strerror', None) or exc}") from None
+    with locked(real):
+        remove_stale_temporaries(real)
+        atomic_write(real, text.encode("utf-8"), None)
+
+
+def _edit(tree: Any, path: SheetPath, value: Any) -> None:
+    """Make one change of set() to ruamel's tree."""
+    for step in path[:-1]:
+        tree = _child(tree, step)
+    _assign(tree, _tree_key(tree, path[-1]), value)
 
 
 def _tree_key(node: Any, step: Any) -> Any:
@@ -276,96 +304,3 @@ def _fresh(value: Any, old: Any) -> Any:
     if isinstance(old, (CommentedMap, CommentedSeq)) and old.fa.flow_style():
         node.fa.set_flow_style()
     return node
-
-
-def lock_dir() -> Path:
-    """The one folder of lock files: ``$XDG_RUNTIME_DIR/rulesmith/locks``, else ``rulesmith-<user>/locks`` in the temp folder."""
-    runtime = os.environ.get("XDG_RUNTIME_DIR")
-    if runtime and os.path.isdir(runtime):
-        return Path(runtime) / "rulesmith" / "locks"
-    user = os.getuid() if hasattr(os, "getuid") else os.environ.get("USERNAME", "user")
-    return Path(tempfile.gettempdir()) / f"rulesmith-{user}" / "locks"
-
-
-@contextlib.contextmanager
-def _locked(real: Path) -> Iterator[None]:
-    """Hold an exclusive lock named after the sheet's real path (not on the sheet: its inode is replaced).
-
-    The lock file lives in ``lock_dir()`` so that no command leaves anything beside a sheet.
-    ``filelock`` locks the same way on POSIX and on Windows; it is imported here, when a sheet is
-    written, so that commands which never lock a sheet do not pay for importing it.
-    """
-    import filelock
-
-    folder = lock_dir()
-    name = hashlib.sha256(os.fsencode(real)).hexdigest()[:32] + ".lock"
-    try:
-        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        lock = filelock.FileLock(os.fspath(folder / name), timeout=limits.LOCK_WAIT_SECONDS)
-        lock.acquire()
-    except filelock.Timeout:
-        raise RulesError(f"{real}: another rules command has held the sheet's lock for "
-                         f"{limits.LOCK_WAIT_SECONDS:g} s; nothing was written",
-                         hint="try again when it has finished") from None
-    except OSError as exc:
-        raise RulesError(f"{real}: cannot lock the sheet: {exc.strerror or exc}") from None
-    try:
-        yield
-    finally:
-        lock.release()
-
-
-def _remove_stale_temporaries(real: Path) -> None:
-    """Remove the temporary files of this sheet (and its backup) that killed writers left behind.
-
-    Called with the sheet's lock held: every writer holds it while its temporary file exists, so
-    any such file made before the lock was taken belongs to a writer that is gone.
-    """
-    now = time.time()
-    prefixes = (f".{real.name}{TEMP_MARK}", f".{real.name}.bak{TEMP_MARK}")
-    with contextlib.suppress(OSError), os.scandir(real.parent) as entries:
-        for entry in entries:
-            if entry.name.startswith(prefixes):
-                with contextlib.suppress(OSError):
-                    if entry.is_file(follow_symlinks=False) and entry.stat(follow_symlinks=False).st_mtime <= now:
-                        os.unlink(entry.path)
-
-
-def _atomic_write(target: Path, data: bytes, mode: int | None) -> None:
-    """Write a synced ``.<name>.rulesmith-tmp-<random>`` and rename it over ``target`` (or, with no mode,
-    link it to a new one, so that an existing file is never replaced)."""
-    tmp = target.with_name(f".{target.name}{TEMP_MARK}{secrets.token_hex(8)}")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o666)
-        try:
-            if mode is not None:
-                os.chmod(tmp, mode)
-            view = memoryview(data)
-            while view:  # os.write may write less than asked
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        if mode is None:
-            os.link(tmp, target)
-            os.unlink(tmp)
-        else:
-            os.replace(tmp, target)
-        _sync_folder(target.parent)
-    except OSError as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        if isinstance(exc, FileExistsError) and mode is None:
-            raise RulesError(f"{target}: the file already exists; nothing was written") from None
-        raise RulesError(f"{target}: cannot write: {exc.strerror or exc}") from None
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (POSIX); folders cannot be opened for this on Windows."""
-    if os.name != "posix":
-        return
-    dir_fd = os.open(folder, os.O_RDONLY)
-    try:
-        os.fsync(dir_fd)
-    finally:
-        os.close(dir_fd)

@@ -5,8 +5,9 @@ its range. Then each `budget` rule, and each group of a `priorities` rule (with 
 default order gives it), is met by moving its traits one dot at a time, in the order the rule lists
 them and round and round: up while points are left, down while too many are spent. A trait does not
 move past its range, nor by a dot that costs more than is left to spend (or refunds more than is
-over). A `points` field is met the same way, a point at a time over its entries. When nothing can
-move any more and the rule is still unmet, the new sheet is refused with the rule's name.
+over). A `points` field is met the same way, a point at a time over its entries (worked out in
+closed form). When nothing can move any more and the rule is still unmet, or a budget would take
+more than ``limits.MAX_CREATION_MOVES`` moves, the new sheet is refused with the rule's name.
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from interpreter import limits
 from interpreter.errors import BadParameter, RulesError
 from interpreter.ruleset.model import CreationRule, Ruleset, SheetField
 from interpreter.ruleset.tables import table_functions
 from interpreter.sheet.bind import bind
 from interpreter.sheet.creation import check, new_sheet_text, spent
-
-_MOVES = 100_000  # no budget needs more single-dot moves than this
 
 
 class Unmet(Exception):
@@ -54,16 +54,26 @@ def default_choices(ruleset: Ruleset) -> dict[str, Any]:
 
 def _meet(ruleset: Ruleset, rule: CreationRule, traits: dict[str, int], names: tuple[str, ...], target: int,
           env: Mapping[str, Any], functions: Mapping[str, Any], what: str) -> None:
-    """Move the named traits a dot at a time until `rule` counts `target` points on them."""
+    """Move the named traits a dot at a time until `rule` counts `target` points on them.
+
+    At most ``limits.MAX_CREATION_MOVES`` moves are tried: a budget that needs more is refused (Unmet),
+    not spread for hours.
+    """
     at_most = rule.spec.get("compare") == "at_most"
+    scope = {**env, **traits}
+    dot_cost = rule.spec["dot_cost"]
 
     def cost(dot: int) -> int:
-        return int(rule.spec["dot_cost"].evaluate({**env, **traits, "dot": dot}, functions))
+        scope["dot"] = dot
+        return int(dot_cost.evaluate(scope, functions))
 
-    base = rule.spec["base"].evaluate({**env, **traits}, functions)
-    used = spent(rule, {**env, **traits}, functions, names)
+    base = rule.spec["base"].evaluate(scope, functions)
+    used = spent(rule, scope, functions, names)
     moves = 0
-    while used != target and not (at_most and used < target) and moves < _MOVES:
+    while used != target and not (at_most and used < target):
+        if moves >= limits.MAX_CREATION_MOVES:
+            raise Unmet(rule.name, f"spending {target} points on {what} would take more than "
+                                   f"{limits.MAX_CREATION_MOVES} moves of one dot (they reach {used})")
         moved = False
         for name in names:
             trait = ruleset.traits[name]
@@ -77,6 +87,7 @@ def _meet(ruleset: Ruleset, rule: CreationRule, traits: dict[str, int], names: t
                 floor = max(base, trait.minimum) if trait.minimum is not None else base
                 if step and value > floor and (used - step >= target or at_most):
                     traits[name], used, moved = value - 1, used - step, True
+            scope[name] = traits[name]
             moves += 1
             if used == target or (at_most and used < target):
                 break
@@ -88,27 +99,39 @@ def _meet(ruleset: Ruleset, rule: CreationRule, traits: dict[str, int], names: t
 
 
 def _meet_points(field: SheetField, value: Any, total: int) -> dict[str, int]:
-    """A points field's entries raised or lowered a point at a time, in turn, until they sum to `total`."""
+    """A points field's entries raised or lowered a point at a time, in turn, until they sum to `total`.
+
+    Worked out in closed form, with the result of going round the entries one point at a time: each
+    round starts at the first entry; raising, every entry gains a point a round; lowering, every
+    entry above 1 loses one, and an entry at 1 or below stays.
+    """
     entries = {str(k): int(v) for k, v in (value or {}).items()}
     if not entries:
         raise Unmet(field.name, f"no entries to spend {total} points on")
-    points = sum(entries.values())
     names = list(entries)
-    while points != total:
-        moved = False
-        for name in names:
-            if points < total:
-                entries[name] += 1
-                points += 1
-                moved = True
-            elif points > total and entries[name] > 1:
-                entries[name] -= 1
-                points -= 1
-                moved = True
-            if points == total:
-                break
-        if not moved:
-            raise Unmet(field.name, f"its entries cannot sum to {total} points")
+    points = sum(entries.values())
+    if points < total:
+        rounds, first = divmod(total - points, len(names))
+        for i, name in enumerate(names):
+            entries[name] += rounds + (1 if i < first else 0)
+        return entries
+    excess = points - total
+    room = {name: max(0, entries[name] - 1) for name in names}  # the points each entry can give up
+    if sum(room.values()) < excess:
+        raise Unmet(field.name, f"its entries cannot sum to {total} points")
+    low, high = 0, max(room.values())  # the most full rounds whose points given up stay within the excess
+    while low < high:
+        middle = (low + high + 1) // 2
+        if sum(min(r, middle) for r in room.values()) <= excess:
+            low = middle
+        else:
+            high = middle - 1
+    left = excess - sum(min(r, low) for r in room.values())
+    for name in names:
+        given = min(room[name], low)
+        if left and room[name] > low:
+            given, left = given + 1, left - 1
+        entries[name] -= given
     return entries
 
 

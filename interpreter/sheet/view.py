@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from interpreter.hints import printable
 from interpreter.ruleset.derived import statuses
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.tracks import MARKS, draw
@@ -44,7 +45,7 @@ def view(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
 
 def text(ruleset: Ruleset, shown: Mapping[str, Any]) -> str:
     """The sheet as a few readable lines."""
-    lines = [f"{shown['name']} ({ruleset.title})"]
+    lines = [f"{printable(str(shown['name']))} ({printable(ruleset.title)})"]  # (one line, whatever the name holds)
     groups: dict[str, list[str]] = {}
     for name, value in shown["traits"].items():
         groups.setdefault(ruleset.traits[name].group or "traits", []).append(f"{name} {value}")
