@@ -11,6 +11,7 @@ passed it; the documents themselves come from the cache when their records are i
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 
 from interpreter.errors import Invalid, RulesError, RulesetLoadError, SchemaViolation
 from interpreter.hints import sorted_unique
@@ -69,8 +70,11 @@ class _File:
     stored: bool  # the document came from the cache
 
 
-def _read(path: str, shown: str, where: str | None, trust_cache: bool) -> _File:
+def _read(path: str, shown: str, where: str | None, trust_cache: bool, given: Mapping[str, Document]) -> _File:
     source = str(path)
+    held = given.get(os.path.realpath(path)) if given else None
+    if held is not None:  # text an editor holds, perhaps unsaved: it is never cached
+        return _File(path, "", held, False)
     data = read_bytes(path, shown)
     digest = cache.sha256(data)
     if where is not None and trust_cache:
@@ -80,9 +84,9 @@ def _read(path: str, shown: str, where: str | None, trust_cache: bool) -> _File:
     return _File(path, digest, load_text(data, shown, source), False)
 
 
-def _chain(found: Found, where: str | None, trust_cache: bool) -> list[_File]:
+def _chain(found: Found, where: str | None, trust_cache: bool, given: Mapping[str, Document]) -> list[_File]:
     """The file and every file it extends, the overlay first."""
-    files = [_read(found.file, found.shown, where, trust_cache)]
+    files = [_read(found.file, found.shown, where, trust_cache, given)]
     seen = {os.path.realpath(found.file)}
     while "extends" in files[-1].doc.data:
         from interpreter.load.overlay import MAX_CHAIN, overlay_problems  # (only an overlay needs them)
@@ -99,7 +103,7 @@ def _chain(found: Found, where: str | None, trust_cache: bool) -> list[_File]:
             raise RulesetLoadError(f"'extends: {doc.data['extends']}' makes a cycle: {base.shown} is already "
                                    "part of this chain of overlays", at, "one of them must extend another ruleset")
         seen.add(os.path.realpath(base.file))
-        files.append(_read(base.file, base.shown, where, trust_cache))
+        files.append(_read(base.file, base.shown, where, trust_cache, given))
     return files
 
 
@@ -129,17 +133,20 @@ def _merge(files: list[_File]) -> tuple[Document, str | None, tuple[tuple[str, s
 
 
 def load_checked(found: Found | str | os.PathLike[str], shown: str | None = None, *,
-                 trust_cache: bool = True) -> Loaded:
+                 trust_cache: bool = True, given: Mapping[str, Document] | None = None) -> Loaded:
     """The document of a ruleset, checked against the schema (or known to have passed it).
 
     ``found`` is where the ruleset is (or just its file, named ``shown`` in messages).
     With ``trust_cache=False`` every file is parsed and the result checked whatever the
-    cache holds (and the cache is brought up to date).
+    cache holds (and the cache is brought up to date).  ``given`` maps the real paths of
+    files whose text is already loaded (an editor's unsaved text) to their documents: those
+    are used instead of the files, always checked, and never cached.
     """
     if not isinstance(found, Found):
         found = Found(os.fspath(found), shown if shown is not None else str(found), "path")
     where = cache.folder()
-    files = _chain(found, where, trust_cache)
+    given = given or {}
+    files = _chain(found, where, trust_cache, given)
     doc, extends, changed = _merge(files)
     digests = tuple(f.digest for f in files)
     paths = tuple(f.path for f in files)
@@ -147,7 +154,7 @@ def load_checked(found: Found | str | os.PathLike[str], shown: str | None = None
             and cache.is_checked(where, cache.checked_key(digests))):
         return Loaded(doc, digests, True, paths, extends, changed)
     check_schema(doc)
-    if where is not None:
+    if where is not None and all(f.digest for f in files):
         for file in files:
             if not file.stored:
                 cache.write_document(where, cache.document_key(file.digest), file.doc)
