@@ -27,6 +27,7 @@ def sheet() -> None:
 @json_option
 def sheet_new(ruleset: str, out: str, name: str, as_json: bool) -> None:
     """Write a commented starting sheet that passes `rules sheet check --creation`; never overwrites a file."""
+    from interpreter.cli.modeline import schema_line
     from interpreter.load.find import find
     from interpreter.sheet.file import new_sheet
     from interpreter.sheet.spread import new_sheet as new_sheet_text
@@ -36,7 +37,7 @@ def sheet_new(ruleset: str, out: str, name: str, as_json: bool) -> None:
     if found.origin == "path":  # an id is written as it is; a path relative to the sheet
         ref = os.path.relpath(os.path.abspath(found.path), os.path.dirname(os.path.abspath(out)))
     rs = compile_ref(ruleset)
-    new_sheet(out, new_sheet_text(rs, name, ref, out))
+    new_sheet(out, schema_line("sheet") + new_sheet_text(rs, name, ref, out))
     if as_json:
         output.print_json({"ruleset": rs.id, "file": out, "name": name, "written": True})
     else:
