@@ -11,7 +11,7 @@ passed it; the documents themselves come from the cache when their records are i
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from interpreter.errors import Invalid, RulesError, RulesetLoadError, SchemaViolation
 from interpreter.hints import sorted_unique
@@ -133,14 +133,17 @@ def _merge(files: list[_File]) -> tuple[Document, str | None, tuple[tuple[str, s
 
 
 def load_checked(found: Found | str | os.PathLike[str], shown: str | None = None, *,
-                 trust_cache: bool = True, given: Mapping[str, Document] | None = None) -> Loaded:
+                 trust_cache: bool = True, given: Mapping[str, Document] | None = None,
+                 check: Callable[[Document], None] | None = None) -> Loaded:
     """The document of a ruleset, checked against the schema (or known to have passed it).
 
     ``found`` is where the ruleset is (or just its file, named ``shown`` in messages).
     With ``trust_cache=False`` every file is parsed and the result checked whatever the
     cache holds (and the cache is brought up to date).  ``given`` maps the real paths of
     files whose text is already loaded (an editor's unsaved text) to their documents: those
-    are used instead of the files, always checked, and never cached.
+    are used instead of the files, always checked, and never cached.  ``check`` checks the
+    merged document against the schema in place of :func:`check_schema` (it must find exactly
+    what that finds: the language server's keeps the results of parts an edit left alone).
     """
     if not isinstance(found, Found):
         found = Found(os.fspath(found), shown if shown is not None else str(found), "path")
@@ -153,7 +156,7 @@ def load_checked(found: Found | str | os.PathLike[str], shown: str | None = None
     if (where is not None and trust_cache and all(f.stored for f in files)
             and cache.is_checked(where, cache.checked_key(digests))):
         return Loaded(doc, digests, True, paths, extends, changed)
-    check_schema(doc)
+    (check or check_schema)(doc)
     if where is not None and all(f.digest for f in files):
         for file in files:
             if not file.stored:
