@@ -122,13 +122,15 @@ def _compile(loaded: Loaded, fresh: Callable[[], Ruleset] | None = None) -> Rule
     return replace(ruleset, extends=loaded.extends, changes=loaded.changes)
 
 
-def compile_documents(found: Found, given: Mapping[str, Document]) -> tuple[Ruleset, Loaded]:
+def compile_documents(found: Found, given: Mapping[str, Document],
+                      check: Callable[[Document], None] | None = None) -> tuple[Ruleset, Loaded]:
     """Check and compile a ruleset whose files' text is held in memory (an editor's unsaved text).
 
     ``given`` maps real paths to the documents of that text; other files are read as usual.
-    Every file is checked for real, as ``problems`` does; raise Invalid with every problem found.
+    Every file is checked for real, as ``problems`` does (``check``, when given, stands in for
+    the schema check: see ``load_checked``); raise Invalid with every problem found.
     """
-    loaded = load_checked(found, trust_cache=False, given=given)
+    loaded = load_checked(found, trust_cache=False, given=given, check=check)
     return _compile(loaded), loaded
 
 
