@@ -95,3 +95,50 @@ def test_an_alias_of_an_anchor_in_another_piece_is_read_as_the_whole_text_reads_
     assert (doc.data, doc.positions) == (whole.data, whole.positions)
     assert pieces.parsed > 10  # not parsed whole
     assert doc.data["procedures"]["p11"]["params"]["again"] == {"type": "int", "default": 10}
+
+
+def _schema_problems(check, doc) -> list[str]:
+    from interpreter.errors import Invalid
+
+    try:
+        check(doc)
+    except Invalid as err:
+        return [str(p) for p in err.problems]
+    return []
+
+
+@pytest.mark.parametrize("ruleset_id", bundled_ids())
+def test_the_schema_check_by_parts_finds_what_the_whole_check_finds(ruleset_id):
+    import copy
+
+    from interpreter.load.checked import check_schema
+    from interpreter.lsp.schema_check import SchemaCheck
+
+    doc = load_text((rulesets_dir() / f"{ruleset_id}.yaml").read_text(encoding="utf-8"), "f.yaml")
+    parts = SchemaCheck()
+    rng = random.Random(ruleset_id)
+    assert _schema_problems(parts, doc) == _schema_problems(check_schema, doc) == []
+    names = list(doc.data["procedures"])
+    for _ in range(25):
+        data = copy.deepcopy(doc.data)
+        for _ in range(rng.randrange(1, 4)):
+            procedures = data.get("procedures")
+            target = data
+            if isinstance(procedures, dict) and procedures and rng.random() < 0.8:
+                chosen = procedures[rng.choice(list(procedures))]
+                target = chosen if isinstance(chosen, dict) and chosen else data
+            key = rng.choice(list(target))
+            kind = rng.randrange(5)
+            if kind == 0:
+                target[key + "x"] = target.pop(key)  # a typo, and a required key gone
+            elif kind == 1:
+                target[key] = 7
+            elif kind == 2:
+                target[key] = None
+            elif kind == 3:
+                del target[key]
+            else:
+                target["no such key"] = {"a": [1]}
+        mutated = type(doc)(data, doc.file, doc.positions, doc.source)
+        assert _schema_problems(parts, mutated) == _schema_problems(check_schema, mutated)
+    assert parts.checked < 25 * len(names)  # the procedures an edit left alone were not checked again

@@ -8,6 +8,7 @@ may lie in the base it extends, a sheet's in the ruleset it names.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -17,12 +18,14 @@ from interpreter.errors import Invalid, Location, RulesError
 from interpreter.load.document import Document
 from interpreter.load.find import Found, find
 from interpreter.lsp.pieces import Pieces
+from interpreter.lsp.schema_check import SchemaCheck
 from interpreter.record import field, record
 from interpreter.ruleset.model import Ruleset
 
 __all__ = ["KINDS", "Checker", "Notice", "Report", "kind_of", "shown_path"]
 
 KINDS = ("ruleset", "overlay", "sheet")
+_NO_SHEET = ("procedures", "examples", "notes")  # what a sheet at the defaults never reads
 _TOP_KEYS = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:", re.MULTILINE)
 
 
@@ -92,6 +95,8 @@ class Checker:
 
     def __init__(self) -> None:
         self._pieces: dict[str, Pieces] = {}
+        self.schema = SchemaCheck()
+        self._defaults: dict[str, list[str]] = {}  # what default_problems found, by the data it depends on
 
     def load(self, path: str, text: str) -> Document:
         """The document of an open file's text (raise RulesetLoadError as loading the file would)."""
@@ -121,60 +126,67 @@ class Checker:
                 except RulesetLoadError:
                     continue  # that file is reported when it is checked; here it is read from disk
         if kind == "sheet":
-            return _check_sheet(path, doc, given)
-        return _check_ruleset(path, doc, given, kind)
+            return self._check_sheet(path, doc, given)
+        return self._check_ruleset(path, doc, given, kind)
 
+    def _compile(self, found: Found, given: Mapping[str, Document]) -> tuple[Ruleset, Document]:
+        from interpreter.pipeline import compile_documents
 
-def _compile(found: Found, given: Mapping[str, Document]) -> tuple[Ruleset, Document]:
-    from interpreter.pipeline import compile_documents
+        ruleset, loaded = compile_documents(found, given, self.schema)
+        return ruleset, loaded.doc
 
-    ruleset, loaded = compile_documents(found, given)
-    return ruleset, loaded.doc
+    def _check_ruleset(self, path: str, doc: Document, given: Mapping[str, Document], kind: str) -> Report:
+        real = os.path.realpath(path)
+        try:
+            ruleset, merged = self._compile(Found(path, doc.file, "path"), given)
+        except Invalid as err:
+            return Report(real, kind, _sorted(err.problems, real), doc=doc)
+        except RulesError as err:
+            return Report(real, kind, _sorted([err], real), doc=doc)
+        return Report(real, kind, {}, self._warnings(ruleset, doc, merged), ruleset, doc, merged)
 
+    def _warnings(self, ruleset: Ruleset, doc: Document, merged: Document) -> list[Notice]:
+        """The warnings `rules validate` gives a valid ruleset, placed at the `sheet:` key (else at the top).
 
-def _check_ruleset(path: str, doc: Document, given: Mapping[str, Document], kind: str) -> Report:
-    real = os.path.realpath(path)
-    try:
-        ruleset, merged = _compile(Found(path, doc.file, "path"), given)
-    except Invalid as err:
-        return Report(real, kind, _sorted(err.problems, real), doc=doc)
-    except RulesError as err:
-        return Report(real, kind, _sorted([err], real), doc=doc)
-    return Report(real, kind, {}, _warnings(ruleset, doc), ruleset, doc, merged)
+        They come from a sheet at the defaults checked by the creation rules, which read no
+        procedure: an edit to the procedures alone keeps them.
+        """
+        from interpreter.sheet.spread import default_problems
 
+        data = merged.data if isinstance(merged.data, dict) else {}
+        key = json.dumps({k: v for k, v in data.items() if k not in _NO_SHEET}, default=repr)
+        found = self._defaults.get(key)
+        if found is None:
+            found = self._defaults[key] = default_problems(ruleset)
+            while len(self._defaults) > 64:
+                self._defaults.pop(next(iter(self._defaults)))
+        at = doc.where(("sheet",), key=True) if isinstance(doc.data, dict) and "sheet" in doc.data else doc.where(())
+        return [Notice(f"a sheet at the defaults breaks a creation rule: {message}", at) for message in found]
 
-def _warnings(ruleset: Ruleset, doc: Document) -> list[Notice]:
-    """The warnings `rules validate` gives a valid ruleset, each placed at the `sheet:` key (else at the top)."""
-    from interpreter.sheet.spread import default_problems
+    def _check_sheet(self, path: str, doc: Document, given: Mapping[str, Document]) -> Report:
+        from interpreter.pipeline import compile_ref
+        from interpreter.sheet.creation import check
+        from interpreter.sheet.open import sheet_ruleset
 
-    at = doc.where(("sheet",), key=True) if isinstance(doc.data, dict) and "sheet" in doc.data else doc.where(())
-    return [Notice(f"a sheet at the defaults breaks a creation rule: {message}", at)
-            for message in default_problems(ruleset)]
+        real = os.path.realpath(path)
+        merged: list[Document] = []
 
+        def compile(ref: str, folder: Path) -> Ruleset:
+            found = find(ref, folder)
+            if os.path.realpath(found.file) in given:  # the ruleset is open too: its text as it stands
+                ruleset, base = self._compile(found, given)
+                merged.append(base)
+                return ruleset
+            return compile_ref(ref, relative_to=folder)
 
-def _check_sheet(path: str, doc: Document, given: Mapping[str, Document]) -> Report:
-    from interpreter.pipeline import compile_ref
-    from interpreter.sheet.creation import check
-    from interpreter.sheet.open import sheet_ruleset
+        compiler: Callable[[str, Path], Ruleset] = compile
+        try:
+            ruleset = sheet_ruleset(doc, path, compiler)
+        except Invalid as err:
+            return Report(real, "sheet", _sorted(err.problems, real), doc=doc)
+        except RulesError as err:
+            return Report(real, "sheet", _sorted([err], real), doc=doc)
+        problems = check(ruleset, doc.data, doc)
+        return Report(real, "sheet", _sorted(problems, real), ruleset=ruleset, doc=doc,
+                      merged=merged[0] if merged else None)
 
-    real = os.path.realpath(path)
-    merged: list[Document] = []
-
-    def compile(ref: str, folder: Path) -> Ruleset:
-        found = find(ref, folder)
-        if os.path.realpath(found.file) in given:  # the ruleset is open too: its text as it stands
-            ruleset, base = _compile(found, given)
-            merged.append(base)
-            return ruleset
-        return compile_ref(ref, relative_to=folder)
-
-    compiler: Callable[[str, Path], Ruleset] = compile
-    try:
-        ruleset = sheet_ruleset(doc, path, compiler)
-    except Invalid as err:
-        return Report(real, "sheet", _sorted(err.problems, real), doc=doc)
-    except RulesError as err:
-        return Report(real, "sheet", _sorted([err], real), doc=doc)
-    problems = check(ruleset, doc.data, doc)
-    return Report(real, "sheet", _sorted(problems, real), ruleset=ruleset, doc=doc,
-                  merged=merged[0] if merged else None)

@@ -67,7 +67,7 @@ class _Deriver:
 def overlay_schema(schema: dict[str, Any]) -> dict[str, Any]:
     """The schema of an overlay of rulesets that ``schema`` describes."""
     deriver = _Deriver(schema)
-    root = deriver.patch(schema)
+    root: dict[str, Any] = deriver.patch(schema)
     root["$id"] = OVERLAY_ID
     root["title"] = "rulesmith overlay"
     root["description"] = ("A ruleset written as changes to another (extends: BASE), applied as a JSON Merge Patch: "
