@@ -7,7 +7,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from interpreter.load.document import Document
 from interpreter.lsp.context import Place, words_in
 from interpreter.ruleset.model import Procedure, Ruleset
 
@@ -42,19 +41,19 @@ def _procedure(ruleset: Ruleset, proc: Procedure, odds: Callable[[str, dict[str,
     return "\n".join(lines)
 
 
-def _uses(doc: Document | None, lines: list[str], name: str) -> int:
+def _uses(lines: list[str], name: str) -> int:
     return sum(1 for line in lines for word, _ in words_in(line) if word == name)
 
 
-def _constant(ruleset: Ruleset, name: str, base: Ruleset | None, lines: list[str]) -> str:
+def _constant(ruleset: Ruleset, name: str, base: Ruleset | None, files: list[tuple[str, list[str]]]) -> str:
     value = ruleset.constants[name]
     text = [f"**{name}** (constant) = `{value}`"]
     if base is not None and name in base.constants and base.constants[name] != value:
         text.append(f"overrides `{base.constants[name]}` of {base.id}")
     elif base is not None and name in base.constants:
         text.append(f"as in {base.id}")
-    uses = _uses(None, lines, name)
-    text.append(f"used {uses} time{'s' if uses != 1 else ''} in this file")
+    counts = [(shown, _uses(lines, name)) for shown, lines in files]
+    text.append("used " + ", ".join(f"{n} time{'s' if n != 1 else ''} in {shown}" for shown, n in counts))
     return "\n\n".join(text)
 
 
@@ -74,8 +73,12 @@ def _dice(text: str, ruleset: Ruleset | None) -> str | None:
 
 
 def hover_text(ruleset: Ruleset, word: str, place: Place, row: str, lines: list[str],
-               odds: Callable[[str, dict[str, str]], str], base: Ruleset | None = None) -> str | None:
-    """The hover for a word at a place, or None when there is nothing to say."""
+               odds: Callable[[str, dict[str, str]], str], base: Ruleset | None = None,
+               bases: list[tuple[str, list[str]]] | None = None) -> str | None:
+    """The hover for a word at a place, or None when there is nothing to say.
+
+    ``bases`` are the files an overlay extends, as (name, lines): a constant's uses are counted there too.
+    """
     keys = place.keys
     in_procedures = keys[:1] == ("procedures",) and len(keys) == 1
     if word in ruleset.procedures and (in_procedures or place.key in ("call", "procedure")):
@@ -86,7 +89,7 @@ def hover_text(ruleset: Ruleset, word: str, place: Place, row: str, lines: list[
         return (f"**{t.name}** (trait): {t.label}, group `{t.group}`, {span}"
                 + (f", default {t.default}" if t.default is not None else ""))
     if word in ruleset.constants:
-        return _constant(ruleset, word, base, lines)
+        return _constant(ruleset, word, base, [("this file", lines), *(bases or [])])
     if word in ruleset.derived:
         d = ruleset.derived[word]
         return f"**{d.name}** (derived): {d.label}"

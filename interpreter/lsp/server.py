@@ -12,7 +12,7 @@ from typing import Any
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
-from pygls.uris import to_fs_path
+from pygls.uris import from_fs_path, to_fs_path
 
 from interpreter.lsp import completion, hover, navigation
 from interpreter.lsp.checks import Report
@@ -100,7 +100,10 @@ def make_server() -> LanguageServer:
 
             return odds_line(ruleset, procedure, args)
 
-        answer = await session.run(hover.hover_text, ruleset, word, place(lines, row, col), text, lines, odds, base)
+        bases = [(layer.file, session.lines(from_fs_path(layer.source) or layer.source))
+                 for layer in getattr(report.merged, "layers", ())[1:] if layer.source]
+        answer = await session.run(hover.hover_text, ruleset, word, place(lines, row, col), text, lines, odds, base,
+                                   bases)
         if answer is None:
             return None
         return types.Hover(types.MarkupContent(kind=types.MarkupKind.Markdown, value=answer))
@@ -115,7 +118,7 @@ def make_server() -> LanguageServer:
         items: list[tuple[str, str]] = []
         if here.key in ("extends",) or kind == "sheet" and here.key == "ruleset":
             items = completion.ruleset_ids()
-        elif here.at_key and here.keys[-1:] != ("with",) and kind != "sheet":
+        elif here.at_key and "with" not in (here.key, *here.keys[-1:]) and kind != "sheet":
             items = completion.keys_at(_schema(kind), here)
         else:
             known = good(uri)
