@@ -267,3 +267,10 @@ async def test_an_edit_is_checked_as_typed_unsaved(client, tmp_path, monkeypatch
     found = await changed(client, path, HOUSE.replace("constants:", "constans:"), 2)
     assert [d.message for d in found] == ["unknown key 'constans'; did you mean 'constants'?"]
     assert path.read_text(encoding="utf-8") == HOUSE  # nothing was written
+
+
+@pytest.mark.asyncio
+async def test_a_yaml_file_that_is_no_ruleset_overlay_or_sheet_is_left_alone(client, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    path = write(tmp_path / "compose.yaml", "services:\n  web:\n    image: nginx\n")
+    assert await opened(client, path) == []

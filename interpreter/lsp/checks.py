@@ -24,7 +24,7 @@ from interpreter.ruleset.model import Ruleset
 
 __all__ = ["KINDS", "Checker", "Notice", "Report", "kind_of", "shown_path"]
 
-KINDS = ("ruleset", "overlay", "sheet")
+KINDS = ("ruleset", "overlay", "sheet", "other")
 _NO_SHEET = ("procedures", "examples", "notes")  # what a sheet at the defaults never reads
 _TOP_KEYS = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:", re.MULTILINE)
 
@@ -113,7 +113,9 @@ class Checker:
         from interpreter.errors import RulesetLoadError
 
         real = os.path.realpath(path)
-        kind = kind_of(text) or "ruleset"
+        kind = kind_of(text)
+        if kind is None:  # some other YAML file: not this server's to judge
+            return Report(real, "other", {})
         try:
             doc = self.load(path, text)
         except RulesetLoadError as err:
