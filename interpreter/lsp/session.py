@@ -161,8 +161,10 @@ class Session:
             lines = self.lines(from_fs_path(path) or path)
             for problem in found:
                 line, start, end = span(lines, problem)
+                row = lines[line] if line < len(lines) else ""
+                stretch = _range(line, self._units(row, start), self._units(row, end))
                 related.append(types.DiagnosticRelatedInformation(
-                    types.Location(from_fs_path(path) or path, _range(line, start, end)), problem_text(problem)))
+                    types.Location(from_fs_path(path) or path, stretch), problem_text(problem)))
         diagnostic = self.diagnostic(self.lines(uri), RulesError(text, where), types.DiagnosticSeverity.Error)
         diagnostic.related_information = related
         diagnostic.code = "elsewhere"
