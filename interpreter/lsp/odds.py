@@ -7,7 +7,7 @@ from fractions import Fraction
 from typing import Any
 
 from interpreter.errors import LimitExceeded, RulesError
-from interpreter.procedure.runner import odds
+from interpreter.procedure.odds import odds
 from interpreter.ruleset.model import Ruleset
 
 __all__ = ["TOO_BIG", "odds_line"]
