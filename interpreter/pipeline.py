@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from interpreter.errors import Invalid, RulesError
@@ -122,6 +122,18 @@ def _compile(loaded: Loaded, fresh: Callable[[], Ruleset] | None = None) -> Rule
     return replace(ruleset, extends=loaded.extends, changes=loaded.changes)
 
 
+def compile_documents(found: Found, given: Mapping[str, Document],
+                      check: Callable[[Document], None] | None = None) -> tuple[Ruleset, Loaded]:
+    """Check and compile a ruleset whose files' text is held in memory (an editor's unsaved text).
+
+    ``given`` maps real paths to the documents of that text; other files are read as usual.
+    Every file is checked for real, as ``problems`` does (``check``, when given, stands in for
+    the schema check: see ``load_checked``); raise Invalid with every problem found.
+    """
+    loaded = load_checked(found, trust_cache=False, given=given, check=check)
+    return _compile(loaded), loaded
+
+
 def document(ref: str) -> Document:
     """The document a ruleset is compiled from (for an overlay, after merging it onto its base)."""
     return load_checked(find(ref)).doc
@@ -132,4 +144,4 @@ def load_ruleset(ref: str) -> Ruleset:
     return compile_ref(ref)
 
 
-__all__ = ["compile_ref", "document", "forget_compiled", "load_ruleset", "problems", "resolve"]
+__all__ = ["compile_documents", "compile_ref", "document", "forget_compiled", "load_ruleset", "problems", "resolve"]

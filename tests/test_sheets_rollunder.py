@@ -73,7 +73,7 @@ def test_new_sheet_passes_check_and_shows_the_ruled_stats(rules, tmp_path):
 ])
 def test_creation_stat_out_of_range_is_one_located_line(rules, tmp_path, stat, value, message):
     path = new_sheet(rules, tmp_path, **{stat: value})
-    line = 6 + STATS.index(stat)  # comment, ruleset, name, traits:, "# stats", then the stats in order
+    line = 7 + STATS.index(stat)  # schema line, comment, ruleset, name, traits:, "# stats", then the stats
     assert one_line_error(rules("sheet", "check", str(path))) == f"{path}:{line}:8: $.traits.{stat}: {message}"
 
 

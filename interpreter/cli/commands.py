@@ -278,11 +278,17 @@ def describe(ruleset: str, procedure: str | None, as_json: bool) -> None:
         output.echo(describe_mod.describe(rs), nl=False)
 
 
-@main.command(epilog=examples("rules schema > ruleset.schema.json", "rules schema --json"))
+@main.command(epilog=examples("rules schema > ruleset.schema.json", "rules schema overlay --path", "rules schema --json"))
+@click.argument("kind", type=click.Choice(["ruleset", "overlay", "sheet"]), default="ruleset")
+@click.option("--path", "as_path", is_flag=True, help="Print where the installed schema file is instead.")
 @json_option
-def schema(as_json: bool) -> None:
-    """Print the JSON Schema that rulesets are checked against (for editors; see docs/editors.md)."""
-    output.echo(schema_path().read_text(encoding="utf-8"), nl=False)
+def schema(kind: str, as_path: bool, as_json: bool) -> None:
+    """Print the JSON Schema of a ruleset (the default), an overlay or a sheet, for editors (docs/editors.md)."""
+    path = schema_path(f"{kind}.schema.json")
+    if as_path:
+        output.echo(str(path.resolve()))
+        return
+    output.echo(path.read_text(encoding="utf-8"), nl=False)
 
 
 def _roll() -> click.Command:
@@ -309,6 +315,12 @@ def _export() -> click.Command:
     return export
 
 
-for _name, _load in (("roll", _roll), ("sheet", _sheet), ("diff", _diff), ("export", _export)):
+def _lsp() -> click.Command:
+    from interpreter.cli.lsp import lsp
+
+    return lsp
+
+
+for _name, _load in (("roll", _roll), ("sheet", _sheet), ("diff", _diff), ("export", _export), ("lsp", _lsp)):
     main.add_lazy(_name, _load)
 __all__ = ["main"]

@@ -79,12 +79,18 @@ def overlay_skeleton(base_id: str, new_id: str, base: dict[str, Any]) -> str:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), help="The file to write (default: standard output).")
 @json_option
 def export(ruleset_id: str, overlay_id: str | None, output: str | None, as_json: bool) -> None:
-    """Write a ruleset's YAML exactly as it ships, or with --overlay an overlay file that extends it."""
+    """Write a ruleset's YAML as it ships, or with --overlay an overlay file that extends it.
+
+    The first line names the installed schema (`rules schema --path`), so that an editor finds it
+    wherever the file is written; every other byte is as shipped.
+    """
     found = find(ruleset_id)
     if found.origin == "path":
         raise BadParameter(f"'{ruleset_id}' is a file; export takes a ruleset id", hint="see `rules list`")
-    if overlay_id is None:
-        data = found.path.read_bytes()
+    from interpreter.cli.modeline import with_schema_line
+
+    if overlay_id is None:  # as it ships, its schema line pointing at the installed schema
+        data = with_schema_line(found.path.read_bytes().decode("utf-8"), "ruleset").encode("utf-8")
     else:
         if not _ID.match(overlay_id):
             raise BadParameter(f"'{overlay_id}' is not a valid ruleset id: use lowercase letters, digits, _ and -, "
@@ -92,7 +98,7 @@ def export(ruleset_id: str, overlay_id: str | None, output: str | None, as_json:
         if overlay_id == ruleset_id:
             raise BadParameter(f"an overlay needs an id of its own, not '{ruleset_id}'")
         base = load_checked(found).doc.data
-        data = overlay_skeleton(ruleset_id, overlay_id, base).encode("utf-8")
+        data = with_schema_line(overlay_skeleton(ruleset_id, overlay_id, base), "overlay").encode("utf-8")
     if as_json and output is None:
         shown.print_json({"ruleset": ruleset_id, "overlay": overlay_id, "file": None, "text": data.decode("utf-8")})
         return

@@ -27,6 +27,7 @@ def sheet() -> None:
 @json_option
 def sheet_new(ruleset: str, out: str, name: str, as_json: bool) -> None:
     """Write a commented starting sheet that passes `rules sheet check --creation`; never overwrites a file."""
+    from interpreter.cli.modeline import schema_line
     from interpreter.errors import BadParameter, RulesetLoadError
     from interpreter.load.find import confined, find
     from interpreter.sheet.file import new_sheet
@@ -44,7 +45,7 @@ def sheet_new(ruleset: str, out: str, name: str, as_json: bool) -> None:
                                hint="write the sheet in the ruleset's folder (or a folder above it), or put the "
                                     "ruleset in a ruleset folder (RULESMITH_PATH) and give its id") from None
     rs = compile_ref(ruleset)
-    new_sheet(out, new_sheet_text(rs, name, ref, out))
+    new_sheet(out, schema_line("sheet") + new_sheet_text(rs, name, ref, out))
     if as_json:
         output.print_json({"ruleset": rs.id, "file": out, "name": name, "written": True})
     else:

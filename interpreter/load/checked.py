@@ -11,6 +11,7 @@ intact, and every document is checked against the schema, whether parsed or read
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Mapping
 
 from interpreter import limits
 from interpreter.errors import Invalid, RulesError, RulesetLoadError, SchemaViolation
@@ -78,8 +79,12 @@ class _File:
     size: int
 
 
-def _read(path: str, shown: str, where: str | None, trust_cache: bool, used: list[bool]) -> _File:
+def _read(path: str, shown: str, where: str | None, trust_cache: bool, used: list[bool],
+          given: Mapping[str, Document]) -> _File:
     source = str(path)
+    held = given.get(os.path.realpath(path)) if given else None
+    if held is not None:  # text an editor holds, perhaps unsaved: it is never cached
+        return _File(path, "", held, False, 0)
     data = read_bytes(path, shown)
     digest = cache.sha256(data)
     if where is not None and trust_cache:
@@ -97,14 +102,15 @@ def _size(path: str) -> int:
         return 0  # (reading it says why it cannot be read)
 
 
-def _chain(found: Found, where: str | None, trust_cache: bool, used: list[bool]) -> list[_File]:
+def _chain(found: Found, where: str | None, trust_cache: bool, used: list[bool],
+           given: Mapping[str, Document]) -> list[_File]:
     """The file and every file it extends, the overlay first.
 
     A base is found by id or by a path inside the folder of the file that names it (see
     :func:`interpreter.load.find.find`), and all the files together hold at most
     ``limits.MAX_CHAIN_BYTES``: a base that would pass it is refused before it is read.
     """
-    files = [_read(found.file, found.shown, where, trust_cache, used)]
+    files = [_read(found.file, found.shown, where, trust_cache, used, given)]
     seen = {os.path.realpath(found.file)}
     while "extends" in files[-1].doc.data:
         from interpreter.load.overlay import overlay_problems  # (only an overlay needs it)
@@ -125,7 +131,7 @@ def _chain(found: Found, where: str | None, trust_cache: bool, used: list[bool])
         if held + _size(base.file) > limits.MAX_CHAIN_BYTES:
             raise RulesetLoadError(f"this chain of overlays would hold {held + _size(base.file)} bytes with "
                                    f"{base.shown}; the limit is {limits.MAX_CHAIN_BYTES} in all", at)
-        files.append(_read(base.file, base.shown, where, trust_cache, used))
+        files.append(_read(base.file, base.shown, where, trust_cache, used, given))
         if held + files[-1].size > limits.MAX_CHAIN_BYTES:  # (it grew while it was read)
             raise RulesetLoadError(f"this chain of overlays holds more than {limits.MAX_CHAIN_BYTES} bytes", at)
     return files
@@ -157,7 +163,8 @@ def _merge(files: list[_File]) -> tuple[Document, str | None, tuple[tuple[str, s
 
 
 def load_checked(found: Found | str | os.PathLike[str], shown: str | None = None, *,
-                 trust_cache: bool = True) -> Loaded:
+                 trust_cache: bool = True, given: Mapping[str, Document] | None = None,
+                 check: Callable[[Document], None] | None = None) -> Loaded:
     """The document of a ruleset, checked against the schema.
 
     ``found`` is where the ruleset is (or just its file, named ``shown`` in messages).  Documents
@@ -165,37 +172,44 @@ def load_checked(found: Found | str | os.PathLike[str], shown: str | None = None
     same checks as parsed ones, and when they fail anything, the files themselves are parsed and
     checked instead (a record is never trusted more than the file).  With ``trust_cache=False``
     every file is parsed whatever the cache holds (and the cache is brought up to date).
+    ``given`` maps the real paths of files whose text is already loaded (an editor's unsaved
+    text) to their documents: those are used instead of the files, and never cached.  ``check``
+    checks the merged document against the schema in place of :func:`check_schema` (it must find
+    exactly what that finds: the language server's keeps the results of parts an edit left alone).
     """
     if not isinstance(found, Found):
         found = Found(os.fspath(found), shown if shown is not None else str(found), "path")
     where = cache.folder()
+    given = given or {}
+    checker = check or check_schema
     loaded = None
     if where is not None and trust_cache:
         used: list[bool] = []
         try:
-            loaded = _load(found, where, True, used)
+            loaded = _load(found, where, True, used, given, checker)
         except Exception:  # (with a record involved, whatever went wrong may be the record's)
             if not any(used):
                 raise
     if loaded is None:
-        loaded = _load(found, where, False, [])
+        loaded = _load(found, where, False, [], given, checker)
     if found.origin == "user" and found.id is not None and loaded.doc.data.get("ruleset") != found.id:
         # the id the cache gave for the file is not the one it declares: look it up in the files themselves
         again = find(found.id, trust_cache=False)
         if again != found:
-            return _load(again, where, False, [])
+            return _load(again, where, False, [], given, checker)
     return loaded
 
 
-def _load(found: Found, where: str | None, trust_cache: bool, used: list[bool]) -> Loaded:
-    files = _chain(found, where, trust_cache, used)
+def _load(found: Found, where: str | None, trust_cache: bool, used: list[bool], given: Mapping[str, Document],
+          check: Callable[[Document], None]) -> Loaded:
+    files = _chain(found, where, trust_cache, used, given)
     doc, extends, changed = _merge(files)
     digests = tuple(f.digest for f in files)
     paths = tuple(f.path for f in files)
-    check_schema(doc)
+    check(doc)
     if where is not None:
         for file in files:
-            if not file.stored:
+            if not file.stored and file.digest:
                 cache.write_document(where, cache.document_key(file.digest), file.doc)
     stored = all(f.stored for f in files)
     return Loaded(doc, digests, stored, paths, extends, changed)

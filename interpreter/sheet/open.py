@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from interpreter.errors import BadParameter, RulesetLoadError
 from interpreter.hints import shown
@@ -14,16 +16,23 @@ from interpreter.sheet.file import SheetFile
 def open_sheet(path: str) -> tuple[SheetFile, Ruleset]:
     """Read a sheet file and compile the ruleset it names."""
     handle = SheetFile.read(path)
-    ref = handle.data.get("ruleset") if isinstance(handle.data, dict) else None
+    return handle, sheet_ruleset(handle.doc, path)
+
+
+def sheet_ruleset(doc: Any, path: str, compile: Callable[[str, Path], Ruleset] | None = None) -> Ruleset:
+    """The compiled ruleset a loaded sheet names (``compile(ref, folder)`` compiles it, when given)."""
+    ref = doc.data.get("ruleset") if isinstance(doc.data, dict) else None
     if not isinstance(ref, str):
-        raise BadParameter("the sheet does not name its ruleset", handle.doc.where(("ruleset",)),
+        raise BadParameter("the sheet does not name its ruleset", doc.where(("ruleset",)),
                            "add 'ruleset: ID' at the top")
     # an id (bundled or in the user's ruleset folders), or a path relative to the sheet's folder
     try:
-        return handle, compile_ref(ref, relative_to=Path(path).parent)
+        if compile is not None:
+            return compile(ref, Path(path).parent)
+        return compile_ref(ref, relative_to=Path(path).parent)
     except RulesetLoadError as err:
         if err.where is not None and err.where.line:
             raise  # a problem inside the ruleset is reported where it is
         reason = err.message.removeprefix("cannot read the file: ")
         message = err.message if reason == err.message else f"the sheet's ruleset {shown(ref)} cannot be read: {reason}"
-        raise BadParameter(message, handle.doc.where(("ruleset",)), err.hint) from None
+        raise BadParameter(message, doc.where(("ruleset",)), err.hint) from None

@@ -1,0 +1,13 @@
+"""The language server (`rules lsp`): the real checks of rulesets, overlays and sheets as they are typed.
+
+- ``server``: the pygls server and its features (diagnostics, quick fixes, hover, completion, definitions);
+- ``session``: the open files, their latest reports, and the diagnostics published for each file;
+- ``checks``: checking one open file with the validator (a ruleset, an overlay merged with its base, a sheet);
+- ``pieces``: a text being edited, loaded in pieces so that an edit parses only the piece it changed;
+- ``schema_check``: the schema check procedure by procedure, each part's problems kept for the next edit;
+- ``spans``: the stretch of a line a problem is about, and the fix a did-you-mean hint proposes;
+- ``context``: where the cursor is in the YAML (the keys above it, the key it types after);
+- ``hover``, ``completion``, ``navigation``: what each of those features answers;
+- ``odds``: a procedure's exact odds for a hover (the one place the server asks for odds);
+- ``overlay_schema``: the overlay schema, derived from the ruleset schema.
+"""

@@ -1,0 +1,194 @@
+"""Checking an open file with the real validator: a ruleset, an overlay merged with its base, or a sheet.
+
+What is checked is exactly what `rules validate FILE` and `rules sheet check FILE` check; the only
+difference is that the text comes from the editor (saved or not) and is loaded in pieces
+(:mod:`interpreter.lsp.pieces`).  Each problem is kept with the file it is in: an overlay's problem
+may lie in the base it extends, a sheet's in the ruleset it names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+from interpreter.errors import Invalid, Location, RulesError
+from interpreter.load.document import Document
+from interpreter.load.find import Found, find
+from interpreter.lsp.pieces import Pieces
+from interpreter.lsp.schema_check import SchemaCheck
+from interpreter.record import field, record
+from interpreter.ruleset.model import Ruleset
+
+__all__ = ["KINDS", "Checker", "Notice", "Report", "kind_of", "shown_path"]
+
+KINDS = ("ruleset", "overlay", "sheet", "other")
+_NO_SHEET = ("procedures", "examples", "notes")  # what a sheet at the defaults never reads
+_TOP_KEYS = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)[ \t]*:", re.MULTILINE)
+
+
+def kind_of(text: str) -> str | None:
+    """What a file is by its top-level keys: a ruleset, an overlay, a sheet, or (None) none of them."""
+    keys = set(_TOP_KEYS.findall(text))
+    if "extends" in keys:
+        return "overlay"
+    if keys & {"procedures", "title", "tables", "derived", "constants"}:
+        return "ruleset"
+    if "ruleset" in keys:
+        return "sheet"
+    return None
+
+
+def shown_path(path: str) -> str:
+    """A path as `rules validate` shows the one it was given: relative to the working folder when inside it."""
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:
+        return path
+    return path if relative.startswith("..") else relative
+
+
+@record
+class Notice:
+    """A warning `rules validate` prints (no position of its own): placed at a key of the file."""
+
+    message: str
+    where: Location
+
+
+@record
+class Report:
+    """What checking one open file found.
+
+    ``problems`` maps the real path of each file with problems to them; ``ruleset`` is the compiled
+    ruleset (the one a sheet names, for a sheet) when there was no problem; ``doc`` the file's own
+    document when it could be loaded, ``merged`` the document the ruleset was compiled from.
+    """
+
+    path: str
+    kind: str
+    problems: dict[str, list[RulesError]]
+    warnings: list[Notice] = field(default_factory=list)
+    ruleset: Ruleset | None = None
+    doc: Document | None = None
+    merged: Document | None = None
+
+
+def _file_of(problem: RulesError, path: str) -> str:
+    where = problem.where
+    if where is None or not (where.source or where.file):
+        return path
+    return os.path.realpath(where.source or where.file)
+
+
+def _sorted(problems: list[RulesError], path: str) -> dict[str, list[RulesError]]:
+    out: dict[str, list[RulesError]] = {}
+    for problem in problems:
+        out.setdefault(_file_of(problem, path), []).append(problem)
+    return out
+
+
+class Checker:
+    """Checks open files; keeps the pieces of their texts (and so most of the parsing) from one edit to the next."""
+
+    def __init__(self) -> None:
+        self._pieces: dict[str, Pieces] = {}
+        self.schema = SchemaCheck()
+        self._defaults: dict[str, list[str]] = {}  # what default_problems found, by the data it depends on
+
+    def load(self, path: str, text: str) -> Document:
+        """The document of an open file's text (raise RulesetLoadError as loading the file would)."""
+        real = os.path.realpath(path)
+        pieces = self._pieces.setdefault(real, Pieces())
+        return pieces.load(text, shown_path(path), path)
+
+    def forget(self, path: str) -> None:
+        """Drop what is kept of a file that was closed."""
+        self._pieces.pop(os.path.realpath(path), None)
+
+    def check(self, path: str, text: str, others: Mapping[str, str]) -> Report:
+        """Check an open file; ``others`` holds the text of the other open files, by real path."""
+        from interpreter.errors import RulesetLoadError
+
+        real = os.path.realpath(path)
+        kind = kind_of(text)
+        if kind is None:  # some other YAML file: not this server's to judge
+            return Report(real, "other", {})
+        try:
+            doc = self.load(path, text)
+        except RulesetLoadError as err:
+            return Report(real, kind, _sorted([err], real))
+        given: dict[str, Document] = {real: doc}
+        for other, other_text in others.items():
+            if other != real and kind_of(other_text) in ("ruleset", "overlay"):
+                try:
+                    given[other] = self.load(other, other_text)
+                except RulesetLoadError:
+                    continue  # that file is reported when it is checked; here it is read from disk
+        if kind == "sheet":
+            return self._check_sheet(path, doc, given)
+        return self._check_ruleset(path, doc, given, kind)
+
+    def _compile(self, found: Found, given: Mapping[str, Document]) -> tuple[Ruleset, Document]:
+        from interpreter.pipeline import compile_documents
+
+        ruleset, loaded = compile_documents(found, given, self.schema)
+        return ruleset, loaded.doc
+
+    def _check_ruleset(self, path: str, doc: Document, given: Mapping[str, Document], kind: str) -> Report:
+        real = os.path.realpath(path)
+        try:
+            ruleset, merged = self._compile(Found(path, doc.file, "path"), given)
+        except Invalid as err:
+            return Report(real, kind, _sorted(err.problems, real), doc=doc)
+        except RulesError as err:
+            return Report(real, kind, _sorted([err], real), doc=doc)
+        return Report(real, kind, {}, self._warnings(ruleset, doc, merged), ruleset, doc, merged)
+
+    def _warnings(self, ruleset: Ruleset, doc: Document, merged: Document) -> list[Notice]:
+        """The warnings `rules validate` gives a valid ruleset, placed at the `sheet:` key (else at the top).
+
+        They come from a sheet at the defaults checked by the creation rules, which read no
+        procedure: an edit to the procedures alone keeps them.
+        """
+        from interpreter.sheet.spread import default_problems
+
+        data = merged.data if isinstance(merged.data, dict) else {}
+        key = json.dumps({k: v for k, v in data.items() if k not in _NO_SHEET}, default=repr)
+        found = self._defaults.get(key)
+        if found is None:
+            found = self._defaults[key] = default_problems(ruleset)
+            while len(self._defaults) > 64:
+                self._defaults.pop(next(iter(self._defaults)))
+        at = doc.where(("sheet",), key=True) if isinstance(doc.data, dict) and "sheet" in doc.data else doc.where(())
+        return [Notice(f"a sheet at the defaults breaks a creation rule: {message}", at) for message in found]
+
+    def _check_sheet(self, path: str, doc: Document, given: Mapping[str, Document]) -> Report:
+        from interpreter.pipeline import compile_ref
+        from interpreter.sheet.creation import check
+        from interpreter.sheet.open import sheet_ruleset
+
+        real = os.path.realpath(path)
+        merged: list[Document] = []
+
+        def compile(ref: str, folder: Path) -> Ruleset:
+            found = find(ref, folder)
+            if os.path.realpath(found.file) in given:  # the ruleset is open too: its text as it stands
+                ruleset, base = self._compile(found, given)
+                merged.append(base)
+                return ruleset
+            return compile_ref(ref, relative_to=folder)
+
+        compiler: Callable[[str, Path], Ruleset] = compile
+        try:
+            ruleset = sheet_ruleset(doc, path, compiler)
+        except Invalid as err:
+            return Report(real, "sheet", _sorted(err.problems, real), doc=doc)
+        except RulesError as err:
+            return Report(real, "sheet", _sorted([err], real), doc=doc)
+        problems = check(ruleset, doc.data, doc)
+        return Report(real, "sheet", _sorted(problems, real), ruleset=ruleset, doc=doc,
+                      merged=merged[0] if merged else None)
+

@@ -1,0 +1,119 @@
+"""What a hover shows: a procedure (summary, parameters, outcomes, exact odds at its samples), a trait,
+a constant (its value, what it overrides, where it is used), a derived value, a table, a dice expression."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from interpreter.lsp.context import Place, words_in
+from interpreter.ruleset.model import Procedure, Ruleset
+
+__all__ = ["hover_text"]
+
+_DICE = re.compile(r"\d*d(\d+|F|\{)")
+
+
+def _procedure(ruleset: Ruleset, proc: Procedure, odds: Callable[[str, dict[str, str]], str]) -> str:
+    from interpreter.ruleset.samples import as_arguments, shown
+
+    lines = [f"**{proc.name}** (procedure): {proc.summary}".rstrip(": "), ""]
+    if proc.params:
+        lines.append("Parameters:")
+        for p in proc.params:
+            bits = [p.type] + ([f"default {p.default}"] if not p.required else [])
+            if p.minimum is not None or p.maximum is not None:
+                bits.append(f"{'' if p.minimum is None else p.minimum}..{'' if p.maximum is None else p.maximum}")
+            lines.append(f"- `{p.name}` ({', '.join(bits)})" + (f": {p.help}" if p.help else ""))
+    lines.append("Outcomes, best first: " + ", ".join(
+        f"`{o}`" + (f" ({proc.outcome_help[o]})" if proc.outcome_help.get(o) else "") for o in proc.outcomes))
+    if proc.values:
+        lines.append("Values: " + ", ".join(f"`{v}`" for v in proc.values))
+    samples = list(proc.samples) or ([{}] if all(not p.required for p in proc.params) else [])
+    if samples:
+        lines += ["", "Exact odds:"]
+        for sample in samples:
+            call = f"{proc.name} {shown(sample)}".strip()
+            lines.append(f"- `{call}`: {odds(proc.name, as_arguments(sample))}")
+    else:
+        lines += ["", "No samples: add `samples:` to see its odds here."]
+    return "\n".join(lines)
+
+
+def _uses(lines: list[str], name: str) -> int:
+    return sum(1 for line in lines for word, _ in words_in(line) if word == name)
+
+
+def _constant(ruleset: Ruleset, name: str, base: Ruleset | None, files: list[tuple[str, list[str]]]) -> str:
+    value = ruleset.constants[name]
+    text = [f"**{name}** (constant) = `{value}`"]
+    if base is not None and name in base.constants and base.constants[name] != value:
+        text.append(f"overrides `{base.constants[name]}` of {base.id}")
+    elif base is not None and name in base.constants:
+        text.append(f"as in {base.id}")
+    counts = [(shown, _uses(lines, name)) for shown, lines in files]
+    text.append("used " + ", ".join(f"{n} time{'s' if n != 1 else ''} in {shown}" for shown, n in counts))
+    return "\n\n".join(text)
+
+
+def _dice(text: str, ruleset: Ruleset | None) -> str | None:
+    from interpreter.dice.expr import parse
+    from interpreter.errors import RulesError
+
+    env: dict[str, Any] = dict(ruleset.constants) if ruleset is not None else {}
+    try:
+        dist = parse(text).distribution(env)
+    except (RulesError, KeyError, TypeError, ValueError):
+        return None
+    values = dist.values
+    if not values:
+        return None
+    return f"`{text}`: mean {dist.mean:.4g}, from {values[0]} to {values[-1]}"
+
+
+def hover_text(ruleset: Ruleset, word: str, place: Place, row: str, lines: list[str],
+               odds: Callable[[str, dict[str, str]], str], base: Ruleset | None = None,
+               bases: list[tuple[str, list[str]]] | None = None) -> str | None:
+    """The hover for a word at a place, or None when there is nothing to say.
+
+    ``bases`` are the files an overlay extends, as (name, lines): a constant's uses are counted there too.
+    """
+    keys = place.keys
+    in_procedures = keys[:1] == ("procedures",) and len(keys) == 1
+    if word in ruleset.procedures and (in_procedures or place.key in ("call", "procedure")):
+        return _procedure(ruleset, ruleset.procedures[word], odds)
+    if word in ruleset.traits:
+        t = ruleset.traits[word]
+        span = f"{'' if t.minimum is None else t.minimum} to {'' if t.maximum is None else t.maximum}"
+        return (f"**{t.name}** (trait): {t.label}, group `{t.group}`, {span}"
+                + (f", default {t.default}" if t.default is not None else ""))
+    if word in ruleset.constants:
+        return _constant(ruleset, word, base, [("this file", lines), *(bases or [])])
+    if word in ruleset.derived:
+        d = ruleset.derived[word]
+        return f"**{d.name}** (derived): {d.label}"
+    if word in ruleset.tables:
+        table = ruleset.tables[word]
+        return f"**{table.name}** (table): {table.summary} ({len(table.rows)} rows)"
+    if word in ruleset.dice:
+        written = _written_dice(lines, word)
+        return _dice(written, ruleset) if written else None
+    value = re.sub(r"\s#.*$", "", row.split(":", 1)[1]).strip() if ":" in row else ""
+    value = value.strip("{}").split(",")[0].split(":")[-1].strip() if value.startswith("{") else value
+    if value and _DICE.search(value):
+        return _dice(value, ruleset)
+    return None
+
+
+def _written_dice(lines: list[str], name: str) -> str | None:
+    """The expression a name of the `dice:` section is written as."""
+    in_dice = False
+    for line in lines:
+        if re.match(r"[A-Za-z_]", line):
+            in_dice = line.startswith("dice:")
+            continue
+        found = re.match(rf"\s+{re.escape(name)}\s*:\s*([^#]+)", line)
+        if in_dice and found:
+            return found.group(1).strip().strip("'\"")
+    return None

@@ -1,0 +1,86 @@
+"""The overlay schema, derived from the ruleset schema: what a JSON Merge Patch of a ruleset may hold.
+
+An overlay is applied to its base as RFC 7386 says: a mapping merges key by key, anything else
+(text, numbers, lists such as ``steps`` or table ``rows``) replaces the base's value whole, and
+``null`` removes a key.  So in an overlay every key of every mapping is optional and may be
+``null``, while a list or a scalar must be valid whole, exactly as in a ruleset.  The overlay must
+name its base (``extends``) and its own id (``ruleset``).
+
+``schema/overlay.schema.json`` is what :func:`overlay_schema` makes of ``schema/ruleset.schema.json``
+(a test checks it); ``python tools/overlay_schema.py`` writes it again after the ruleset schema changes.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+__all__ = ["OVERLAY_ID", "overlay_schema"]
+
+OVERLAY_ID = "https://rulesmith.invalid/overlay.schema.json"
+_PATCH = "-patch"  # the suffix of a definition's patch form in $defs
+_DROPPED = ("required", "minProperties")  # a patch may leave out what a whole value must have
+
+
+def _nullable(node: Any) -> Any:
+    """A node that also allows null (a merge patch's removal)."""
+    if not isinstance(node, dict) or "type" not in node and not any(
+            k in node for k in ("$ref", "anyOf", "oneOf", "allOf", "enum", "const")):
+        return node  # it allows anything already
+    if "type" in node and not any(k in node for k in ("$ref", "anyOf", "oneOf", "allOf", "enum", "const")):
+        kinds = node["type"] if isinstance(node["type"], list) else [node["type"]]
+        return {**node, "type": kinds + ["null"] if "null" not in kinds else kinds}
+    wrapped: dict[str, Any] = {"anyOf": [{"type": "null"}, node]}
+    if "description" in node:
+        wrapped = {"description": node["description"], **wrapped}
+    return wrapped
+
+
+class _Deriver:
+    def __init__(self, schema: dict[str, Any]) -> None:
+        self.schema = schema
+        self.wanted: list[str] = []  # definitions whose patch form is used
+
+    def patch(self, node: Any) -> Any:
+        """What may stand in a patch where a value of this schema stands."""
+        if not isinstance(node, dict):
+            return node
+        out = {k: copy.deepcopy(v) for k, v in node.items() if k not in _DROPPED}
+        if "$ref" in node:
+            name = node["$ref"].rsplit("/", 1)[-1]
+            if name not in self.wanted:
+                self.wanted.append(name)
+            out["$ref"] = f"#/$defs/{name}{_PATCH}"
+        if isinstance(node.get("properties"), dict):
+            out["properties"] = {k: _nullable(self.patch(v)) for k, v in node["properties"].items()}
+        if isinstance(node.get("additionalProperties"), dict):
+            out["additionalProperties"] = _nullable(self.patch(node["additionalProperties"]))
+        if "oneOf" in node:  # without their required keys the forms overlap: any of them will do
+            out.pop("oneOf")
+            out["anyOf"] = [self.patch(branch) for branch in node["oneOf"]]
+        for word in ("anyOf", "allOf"):
+            if word in node:
+                out[word] = [self.patch(branch) for branch in node[word]]
+        return out  # "items" stay whole: a list replaces the base's list
+
+
+def overlay_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """The schema of an overlay of rulesets that ``schema`` describes."""
+    deriver = _Deriver(schema)
+    root: dict[str, Any] = deriver.patch(schema)
+    root["$id"] = OVERLAY_ID
+    root["title"] = "rulesmith overlay"
+    root["description"] = ("A ruleset written as changes to another (extends: BASE), applied as a JSON Merge Patch: "
+                           "every key is optional, null removes it, a list or a value replaces the base's whole.")
+    root["required"] = ["extends", "ruleset"]
+    for key in ("extends", "ruleset"):
+        root["properties"][key] = copy.deepcopy(schema["properties"][key])
+    definitions = copy.deepcopy(schema.get("$defs", {}))
+    done: set[str] = set()
+    while len(done) < len(deriver.wanted):
+        for name in list(deriver.wanted):
+            if name not in done:
+                done.add(name)
+                definitions[f"{name}{_PATCH}"] = deriver.patch(schema["$defs"][name])
+    root["$defs"] = definitions
+    return root
