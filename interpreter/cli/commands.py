@@ -229,7 +229,7 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
             raise click.UsageError("a dice expression takes no --sheet and no NAME=VALUE")
         dist = dice.parse(target).distribution({})
         if as_json:
-            output.print_json(render.expression_odds_json(target, dist))
+            output.print_json(render.expression_odds_json(target, dist, render.sides(at_least, at_most)))
         else:
             output.echo(odds_text.expression_text(target, dist, view, output.can_show("█")))
         return
@@ -245,7 +245,7 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
 
         result = procedure_odds(rs, procedure, parse_assignments(params))
     if as_json:
-        out = render.odds_json(result)
+        out = render.odds_json(result, render.sides(at_least, at_most))
         if outcomes_only:
             out.pop("values")
         output.print_json(out)
