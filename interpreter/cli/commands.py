@@ -181,8 +181,13 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         else:
             output.echo(render.result_text(result))
         return
-    from interpreter.sheet.session import run_on_file
+    from interpreter.sheet.session import kin, run_on_file
+    from interpreter.sheet.file import SheetFile
 
+    opened = SheetFile.read(sheet)
+    note = kin(rs, opened.data, opened.doc)
+    if note is not None:
+        output.echo(note, err=True)
     result, handle = run_on_file(rs, procedure, args, source, sheet, write=not dry_run, backup=not no_backup,
                                  after=all_dice_used)
     if as_json:

@@ -116,6 +116,9 @@ def procedure(rs: Ruleset, name: str, params: Sequence[str], sheet: str | None, 
 
         handle = SheetFile.read(sheet)
         bound = session.bound(rs, handle.data, handle.doc)
+        note = session.kin(rs, handle.data, handle.doc)
+        if note is not None:
+            output.echo(note, err=True)
     if axes:
         _sweep(rs, name, fixed, axes, bound, view, shown, percentiles)
         return
