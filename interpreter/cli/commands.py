@@ -208,10 +208,8 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
 
 @main.command(cls=ProcedureCommand, epilog=examples(
     "rules odds {ruleset} {procedure} {params} --at-least",
-    "rules odds '5d10x10cs>=8'",
-    "rules odds {ruleset2} {procedure2} {params2} --outcomes --json",
-    "rules odds {ruleset} {procedure} {swept} --csv",
-    "rules odds {ruleset} {procedure} {swept} --plot chart.html"))
+    "rules odds '5d10x10cs>=8' --json",
+    "rules odds {ruleset} {procedure} {swept} --csv"))
 @click.argument("target", metavar="RULESET|EXPR", shell_complete=complete.rulesets)
 @click.argument("procedure", required=False, shell_complete=complete.procedures)
 @click.argument("params", nargs=-1, shell_complete=complete.parameters)
@@ -262,7 +260,7 @@ def describe(ruleset: str, procedure: str | None, as_json: bool) -> None:
     if procedure is not None:
         proc = find_procedure(rs, procedure)
         if as_json:
-            output.print_json({"ruleset": rs.id, "procedure": describe_mod.procedure_json(proc)})
+            output.print_json({"ruleset": rs.id, "procedure": describe_mod.procedure_json(proc, rs.constants)})
         else:
             output.echo(describe_mod.procedure_text(rs, proc), nl=False)
         return
