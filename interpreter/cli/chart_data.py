@@ -65,7 +65,7 @@ def key_text(value: Any) -> str:
     return str(value)
 
 
-def _limited(title: str, panels: list[Panel], note: str = "") -> Chart:
+def limited(title: str, panels: list[Panel], note: str = "") -> Chart:
     if len(panels) > MAX_PANELS:
         note = f"{len(panels) - MAX_PANELS} more panels left out (a chart shows at most {MAX_PANELS})"
         panels = panels[:MAX_PANELS]
@@ -93,7 +93,7 @@ def odds_chart(odds: Odds, view: View) -> Chart:
         for name, dist in odds.values.items():
             if len(dist) > 1 or view.show_all:
                 panels.append(_distribution_panel(name, dist, view, False, name))
-    return _limited(f"{odds.ruleset} {odds.procedure}", panels)
+    return limited(f"{odds.ruleset} {odds.procedure}", panels)
 
 
 def expression_chart(expr: str, dist: Any, view: View) -> Chart:
@@ -143,8 +143,8 @@ def sweep_chart(sweep: Any, view: View) -> Chart:
                 lines.append(Series(label, means, line=True))
             if len({m for s in lines for m in s.values if m is not None}) > 1:
                 panels.append(Panel(f"{name} (mean)", tuple(values), tuple(lines), first, percent=False))
-    return _limited(title, panels)
+    return limited(title, panels)
 
 
-__all__ = ["MAX_PANELS", "Chart", "Panel", "Series", "exact_text", "expression_chart", "key_text", "odds_chart",
+__all__ = ["MAX_PANELS", "Chart", "Panel", "Series", "exact_text", "expression_chart", "key_text", "limited", "odds_chart",
            "sweep_chart"]
