@@ -127,6 +127,17 @@ def sweep_text(sweep: Sweep, view: View, percentiles: Sequence[int] = ()) -> str
     return "\n".join(lines)
 
 
+def _csv_cell(col: Column, value: Any) -> Any:
+    """A cell as CSV writes it: a whole number as itself, any other number as a decimal of 12 digits."""
+    if value is None:
+        return ""
+    if col.kind == "param":
+        return value
+    if col.kind == "number" and (isinstance(value, int) or (isinstance(value, Fraction) and value.denominator == 1)):
+        return int(value)
+    return output.rounded(float(value))
+
+
 def sweep_csv(sweep: Sweep, view: View, percentiles: Sequence[int] = ()) -> str:
     """The sweep as CSV: a header of column names, then one row per point; chances as decimals from 0 to 1."""
     cols = columns(sweep, view, percentiles)
@@ -134,8 +145,7 @@ def sweep_csv(sweep: Sweep, view: View, percentiles: Sequence[int] = ()) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow([c.name for c in cols])
     for row in rows(sweep, cols):
-        writer.writerow(["" if v is None else v if c.kind == "param" else output.rounded(float(v))
-                         for c, v in zip(cols, row, strict=True)])
+        writer.writerow([_csv_cell(c, v) for c, v in zip(cols, row, strict=True)])
     return buffer.getvalue()
 
 
