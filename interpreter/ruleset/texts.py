@@ -15,7 +15,7 @@ def fill(message: str, env: Any) -> str:
     return text.replace("{{", "{").replace("}}", "}")
 
 
-_NAMED = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_NAMED = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
 
 
 def prose(text: str, constants: Any) -> str:
