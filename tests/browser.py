@@ -7,6 +7,7 @@ a new empty profile, no network features and no sandbox (CI runs as root).
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import shutil
 import socket
@@ -93,10 +94,8 @@ class Browser:
 
     def close(self) -> None:
         """End the session and the driver this object started."""
-        try:
+        with contextlib.suppress(OSError):
             self._call("DELETE", f"/session/{self.session}")
-        except OSError:
-            pass
         self.driver.terminate()
         try:
             self.driver.wait(timeout=10)

@@ -13,12 +13,11 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 import pytest
+from browser import Browser, missing
 from helpers import odds
 
-from browser import Browser, missing
-
 pytest.importorskip("matplotlib", reason="the charts extra (matplotlib) is part of the test install")
-from PIL import Image  # noqa: E402  (installed with matplotlib)
+from PIL import Image
 
 SVG = "{http://www.w3.org/2000/svg}"
 HOUSE = "extends: nwod\nruleset: nwod-9again\nconstants:\n  default_again: 9\n"
@@ -69,7 +68,7 @@ def test_the_diff_svg_has_a_bar_with_its_exact_chance_for_every_outcome_and_valu
         for side, got in (("before (nwod)", before), ("after (nwod-9again)", after)):
             p = got.outcomes[name]
             assert f"action pool=5: outcomes: {side} at outcome={name}: {float(p) * 100:.3f}% = {fraction(p)}" in titles
-    for k in range(0, 5):  # the successes panel: bars of both distributions
+    for k in range(5):  # the successes panel: bars of both distributions
         p = after.values["successes"][k]
         assert (f"action pool=5: successes: after (nwod-9again) at successes={k}: {float(p) * 100:.3f}% = "
                 f"{fraction(p)}") in titles
@@ -139,4 +138,4 @@ def test_the_chart_module_draws_with_matplotlib_and_the_page_needs_nothing_else(
     page = render(chart, "html").decode()
     assert "<script" not in page and "<link" not in page and "@import" not in page
     assert page.count("1/3") >= 2 and page.count("2/3") >= 2  # in the tooltip and in the table
-    assert Path  # noqa: B018 (imported for the fixtures' paths)
+    assert Path

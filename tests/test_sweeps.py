@@ -88,7 +88,7 @@ def test_steps_lists_and_two_swept_parameters_make_every_combination(rules):
 def test_a_sweep_with_at_least_shows_the_chance_of_each_outcome_or_better(rules):
     text = rules("odds", "nwod", "action", "pool=4..6", "--at-least", "--outcomes").stdout
     assert text.splitlines()[0] == "nwod action, pool from 4 to 6"
-    assert re.search(r"^\s+5\s+2\.028%\s+83\.193%\s+100\.000%$", text, re.M)
+    assert re.search(r"^\s+5\s+2\.028%\s+83\.193%\s+100\.000%$", text, re.MULTILINE)
     table = list(csv.DictReader(io.StringIO(rules("odds", "nwod", "action", "pool=5", "pool=5,6", "--at-least",
                                                   "--csv").stdout)))
     assert float(table[0]["success_or_better"]) == 0.83193

@@ -19,7 +19,7 @@ from interpreter.cli.chart_data import Chart, Panel, exact_text
 from interpreter.errors import BadParameter
 
 SVG_NS = "http://www.w3.org/2000/svg"
-_STYLE = {
+_STYLE: dict[Any, Any] = {
     "svg.fonttype": "none",  # text stays text: readable by a test, selectable in a browser
     "svg.hashsalt": "rulesmith",  # the same chart gives the same file
     "font.size": 9,

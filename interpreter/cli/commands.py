@@ -181,8 +181,8 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         else:
             output.echo(render.result_text(result))
         return
-    from interpreter.sheet.session import kin, run_on_file
     from interpreter.sheet.file import SheetFile
+    from interpreter.sheet.session import kin, run_on_file
 
     opened = SheetFile.read(sheet)
     note = kin(rs, opened.data, opened.doc)

@@ -10,18 +10,17 @@ import click
 
 from interpreter.cli import output
 from interpreter.cli.arguments import parse_assignments
+from interpreter.cli.diff_cases import Characters, bind_to, compare_case, extra_cases, new_character, sheet_changes
 from interpreter.cli.examples import ExampleCommand, examples
 from interpreter.cli.help import json_option
 from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref, document
-from interpreter.cli.diff_cases import Characters, bind_to, compare_case, extra_cases, new_character, sheet_changes
 from interpreter.procedure.compare import Comparison, Pair
 from interpreter.record import record
 from interpreter.ruleset.changes import MISSING, Change, affected, changes
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.params import find_procedure
 from interpreter.ruleset.samples import as_arguments
-
 
 
 def _typed(args: Mapping[str, str]) -> dict[str, Any]:

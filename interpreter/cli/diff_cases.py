@@ -73,7 +73,7 @@ def compare_case(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, st
     sheets = (people.base, people.house)
     try:
         return compare(base, house, name, args, sheets), None
-    except Refused as refused:
+    except Refused:
         proc = (house.procedures.get(name) or base.procedures.get(name))
         if proc is None or proc.sheet == "none":
             raise
@@ -87,7 +87,7 @@ def compare_case(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, st
                 except Refused:
                     continue
                 return found, f"with {field} = {amount} supplied"
-        raise refused
+        raise
 
 
 def _supplied(base: Ruleset, house: Ruleset, people: Characters, supply: dict[str, int]
@@ -183,9 +183,9 @@ def sheet_changes(base: Ruleset, house: Ruleset, people: Characters) -> list[tup
         if name in base.constants or name in house.constants:
             continue  # the ruleset's numbers are under "Changed values"; these are the character's
         old, new = people.base.get(name), people.house.get(name)
-        if isinstance(old, (int, float, bool, str, type(None))) and isinstance(new, (int, float, bool, str, type(None))):
-            if old != new or type(old) is not type(new):
-                out.append((name, old, new))
+        plain = all(isinstance(v, (int, float, bool, str, type(None))) for v in (old, new))
+        if plain and (old != new or type(old) is not type(new)):
+            out.append((name, old, new))
     return out
 
 

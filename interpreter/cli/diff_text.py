@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Mapping
 from fractions import Fraction
@@ -50,10 +51,8 @@ def _key(value: Any) -> str:
 def _distribution(name: str, old: Mapping[Any, Any] | None, new: Mapping[Any, Any] | None) -> list[str]:
     """A value's distribution before and after, one row per value with a visible chance on either side."""
     keys = list(old or {}) + [k for k in (new or {}) if k not in (old or {})]
-    try:
+    with contextlib.suppress(TypeError):  # words and numbers mixed: left as the procedure reports them
         keys.sort(key=lambda k: (k is not None, k))
-    except TypeError:  # words and numbers mixed: as the procedure reports them
-        pass
     rows = [k for k in keys if float((old or {}).get(k, 0)) >= SHOWN or float((new or {}).get(k, 0)) >= SHOWN]
     width = max([len(_key(k)) for k in rows] + [len(name)])
     lines = [f"    {name:<{width}}  {'before':>8}  {'after':>8}  {'change':>8}"]
@@ -74,9 +73,9 @@ def _case(c: Comparison, label: str) -> list[str]:
         lines.append(f"    {name:<{width}}  {_percent(p.before):>8}  {_percent(p.after):>8}  "
                      f"{_signed(p.difference * 100, 2):>8}")
     for name, p in values.items():
-        old = "-" if p.before is None else f"{float(p.before):.3f}"
-        new = "-" if p.after is None else f"{float(p.after):.3f}"
-        lines.append(f"    {name:<{width}}  {old:>8}  {new:>8}  {_signed(p.difference, 3):>8}")
+        was = "-" if p.before is None else f"{float(p.before):.3f}"
+        now = "-" if p.after is None else f"{float(p.after):.3f}"
+        lines.append(f"    {name:<{width}}  {was:>8}  {now:>8}  {_signed(p.difference, 3):>8}")
     for name, (old, new) in c.distributions.items():
         if old == new or len(set(old or {}) | set(new or {})) < 2:
             continue  # unchanged, or one value only (its mean says it all)

@@ -7,6 +7,7 @@ procedure converts them, as it does a single value.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 
@@ -90,7 +91,7 @@ def described(axes: Sequence[Axis]) -> str:
     for name, values in axes:
         numbers = [limits.whole_number(v) for v in values]
         if len(values) > 2 and None not in numbers:
-            steps = {b - a for a, b in zip(numbers, numbers[1:], strict=False)}  # type: ignore[operator]
+            steps = {b - a for a, b in itertools.pairwise(numbers)}  # type: ignore[operator]
             if len(steps) == 1:
                 step = steps.pop()
                 parts.append(f"{name} from {values[0]} to {values[-1]}" + (f" by {step}" if step != 1 else ""))

@@ -7,8 +7,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from interpreter.procedure.odds import odds
-from interpreter.procedure.odds import Odds
+from interpreter.procedure.odds import Odds, odds
 from interpreter.record import field, record
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.params import find_procedure
