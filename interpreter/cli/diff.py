@@ -10,14 +10,21 @@ import click
 
 from interpreter.cli import output
 from interpreter.cli.arguments import parse_assignments
-from interpreter.cli.diff_cases import Characters, bind_to, compare_case, extra_cases, new_character, sheet_changes
+from interpreter.cli.diff_cases import (
+    Characters,
+    Diff,
+    bind_to,
+    compare_case,
+    extra_cases,
+    new_character,
+    sheet_changes,
+)
 from interpreter.cli.examples import ExampleCommand, examples
 from interpreter.cli.help import json_option
 from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref, document
 from interpreter.procedure.compare import Comparison, Pair
-from interpreter.record import record
-from interpreter.ruleset.changes import MISSING, Change, affected, changes
+from interpreter.ruleset.changes import MISSING, affected, changes
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.params import find_procedure
 from interpreter.ruleset.samples import as_arguments
@@ -51,21 +58,6 @@ def _cases(base: Ruleset, house: Ruleset, names: list[str], given: dict[str, str
         else:
             cases.append((name, {}, True))
     return cases, skipped
-
-
-@record
-class Diff:
-    """Everything `rules diff` found: both rulesets, the changed values, the comparisons, and what was left out."""
-
-    base: Ruleset
-    house: Ruleset
-    found: list[Change]
-    odds: list[Comparison]
-    skipped: list[dict[str, Any]]
-    notes: dict[int, str]  # index in odds -> what the diff supplied to the character there
-    people: Characters
-    character: list[tuple[str, Any, Any]]  # the given sheet's derived numbers that differ
-    sheet: str | None = None
 
 
 def _people(base: Ruleset, house: Ruleset, sheet: str | None) -> Characters:

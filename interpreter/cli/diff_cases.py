@@ -15,7 +15,7 @@ from typing import Any
 from interpreter.errors import Refused, RulesError
 from interpreter.procedure.compare import Comparison, Sheet, compare
 from interpreter.record import record
-from interpreter.ruleset.changes import affected
+from interpreter.ruleset.changes import Change, affected
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.samples import as_arguments
 
@@ -32,6 +32,21 @@ class Characters:
     given: bool  # a sheet the user gave (else a new character of each ruleset)
     data: Any = None  # the sheet's data and document, to supply amounts to
     doc: Any = None
+
+
+@record
+class Diff:
+    """Everything `rules diff` found: both rulesets, the changed values, the comparisons, and what was left out."""
+
+    base: Ruleset
+    house: Ruleset
+    found: list[Change]
+    odds: list[Comparison]
+    skipped: list[dict[str, Any]]
+    notes: dict[int, str]  # index in odds -> what the diff supplied to the character there
+    people: Characters
+    character: list[tuple[str, Any, Any]]  # the given sheet's derived numbers that differ
+    sheet: str | None = None
 
 
 def new_character(rs: Ruleset, supply: Mapping[str, int] | None = None) -> tuple[Any, Any] | None:
@@ -189,5 +204,5 @@ def sheet_changes(base: Ruleset, house: Ruleset, people: Characters) -> list[tup
     return out
 
 
-__all__ = ["MAX_EXTRA", "SUPPLIED", "Characters", "bind_to", "compare_case", "extra_cases", "new_character",
+__all__ = ["MAX_EXTRA", "SUPPLIED", "Characters", "Diff", "bind_to", "compare_case", "extra_cases", "new_character",
            "sheet_changes", "spendable"]

@@ -10,7 +10,7 @@ from interpreter.cli.odds_text import TINY
 from interpreter.ruleset.samples import shown
 
 if TYPE_CHECKING:
-    from interpreter.cli.diff import Diff
+    from interpreter.cli.diff_cases import Diff
 
 
 def _pair_panel(title: str, x_label: str, old: Mapping[Any, Any] | None, new: Mapping[Any, Any] | None,

@@ -13,7 +13,7 @@ from interpreter.ruleset.changes import MISSING
 from interpreter.ruleset.samples import shown
 
 if TYPE_CHECKING:
-    from interpreter.cli.diff import Diff
+    from interpreter.cli.diff_cases import Diff
 
 ARROW = "→"
 _WIDE = 72  # a value wider than this is summarised in text; --json keeps it whole
