@@ -163,16 +163,18 @@ def test_a_house_that_does_not_extend_its_base(rules, tmp_path):
         {"path": "$.procedures.gone", "before": {"outcomes": {"done": "done"}, "steps": [{"decide": [{"outcome": "done"}]}]},
          "after": None, "kind": "removed"},
     ]
-    # roll reads bonus; twice calls roll; fate uses neither; gone is only in the base
+    # roll reads bonus; twice calls roll; fate uses neither; gone is only in the base: listed with its odds
     assert [(e["procedure"], e["params"]) for e in got["odds"]] == [("roll", {"mod": 0}), ("roll", {"mod": 1}),
-                                                                    ("twice", {})]
-    assert got["skipped"] == [{"procedure": "gone", "reason": "only in base"}]
+                                                                    ("twice", {}), ("gone", {})]
+    assert got["skipped"] == []
+    gone = got["odds"][3]
+    assert gone["only"] == "before" and gone["outcomes"] == {"done": {"before": 1.0, "after": None, "difference": -1.0}}
     roll = got["odds"][0]
     hits = {b: Fraction(sum(1 for (d,) in enumerate_dice(6) if d + b >= 4), 6) for b in (0, 1)}
     assert roll["exact"]["outcomes"]["hit"] == {"before": str(hits[0]), "after": str(hits[1])}
     assert roll["exact"]["values"]["total"] == {"before": "7/2", "after": "9/2"}
     text = rules("diff", str(base), str(house)).stdout
-    assert "  $.constants.spare: (none) → 2" in text and "  gone: not compared (only in base)" in text
+    assert "  $.constants.spare: (none) → 2" in text and "  gone (only in base)" in text
 
 
 def test_an_unknown_procedure_is_one_line(rules, nine_again):

@@ -251,8 +251,11 @@ def test_a_sheet_of_an_overlay_through_sheet_new_check_and_run(rules, folders, m
     assert done.exit_code == 0, done.stderr
     assert json.loads(done.stdout)["ruleset"] == "nwod-9again" and json.loads(done.stdout)["written"]
     assert rules("sheet", "check", str(sheet)).exit_code == 0
-    # the sheet's ruleset is the overlay, not the base
-    assert errors(rules, "run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", str(sheet))
+    # the sheet's ruleset is the overlay; its base reads it too, and says so in one line
+    based = rules("run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", str(sheet))
+    assert based.exit_code == 0, based.stderr
+    assert based.stderr == ("note: the sheet is for 'nwod-9again', which extends 'nwod': "
+                            "read with the rules of 'nwod'\n")
 
 
 def test_a_sheet_names_an_overlay_by_a_path_relative_to_itself(rules, folders, monkeypatch):

@@ -182,8 +182,13 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         else:
             output.echo(render.result_text(result))
         return
-    from interpreter.sheet.session import run_on_file
+    from interpreter.sheet.file import SheetFile
+    from interpreter.sheet.session import kin, run_on_file
 
+    opened = SheetFile.read(sheet)
+    note = kin(rs, opened.data, opened.doc)
+    if note is not None:
+        output.echo(note, err=True)
     result, handle = run_on_file(rs, procedure, args, source, sheet, write=not dry_run, backup=not no_backup,
                                  after=all_dice_used)
     if as_json:
@@ -204,54 +209,42 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
 
 @main.command(cls=ProcedureCommand, epilog=examples(
     "rules odds {ruleset} {procedure} {params} --at-least",
-    "rules odds '5d10x10cs>=8'",
-    "rules odds {ruleset2} {procedure2} {params2} --outcomes --json"))
+    "rules odds '5d10x10cs>=8' --json",
+    "rules odds {ruleset} {procedure} {swept} --csv"))
 @click.argument("target", metavar="RULESET|EXPR", shell_complete=complete.rulesets)
 @click.argument("procedure", required=False, shell_complete=complete.procedures)
 @click.argument("params", nargs=-1, shell_complete=complete.parameters)
 @click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
 @json_option
+@click.option("--csv", "as_csv", is_flag=True, help="Print CSV: a sweep's table, or one row per outcome and value.")
+@click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",
+              help="Also draw the odds as a chart in FILE: .svg, .png or .html (pip install \".[charts]\").")
 @click.option("--all", "show_all", is_flag=True, help="Show every row, also values that never vary and tiny chances.")
 @click.option("--at-least", is_flag=True, help="Add a column: the chance of this value or more (this outcome or better).")
 @click.option("--at-most", is_flag=True, help="Add a column: the chance of this value or less (this outcome or worse).")
 @click.option("--outcomes", "outcomes_only", is_flag=True, help="Show the outcomes only, not the values.")
+@click.option("--percentiles", metavar="LIST", help="In a sweep, add these percentiles of each value: 10,50,90.")
 def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str | None, as_json: bool,
-         show_all: bool, at_least: bool, at_most: bool, outcomes_only: bool) -> None:
+         as_csv: bool, plot: str | None, show_all: bool, at_least: bool, at_most: bool, outcomes_only: bool,
+         percentiles: str | None) -> None:
     """Exact odds of a procedure (RULESET PROCEDURE [NAME=VALUE...]) or of a dice expression.
 
+    A parameter given as A..B, A..B/STEP or a,b,c is swept (one or two of them): one row per value.
     Quote an expression that holds > < or ! so the shell leaves it alone: rules odds '1d20>=15'.
     """
-    from interpreter.cli import odds_text, render
-    from interpreter.dice import expr as dice
+    from interpreter.cli import odds_output
 
-    view = odds_text.View(show_all=show_all, at_least=at_least, at_most=at_most, outcomes_only=outcomes_only)
+    if as_json and as_csv:
+        raise click.UsageError("use either --json or --csv, not both")
+    view = odds_output.odds_view(show_all, at_least, at_most, outcomes_only)
+    chart = odds_output.chart_format(plot)
     if procedure is None:
-        if sheet is not None or params:
-            raise click.UsageError("a dice expression takes no --sheet and no NAME=VALUE")
-        dist = dice.parse(target).distribution({})
-        if as_json:
-            output.print_json(render.expression_odds_json(target, dist))
-        else:
-            output.echo(odds_text.expression_text(target, dist, view, output.can_show("█")))
+        if sheet is not None or params or percentiles:
+            raise click.UsageError("a dice expression takes no --sheet, no NAME=VALUE and no --percentiles")
+        odds_output.expression(target, view, as_json, as_csv, plot, chart)
         return
-    rs = compile_ref(target)
-    if sheet is not None:
-        from interpreter.sheet import session
-        from interpreter.sheet.file import SheetFile
-
-        handle = SheetFile.read(sheet)
-        result = session.odds(rs, procedure, parse_assignments(params), handle.data, handle.doc)
-    else:
-        from interpreter.procedure.odds import odds as procedure_odds
-
-        result = procedure_odds(rs, procedure, parse_assignments(params))
-    if as_json:
-        out = render.odds_json(result)
-        if outcomes_only:
-            out.pop("values")
-        output.print_json(out)
-    else:
-        output.echo(odds_text.procedure_text(result, view, output.can_show("█")))
+    odds_output.procedure(compile_ref(target), procedure, params, sheet, view,
+                          odds_output.Shown(as_json, as_csv, plot, chart, percentiles))
 
 
 @main.command(epilog=examples("rules describe {ruleset}", "rules describe {ruleset2} {procedure2}",
@@ -268,7 +261,7 @@ def describe(ruleset: str, procedure: str | None, as_json: bool) -> None:
     if procedure is not None:
         proc = find_procedure(rs, procedure)
         if as_json:
-            output.print_json({"ruleset": rs.id, "procedure": describe_mod.procedure_json(proc)})
+            output.print_json({"ruleset": rs.id, "procedure": describe_mod.procedure_json(proc, rs.constants)})
         else:
             output.echo(describe_mod.procedure_text(rs, proc), nl=False)
         return

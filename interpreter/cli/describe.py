@@ -7,6 +7,9 @@ from typing import Any
 from interpreter.cli.prose import step_lines
 from interpreter.ruleset import samples
 from interpreter.ruleset.model import Param, Procedure, Ruleset
+from interpreter.ruleset.texts import prose
+
+Constants = Any  # a ruleset's constants as loaded: what {name} in a description stands for
 
 TYPE_WORDS = {"int": "whole number", "flag": "flag (true/false)", "dice": "dice expression",
               "choice": "one of the words"}
@@ -31,7 +34,7 @@ def _range(p: Param) -> str:
     return ""
 
 
-def _param_line(p: Param) -> str:
+def _param_line(p: Param, c: Constants) -> str:
     parts = [TYPE_WORDS.get(p.type, p.type)]
     if _range(p):
         parts.append(_range(p))
@@ -40,7 +43,7 @@ def _param_line(p: Param) -> str:
         parts.append("words: " + ", ".join(f"{k}={v}" for k, v in p.options.items()))
     if p.one_of is not None:
         parts.append("one of " + ", ".join(map(str, p.one_of)))
-    return f"- `{p.name}`: {', '.join(parts)}{' — ' + p.help if p.help else ''}"
+    return f"- `{p.name}`: {', '.join(parts)}{' — ' + prose(p.help, c) if p.help else ''}"
 
 
 def _words(proc: Procedure, value: str) -> str:
@@ -48,22 +51,22 @@ def _words(proc: Procedure, value: str) -> str:
     return " [" + ", ".join(f"{w}={n}" for n, w in words.items()) + "]" if words else ""
 
 
-def _procedure(proc: Procedure, heading: str = "###") -> list[str]:
+def _procedure(proc: Procedure, c: Constants, heading: str = "###") -> list[str]:
     lines = [f"{heading} `{proc.name}`{_refs(proc.refs)}", ""]
     if proc.summary:
-        lines += [proc.summary, ""]
+        lines += [prose(proc.summary, c), ""]
     if proc.params:
         lines.append("Parameters:")
-        lines += [_param_line(p) for p in proc.params]
+        lines += [_param_line(p, c) for p in proc.params]
         lines.append("")
     if proc.samples:
         lines += ["Samples: " + ", ".join(f"`{samples.shown(s) or '(defaults)'}`" for s in proc.samples), ""]
     lines.append("Outcomes, best first: " + ", ".join(
-        f"`{o}`" + (f" ({proc.outcome_help[o]})" if proc.outcome_help.get(o) else "") for o in proc.outcomes))
+        f"`{o}`" + (f" ({prose(proc.outcome_help[o], c)})" if proc.outcome_help.get(o) else "") for o in proc.outcomes))
     if proc.values:
         lines.append("")
         lines.append("Values: " + ", ".join(
-            f"`{v}`" + (f" ({proc.value_help[v]})" if proc.value_help.get(v) else "") + _words(proc, v)
+            f"`{v}`" + (f" ({prose(proc.value_help[v], c)})" if proc.value_help.get(v) else "") + _words(proc, v)
             for v in proc.values))
     lines += ["", "Steps:", ""] + step_lines(proc.steps) + [""]
     return lines
@@ -81,19 +84,20 @@ def usage(ruleset: Ruleset, proc: Procedure) -> str:
 
 def procedure_text(ruleset: Ruleset, proc: Procedure) -> str:
     """One procedure: how to run it, its parameters, outcomes, values and steps."""
-    lines = [f"Usage: {usage(ruleset, proc)}", ""] + _procedure(proc, "#")
+    lines = [f"Usage: {usage(ruleset, proc)}", ""] + _procedure(proc, ruleset.constants, "#")
     return "\n".join(lines).rstrip() + "\n"
 
 
-def procedure_json(proc: Procedure) -> dict[str, Any]:
-    """One procedure as a JSON-ready object."""
+def procedure_json(proc: Procedure, c: Constants = None) -> dict[str, Any]:
+    """One procedure as a JSON-ready object; `c` are the constants its descriptions may name."""
+    c = c or {}
     return {
-        "name": proc.name, "summary": proc.summary, "refs": list(proc.refs), "sheet": proc.sheet,
+        "name": proc.name, "summary": prose(proc.summary, c), "refs": list(proc.refs), "sheet": proc.sheet,
         "params": [{"name": p.name, "type": p.type, "required": p.required,
                     "default": None if p.required else _default(p), "min": p.minimum, "max": p.maximum,
-                    "words": dict(p.options), "help": p.help} for p in proc.params],
-        "outcomes": [{"name": o, "help": proc.outcome_help.get(o, "")} for o in proc.outcomes],
-        "values": [{"name": v, "help": proc.value_help.get(v, "")} for v in proc.values],
+                    "words": dict(p.options), "help": prose(p.help, c)} for p in proc.params],
+        "outcomes": [{"name": o, "help": prose(proc.outcome_help.get(o, ""), c)} for o in proc.outcomes],
+        "values": [{"name": v, "help": prose(proc.value_help.get(v, ""), c)} for v in proc.values],
         "steps": [line.strip().removeprefix("- ")
                   for line in step_lines(proc.steps)],
     }
@@ -106,7 +110,7 @@ def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
         "constants": dict(ruleset.constants), "dice": {k: v.text for k, v in ruleset.dice.items()},
         "traits": [{"name": t.name, "label": t.label, "group": t.group, "min": t.minimum, "max": t.maximum}
                    for t in ruleset.traits.values()],
-        "procedures": [procedure_json(p) for p in ruleset.procedures.values()],
+        "procedures": [procedure_json(p, ruleset.constants) for p in ruleset.procedures.values()],
         "tables": [{"name": t.name, "die": t.die.text if t.die is not None else None,
                     "rows": [{"low": r.low, "high": r.high, "text": r.text} for r in t.rows]}
                    for t in ruleset.tables.values()],
@@ -115,9 +119,10 @@ def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
 
 def describe(ruleset: Ruleset) -> str:
     """The whole ruleset as Markdown."""
+    c = ruleset.constants
     lines = [f"# {ruleset.title} (`{ruleset.id}`)", ""]
     if ruleset.description:
-        lines += [ruleset.description, ""]
+        lines += [prose(ruleset.description, c), ""]
     if ruleset.extends is not None:
         lines += [f"This ruleset extends {ruleset.extends}: it is that ruleset with the changes below.", "",
                   f"## Changes to `{ruleset.extends}`", ""]
@@ -141,26 +146,26 @@ def describe(ruleset: Ruleset) -> str:
     if ruleset.procedures:
         lines += ["## Procedures", ""]
         for proc in ruleset.procedures.values():
-            lines += _procedure(proc)
+            lines += _procedure(proc, ruleset.constants)
     if ruleset.tables:
         lines += ["## Tables", ""]
         for table in ruleset.tables.values():
             key = f"roll `{table.die.text}`" if table.die is not None else "keyed by number"
             lines += [f"### `{table.name}` ({key}){_refs(table.refs)}", ""]
             if table.summary:
-                lines += [table.summary, ""]
+                lines += [prose(table.summary, c), ""]
             lines += ["| key | result |", "|---|---|"]
             for row in table.rows:
                 span = str(row.low) if row.low == row.high else f"{row.low}–{row.high}"
                 extra = "".join(f", {n} = `{e.text}`" for n, e in row.values)
-                lines.append(f"| {span} | {row.text}{extra} |")
+                lines.append(f"| {span} | {prose(row.text, c)}{extra} |")
             lines.append("")
     if ruleset.sheet is not None:
-        lines += _sheet(ruleset.sheet)
+        lines += _sheet(ruleset.sheet, ruleset.constants)
     if ruleset.notes:
         lines += ["## Other rules", ""]
         for note in ruleset.notes.values():
-            lines += [f"### {note.title}{_refs(note.refs)}", "", note.text, ""]
+            lines += [f"### {note.title}{_refs(note.refs)}", "", prose(note.text, c), ""]
             for k, v in note.data.items():
                 lines.append(f"- {k}: {_plain(v)}")
             if note.data:
@@ -168,12 +173,12 @@ def describe(ruleset: Ruleset) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _sheet(spec: Any) -> list[str]:
+def _sheet(spec: Any, c: Constants) -> list[str]:
     lines = ["## Character sheets", ""]
     if spec.fields:
         lines.append("Choices: " + "; ".join(
             f"`{f.name}` ({f.kind}{f', {f.count} needed' if f.count else ''}{', no repeats' if f.unique else ''})"
-            + (f" — {f.help}" if f.help else "") for f in spec.fields.values()))
+            + (f" — {prose(f.help, c)}" if f.help else "") for f in spec.fields.values()))
         lines.append("")
     for track in spec.tracks.values():
         if track.kind == "boxes":
@@ -182,10 +187,10 @@ def _sheet(spec: Any) -> list[str]:
         else:
             lines.append(f"- track `{track.name}`: current under a maximum starting at `{track.max.text}`")
     for res in spec.resources.values():
-        lines.append(f"- resource `{res.name}`: at most `{res.max.text}`" + (f" — {res.help}" if res.help else ""))
+        lines.append(f"- resource `{res.name}`: at most `{res.max.text}`" + (f" — {prose(res.help, c)}" if res.help else ""))
     for value in spec.state.values():
         lines.append(f"- state `{value.name}` ({value.type}, starts at `{value.default.text}`)"
-                     + (f" — {value.help}" if value.help else ""))
+                     + (f" — {prose(value.help, c)}" if value.help else ""))
     for rule in spec.creation:
         if rule.kind == "budget":
             lines.append(f"- creation `{rule.name}`: {', '.join(rule.spec['traits'])} cost `{rule.spec['total'].text}` points")

@@ -7,7 +7,8 @@ working when a ruleset is edited.
 
 Placeholders: ``{ruleset}``, ``{procedure}``, ``{params}`` (the first bundled ruleset with a sampled
 procedure), ``{ruleset2}``, ``{procedure2}``, ``{params2}`` (the next one), ``{sheet_ruleset}`` (the
-first bundled ruleset with character sheets).
+first bundled ruleset with character sheets), ``{swept}`` (``{params}`` with its first whole number
+swept over five values, as `rules odds` takes it).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import click
 
 from interpreter.errors import RulesError
 
-_PLACEHOLDER = re.compile(r"\{(ruleset2?|procedure2?|params2?|sheet_ruleset)\}")
+_PLACEHOLDER = re.compile(r"\{(ruleset2?|procedure2?|params2?|sheet_ruleset|swept)\}")
 
 
 def examples(*lines: str) -> str:
@@ -33,6 +34,18 @@ def _argument(name: str, value: Any) -> str:
 
     shown = ("true" if value else "false") if isinstance(value, bool) else str(value)
     return shlex.quote(f"{name}={shown}")
+
+
+def _swept(sample: Any) -> str:
+    """A sample's arguments with its first whole number swept over five values around it."""
+    words, done = [], False
+    for name, value in sample.items():
+        if not done and isinstance(value, int) and not isinstance(value, bool):
+            words.append(f"{name}={max(0, value - 2)}..{max(0, value - 2) + 4}")
+            done = True
+        else:
+            words.append(_argument(name, value))
+    return " ".join(words)
 
 
 @cache
@@ -56,6 +69,8 @@ def _names() -> dict[str, str]:
             names["ruleset" + suffix] = ruleset_id
             names["procedure" + suffix] = proc.name
             names["params" + suffix] = " ".join(_argument(k, v) for k, v in proc.samples[0].items())
+            if not sampled:
+                names["swept"] = _swept(proc.samples[0])
             sampled += 1
     return names
 

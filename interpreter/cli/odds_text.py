@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from interpreter.cli.cumulative import cumulative
 from interpreter.cli.render import bar
 from interpreter.procedure.odds import Odds
 from interpreter.record import record
@@ -84,16 +85,12 @@ def _runs(items: Sequence[tuple[Any, Any]]) -> list[_Row]:
     return rows
 
 
-def _table(items: Sequence[tuple[Any, Any]], view: View, blocks: bool, exact: bool, indent: str = "  ") -> list[str]:
-    """The rows of one distribution, folded as the view asks."""
-    total = sum((p for _, p in items), Fraction(0) if exact else 0.0)
-    cumulative = []
-    below: Any = 0
-    for value, p in items:
-        cumulative.append((value, p, total - below, below + p))
-        below += p
-    shown = cumulative if view.show_all else [c for c in cumulative if c[1] >= TINY]
-    hidden = [c for c in cumulative if c not in shown]
+def _table(items: Sequence[tuple[Any, Any]], view: View, blocks: bool, exact: bool, indent: str = "  ",
+           best_first: bool = False) -> list[str]:
+    """The rows of one distribution, folded as the view asks; `best_first` for outcomes (see cumulative)."""
+    rows_all = cumulative(items, best_first)
+    shown = rows_all if view.show_all else [c for c in rows_all if c[1] >= TINY]
+    hidden = [c for c in rows_all if c not in shown]
     if view.at_least or view.at_most or view.show_all:
         rows = [_Row(_key(v), p, False, up, down) for v, p, up, down in shown]
     else:
@@ -103,15 +100,16 @@ def _table(items: Sequence[tuple[Any, Any]], view: View, blocks: bool, exact: bo
     lines = []
     if view.at_least or view.at_most:
         head = f"{indent}{'':<{width}}  {'chance':>8}"
-        head += f"  {'at least':>8}" if view.at_least else ""
-        head += f"  {'at most':>8}" if view.at_most else ""
+        up, down = ("or better", "or worse") if best_first else ("at least", "at most")
+        head += f"  {up:>9}" if view.at_least else ""
+        head += f"  {down:>9}" if view.at_most else ""
         lines.append(head)
     for row in rows:
         line = f"{indent}{row.label:<{width}}  {percent(row.p)}"
         if view.at_least:
-            line += f"  {percent(row.at_least)}"
+            line += f"  {percent(row.at_least):>9}"
         if view.at_most:
-            line += f"  {percent(row.at_most)}"
+            line += f"  {percent(row.at_most):>9}"
         if row.each:
             line += " each"
         line += f"  {_bar(float(row.p), top, blocks)}"
@@ -141,7 +139,7 @@ def procedure_text(odds: Odds, view: View, blocks: bool) -> str:
     never = [name for name, p in outcomes if p == 0]
     shown = outcomes if view.show_all else [(n, p) for n, p in outcomes if p != 0]
     # outcomes come best first, so "at least" reads as this outcome or a better one
-    lines += _table(shown, view, blocks, exact)
+    lines += _table(shown, view, blocks, exact, best_first=True)
     if never and not view.show_all:
         lines.append(f"  never: {', '.join(never)}")
     if view.outcomes_only:

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from interpreter.cli import output
+from interpreter.cli.cumulative import columns
 from interpreter.dice import expr as dice
 from interpreter.dice.report import dice_text
 from interpreter.procedure.odds import Odds
@@ -104,25 +105,44 @@ def _means(dist: Mapping[Any, Any]) -> tuple[float | None, str | None]:
     return float(mean), (output.fraction(mean) if output.is_fraction(mean) or isinstance(mean, int) else None)
 
 
-def _distribution(dist: Mapping[Any, Any], exact: bool) -> dict[str, Any]:
+def _cumulative(out: dict[str, Any], dist: Mapping[Any, Any], exact: bool, best_first: bool,
+                sides: tuple[str, ...]) -> None:
+    """Add the asked cumulative columns (`at_least`, `at_most`, and `exact_...` when exact) beside a distribution."""
+    up, down = columns(dist, best_first)
+    for side in sides:
+        column = up if side == "at_least" else down
+        out[side] = {_key(v): float(p) for v, p in column.items()}
+        if exact:
+            out[f"exact_{side}"] = {_key(v): _fraction(p) for v, p in column.items()}
+
+
+def _distribution(dist: Mapping[Any, Any], exact: bool, sides: tuple[str, ...] = ()) -> dict[str, Any]:
     mean, exact_mean = _means(dist)
     out: dict[str, Any] = {"mean": mean, "distribution": {_key(v): float(p) for v, p in dist.items()}}
     if exact:
         out["exact"] = {_key(v): _fraction(p) for v, p in dist.items()}
         out["exact_mean"] = exact_mean
+    _cumulative(out, dist, exact, False, sides)
     return out
 
 
-def odds_json(odds: Odds) -> dict[str, Any]:
-    """The contract's JSON object for the odds of a procedure."""
+def sides(at_least: bool, at_most: bool) -> tuple[str, ...]:
+    """The cumulative columns asked for, by their JSON names."""
+    return tuple(name for name, asked in (("at_least", at_least), ("at_most", at_most)) if asked)
+
+
+def odds_json(odds: Odds, cumulative: tuple[str, ...] = ()) -> dict[str, Any]:
+    """The contract's JSON object for the odds of a procedure; `cumulative` names the columns to add (see sides)."""
     out: dict[str, Any] = {
         "ruleset": odds.ruleset, "procedure": odds.procedure,
         "outcomes": {k: float(p) for k, p in odds.outcomes.items()},
-        "values": {name: _distribution(dist, odds.exact and name not in odds.values_cut)
+        "values": {name: _distribution(dist, odds.exact and name not in odds.values_cut, cumulative)
                    for name, dist in odds.values.items()},
     }
     if odds.exact:
         out["exact"] = {k: _fraction(p) for k, p in odds.outcomes.items()}
+    # outcomes are listed best first: at least = this outcome or a better one
+    _cumulative(out, odds.outcomes, odds.exact, True, cumulative)
     for name, cut in odds.values_cut.items():
         out["values"][name]["truncated"] = cut
     if odds.truncated:
@@ -175,11 +195,11 @@ def bar(share: float, blocks: bool = True) -> str:
     return "█" * full + (_BLOCKS[part] if part else "")
 
 
-def expression_odds_json(expr: str, dist: Any) -> dict[str, Any]:
+def expression_odds_json(expr: str, dist: Any, cumulative: tuple[str, ...] = ()) -> dict[str, Any]:
     """The contract's JSON object for the odds of a dice expression."""
     probs = dict(dist.probs)
     exact = bool(dist.exact) and all(output.is_fraction(p) for p in probs.values())
-    out: dict[str, Any] = {"expr": expr, **_distribution(probs, exact)}
+    out: dict[str, Any] = {"expr": expr, **_distribution(probs, exact, cumulative)}
     if not exact:
         out["mean"] = dist.mean
     if dist.truncated:

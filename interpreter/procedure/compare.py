@@ -7,8 +7,8 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from interpreter.procedure.odds import odds
-from interpreter.record import record
+from interpreter.procedure.odds import Odds, odds
+from interpreter.record import field, record
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.params import find_procedure
 
@@ -31,15 +31,28 @@ class Pair:
         return all(v is None or isinstance(v, Fraction) for v in (self.before, self.after))
 
 
+Distribution = Mapping[Any, Number]
+
+
 @record
 class Comparison:
-    """A procedure at one parameter set under the base and the house ruleset."""
+    """A procedure at one parameter set under the base and the house ruleset (or under the one that has it)."""
 
     procedure: str
     params: Mapping[str, Any]
     outcomes: Mapping[str, Pair]
     values: Mapping[str, Pair]
     exact: bool  # both sides' odds are exact fractions with nothing cut off
+    distributions: Mapping[str, tuple[Distribution | None, Distribution | None]] = field(default_factory=dict)
+    only: str | None = None  # "before" or "after" for a procedure only one of the rulesets has
+
+    @property
+    def changed(self) -> bool:
+        """Whether any outcome's chance or any value's distribution differs."""
+        if self.only is not None:
+            return True
+        return (any(p.before != p.after for p in self.outcomes.values())
+                or any(before != after for before, after in self.distributions.values()))
 
 
 def mean(dist: Mapping[Any, Number]) -> Number | None:
@@ -58,22 +71,34 @@ Sheet = Mapping[str, Any]  # a sheet bound to names (sheet.bind)
 def compare(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, str],
             sheets: tuple[Sheet | None, Sheet | None] = (None, None)) -> Comparison:
     """The odds of `name` with `args` under both rulesets; `sheets` are the base's and the house's
-    sheet bound to names, used where the procedure works on one."""
-    sides = []
+    sheet bound to names, used where the procedure works on one. A procedure only one ruleset has
+    is computed on that side alone (the other side's numbers are None)."""
+    sides: list[Odds | None] = []
     for rs, sheet in zip((base, house), sheets, strict=True):
+        if name not in rs.procedures:
+            sides.append(None)
+            continue
         proc = find_procedure(rs, name)
-        sides.append(odds(rs, name, args, sheet if sheet is not None and proc.sheet == "required" else None))
+        sides.append(odds(rs, name, args, sheet if sheet is not None and proc.sheet != "none" else None))
     before, after = sides
-    outcomes = {o: Pair(before.outcomes.get(o), after.outcomes.get(o))
-                for o in list(before.outcomes) + [o for o in after.outcomes if o not in before.outcomes]}
-    values = {}
-    for v in list(before.values) + [v for v in after.values if v not in before.values]:
-        old = mean(before.values[v]) if v in before.values else None
-        new = mean(after.values[v]) if v in after.values else None
+    if before is None and after is None:
+        find_procedure(house, name)  # raises: neither has it
+    old_outcomes = before.outcomes if before is not None else {}
+    new_outcomes = after.outcomes if after is not None else {}
+    outcomes = {o: Pair(old_outcomes.get(o), new_outcomes.get(o))
+                for o in list(old_outcomes) + [o for o in new_outcomes if o not in old_outcomes]}
+    old_values = before.values if before is not None else {}
+    new_values = after.values if after is not None else {}
+    values, dists = {}, {}
+    for v in list(old_values) + [v for v in new_values if v not in old_values]:
+        old = mean(old_values[v]) if v in old_values else None
+        new = mean(new_values[v]) if v in new_values else None
+        dists[v] = (old_values.get(v), new_values.get(v))
         if old is not None or new is not None:
             values[v] = Pair(old, new)
-    whole = before.exact and after.exact and not before.values_cut and not after.values_cut
-    return Comparison(name, dict(args), outcomes, values, whole)
+    whole = all(s.exact and not s.values_cut for s in sides if s is not None)
+    only = "after" if before is None else "before" if after is None else None
+    return Comparison(name, dict(args), outcomes, values, whole, dists, only)
 
 
 __all__ = ["Comparison", "Pair", "compare", "mean"]

@@ -13,3 +13,25 @@ def fill(message: str, env: Any) -> str:
         return str(v).lower() if isinstance(v, bool) else str(v)
     text = re.sub(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})", value, message)
     return text.replace("{{", "{").replace("}}", "}")
+
+
+_NAMED = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
+
+
+def prose(text: str, constants: Any) -> str:
+    """A description (help, a summary, an outcome's words) with each {constant} replaced by its value as loaded.
+
+    Only the names of constants are filled in; any other text in braces stays as written, so a
+    description that quotes braces for another reason is left alone. An overlay that changes a
+    constant so changes every text that names it.
+    """
+    if "{" not in text:
+        return text
+
+    def value(match: Any) -> str:
+        name = match.group(1)
+        if name not in constants:
+            return str(match.group(0))
+        v = constants[name]
+        return str(v).lower() if isinstance(v, bool) else str(v)
+    return _NAMED.sub(value, text)

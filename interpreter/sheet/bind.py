@@ -144,14 +144,8 @@ __all__ = ["bind", "changed_paths", "evaluate_derived", "names_ruleset", "refres
 
 
 def names_ruleset(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:
-    """Whether a sheet's `ruleset:` names this ruleset: its id, or its file relative to the sheet."""
-    if value == ruleset.id:
-        return True
-    if not isinstance(value, str) or sheet_file is None:
-        return False
-    from pathlib import Path
+    """Whether a sheet's `ruleset:` names this ruleset (its id, or its file relative to the sheet), or a base or
+    an overlay of it (sheet.lineage: such a sheet is read with this ruleset's rules, and the command says so)."""
+    from interpreter.sheet.lineage import kin_note, names_exactly
 
-    try:
-        return (Path(sheet_file).parent / value).resolve() == Path(ruleset.file).resolve()
-    except (OSError, ValueError):  # a name the system cannot take (too long, a NUL) names no file
-        return False
+    return names_exactly(value, ruleset, sheet_file) or kin_note(value, ruleset, sheet_file) is not None

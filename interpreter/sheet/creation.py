@@ -18,7 +18,7 @@ from interpreter.hints import sorted_unique, suggest
 from interpreter.ruleset.entries import entry_trait
 from interpreter.ruleset.model import CreationRule, Ruleset
 from interpreter.ruleset.tables import table_functions
-from interpreter.ruleset.texts import fill
+from interpreter.ruleset.texts import fill, prose
 from interpreter.ruleset.tracks import boxes_written
 from interpreter.sheet.bind import bind, names_ruleset
 
@@ -339,7 +339,7 @@ def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None, traits: 
         for field in spec.fields.values():
             default = field.default if field.default is not None else ([] if field.kind == "list" else "")
             default = (choices or {}).get(field.name, default)
-            note = field.help or field.kind
+            note = prose(field.help, ruleset.constants) or field.kind
             if field.count:
                 note += f"; {field.count} needed"
             lines.append(f"  {field.name}: {_yaml_value(default)}  # {note}")
@@ -347,7 +347,7 @@ def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None, traits: 
         env = bind(ruleset, data)
         lines.append("state:")
         for value in spec.state.values():
-            lines.append(f"  {value.name}: {_yaml_value(env[value.name])}" + (f"  # {value.help}" if value.help else ""))
+            lines.append(f"  {value.name}: {_yaml_value(env[value.name])}" + (f"  # {prose(value.help, ruleset.constants)}" if value.help else ""))
         for track in spec.tracks.values():
             if track.kind == "current_max":
                 lines.append(f"  {track.name}: {{current: {env[track.name + '_current']}, max: {env[track.name + '_max']}}}")

@@ -21,8 +21,16 @@ from interpreter.sheet.bind import bind, changed_paths, names_ruleset
 from interpreter.sheet.creation import refuse_broken
 
 
+def kin(ruleset: Ruleset, data: Mapping[str, Any], doc: Any) -> str | None:
+    """The one-line note to show when the sheet is for a base or an overlay of this ruleset (see sheet.lineage)."""
+    from interpreter.sheet.lineage import kin_note
+
+    return kin_note(data.get("ruleset"), ruleset, doc.file if doc is not None else None)
+
+
 def bound(ruleset: Ruleset, data: Mapping[str, Any], doc: Any) -> dict[str, Any]:
-    """A sheet's names for a run, once the sheet is known to be for this ruleset and to keep its standing rules."""
+    """A sheet's names for a run, once the sheet is known to be for this ruleset (or a base or an overlay
+    of it) and to keep its standing rules."""
     if not names_ruleset(data.get("ruleset"), ruleset, doc.file if doc is not None else None):
         raise BadParameter(f"the sheet is for ruleset '{data.get('ruleset')}', not '{ruleset.id}'",
                            doc.where(("ruleset",)) if doc is not None else None)

@@ -1,0 +1,150 @@
+"""What a chart shows, before any drawing: panels of bars or lines, each point with its exact chance.
+
+The builders here turn odds, sweeps and comparisons into `Chart`s; interpreter.cli.charts draws a
+Chart with the plotting library, so that what is shown is decided (and tested) without it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import Any
+
+from interpreter.cli.cumulative import columns
+from interpreter.cli.odds_text import TINY, View
+from interpreter.procedure.odds import Odds
+from interpreter.record import record
+
+MAX_PANELS = 12  # panels one chart draws; what is left out is said under the chart
+
+
+@record
+class Series:
+    """One set of bars or one line: a label and a number (a chance, or a mean) at each x of its panel."""
+
+    label: str
+    values: tuple[Any, ...]  # Fraction, float, or None where the series has no value
+    line: bool = False  # drawn as a line through points (a curve), else as bars
+
+
+@record
+class Panel:
+    """One plot of a chart: x labels, and series drawn as side-by-side bars or as lines with markers."""
+
+    title: str
+    x: tuple[str, ...]
+    series: tuple[Series, ...]
+    x_label: str = ""
+    percent: bool = True  # the numbers are chances, drawn as percentages
+
+
+@record
+class Chart:
+    """A titled set of panels, and a note of what did not fit."""
+
+    title: str
+    panels: tuple[Panel, ...]
+    note: str = ""
+
+
+def exact_text(value: Any) -> str:
+    """A number as the chart labels it: the exact fraction where there is one, and the percentage or decimal."""
+    if value is None:
+        return "-"
+    if isinstance(value, Fraction):
+        return f"{value.numerator}/{value.denominator}"
+    return f"{float(value):.12g}"
+
+
+def key_text(value: Any) -> str:
+    """A value of a distribution as text: 'none' for unset, true and false for flags."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
+
+
+def limited(title: str, panels: list[Panel], note: str = "") -> Chart:
+    if len(panels) > MAX_PANELS:
+        note = f"{len(panels) - MAX_PANELS} more panels left out (a chart shows at most {MAX_PANELS})"
+        panels = panels[:MAX_PANELS]
+    return Chart(title, tuple(panels), note)
+
+
+def _distribution_panel(title: str, dist: Mapping[Any, Any], view: View, best_first: bool, x_label: str) -> Panel:
+    # as in the text, chances too small to see are left out unless every row is asked for
+    keys = [k for k, p in dist.items() if view.show_all or p >= TINY]
+    series = [Series("chance", tuple(dist[k] for k in keys))]
+    up, down = columns(dist, best_first)
+    better, worse = ("or better", "or worse") if best_first else ("at least", "at most")
+    if view.at_least:
+        series.append(Series(better, tuple(up[k] for k in keys), line=True))
+    if view.at_most:
+        series.append(Series(worse, tuple(down[k] for k in keys), line=True))
+    return Panel(title, tuple(key_text(k) for k in keys), tuple(series), x_label)
+
+
+def odds_chart(odds: Odds, view: View) -> Chart:
+    """The outcomes as bars, then each value that varies as bars (with at-least and at-most columns when asked)."""
+    shown = {o: p for o, p in odds.outcomes.items() if p or view.show_all}
+    panels = [_distribution_panel("outcomes", shown, view, True, "outcome")]
+    if not view.outcomes_only:
+        for name, dist in odds.values.items():
+            if len(dist) > 1 or view.show_all:
+                panels.append(_distribution_panel(name, dist, view, False, name))
+    return limited(f"{odds.ruleset} {odds.procedure}", panels)
+
+
+def expression_chart(expr: str, dist: Any, view: View) -> Chart:
+    """The values of a dice expression as bars."""
+    return Chart(expr, (_distribution_panel(expr, dict(dist.probs), view, False, "value"),))
+
+
+def _outcome_series(sweep: Any, view: View, points: Sequence[Any], label: str = "") -> list[Series]:
+    series = []
+    present = [o for o in sweep.outcomes if view.show_all or any(p.odds.outcomes.get(o) for p in sweep.points)]
+    cols = [(o, "chance") for o in present] if not (view.at_least or view.at_most) else []
+    cols += [(o, "or better") for o in present if view.at_least]
+    cols += [(o, "or worse") for o in present if view.at_most]
+    for outcome, which in cols:
+        values = []
+        for point in points:
+            dist = {o: point.odds.outcomes.get(o, Fraction(0)) for o in sweep.outcomes}
+            up, down = columns(dist, True)
+            values.append({"chance": dist, "or better": up, "or worse": down}[which][outcome])
+        name = outcome if which == "chance" else f"{outcome} {which}"
+        series.append(Series(f"{name}{label}", tuple(values), line=True))
+    return series
+
+
+def sweep_chart(sweep: Any, view: View) -> Chart:
+    """One line per outcome across the swept values; with two swept parameters, a panel per value of the second."""
+    from interpreter.cli.ranges import described
+    from interpreter.cli.sweep_text import mean_of
+
+    first, values = sweep.axes[0]
+    title = f"{sweep.ruleset} {sweep.procedure}, {described(sweep.axes)}"
+    panels = []
+    groups: list[tuple[str, list[Any]]]
+    if len(sweep.axes) == 1:
+        groups = [("outcomes", list(sweep.points))]
+    else:
+        second, others = sweep.axes[1]
+        groups = [(f"{second}={v}", [p for p in sweep.points if p.at[1] == v]) for v in others]
+    for heading, points in groups:
+        panels.append(Panel(heading, tuple(values), tuple(_outcome_series(sweep, view, points)), first))
+    if not view.outcomes_only:
+        for name in sweep.values:  # a value's mean: one line, or one line per value of the second parameter
+            lines = []
+            for heading, points in groups:
+                means = tuple(mean_of(p.odds.values.get(name, {})) for p in points)
+                label = f"{name} mean" if len(groups) == 1 else heading
+                lines.append(Series(label, means, line=True))
+            if len({m for s in lines for m in s.values if m is not None}) > 1:
+                panels.append(Panel(f"{name} (mean)", tuple(values), tuple(lines), first, percent=False))
+    return limited(title, panels)
+
+
+__all__ = ["MAX_PANELS", "Chart", "Panel", "Series", "exact_text", "expression_chart", "key_text", "limited", "odds_chart",
+           "sweep_chart"]

@@ -1,0 +1,208 @@
+"""Which cases `rules diff` compares, and on which characters: the questions a house rule raises, asked of both rulesets.
+
+A procedure is compared at its samples, and also where the change can show: at a trait of every
+trait group (a cheaper attribute shows on an attribute, not on the sampled skill), and at keys
+that reach every changed row of a table it uses. Those extra cases are kept only where the odds
+differ. A procedure that works on a sheet runs on a new character of each ruleset (or the sheet
+given); when the new character cannot afford it (a purchase), the diff supplies what it lacks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interpreter.errors import Refused, RulesError
+from interpreter.procedure.compare import Comparison, Sheet, compare
+from interpreter.record import record
+from interpreter.ruleset.changes import Change, affected
+from interpreter.ruleset.model import Param, Procedure, Ruleset
+from interpreter.ruleset.samples import as_arguments
+
+SUPPLIED = (100, 10_000)  # what the diff gives a sheet's spendable amount (experience) when a new character has too little
+MAX_EXTRA = 24  # extra cases (trait groups, table rows) one procedure may add
+
+
+@record
+class Characters:
+    """The sheets a comparison runs on: one bound to each ruleset, and where they came from."""
+
+    base: Sheet | None
+    house: Sheet | None
+    given: bool  # a sheet the user gave (else a new character of each ruleset)
+    data: Any = None  # the sheet's data and document, to supply amounts to
+    doc: Any = None
+
+
+@record
+class Diff:
+    """Everything `rules diff` found: both rulesets, the changed values, the comparisons, and what was left out."""
+
+    base: Ruleset
+    house: Ruleset
+    found: list[Change]
+    odds: list[Comparison]
+    skipped: list[dict[str, Any]]
+    notes: dict[int, str]  # index in odds -> what the diff supplied to the character there
+    people: Characters
+    character: list[tuple[str, Any, Any]]  # the given sheet's derived numbers that differ
+    sheet: str | None = None
+
+
+def new_character(rs: Ruleset, supply: Mapping[str, int] | None = None) -> tuple[Any, Any] | None:
+    """A new character of a ruleset as `rules sheet new` writes it (data, document), with `supply` set in its state."""
+    from interpreter.load.yaml import load_text
+    from interpreter.sheet.spread import new_sheet
+
+    try:
+        doc = load_text(new_sheet(rs, "New character", None, rs.file), rs.file)
+    except RulesError:
+        return None
+    if supply:
+        state = doc.data.setdefault("state", {})
+        state.update(supply)
+    return doc.data, doc
+
+
+def bind_to(rs: Ruleset, data: Any, doc: Any) -> Sheet | None:
+    """A sheet bound to a ruleset's names, or None when it cannot be (it breaks that ruleset's standing rules)."""
+    from interpreter.sheet.session import bound
+
+    try:
+        return bound(rs, data, doc)
+    except RulesError:
+        return None
+
+
+def spendable(rs: Ruleset, proc: Procedure) -> list[str]:
+    """The sheet's whole-number state values with no maximum that a procedure reads: what a purchase spends."""
+    if rs.sheet is None:
+        return []
+    return [v.name for v in rs.sheet.state.values()
+            if v.type == "int" and v.maximum is None and (proc.reads is None or v.name in proc.reads)]
+
+
+def compare_case(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, str], people: Characters
+                 ) -> tuple[Comparison, str | None]:
+    """One case compared, and a note of what the diff supplied to the character when that was needed."""
+    sheets = (people.base, people.house)
+    try:
+        return compare(base, house, name, args, sheets), None
+    except Refused:
+        proc = (house.procedures.get(name) or base.procedures.get(name))
+        if proc is None or proc.sheet == "none":
+            raise
+        for amount in SUPPLIED:
+            for field in spendable(house if name in house.procedures else base, proc):
+                supplied = _supplied(base, house, people, {field: amount})
+                if supplied is None:
+                    continue
+                try:
+                    found = compare(base, house, name, args, supplied)
+                except Refused:
+                    continue
+                return found, f"with {field} = {amount} supplied"
+        raise
+
+
+def _supplied(base: Ruleset, house: Ruleset, people: Characters, supply: dict[str, int]
+              ) -> tuple[Sheet | None, Sheet | None] | None:
+    out = []
+    for rs in (base, house):
+        if people.given:
+            data = {**people.data, "state": {**(people.data.get("state") or {}), **supply}}
+            out.append(bind_to(rs, data, people.doc))
+        else:
+            made = new_character(rs, supply)
+            out.append(bind_to(rs, *made) if made is not None else None)
+    return (out[0], out[1])
+
+
+def _trait_cases(rs: Ruleset, proc: Procedure, sample: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The sample with each trait parameter set to the first trait of every other trait group."""
+    out = []
+    for param in proc.params:
+        if param.type != "trait":
+            continue
+        groups: dict[str, str] = {}
+        for trait in rs.traits.values():
+            groups.setdefault(trait.group, trait.name)
+        for trait_name in groups.values():
+            if str(sample.get(param.name)) != trait_name:
+                out.append({**as_arguments(sample), param.name: trait_name})
+    return out
+
+
+def _keys(base: Ruleset, house: Ruleset) -> dict[str, set[int]]:
+    """For every table both rulesets have, the keys of the rows that differ (each changed row's ends)."""
+    out: dict[str, set[int]] = {}
+    for name, new in house.tables.items():
+        old = base.tables.get(name)
+        if old is None:
+            continue
+        shape = [tuple((r.low, r.high, r.text, getattr(r.value, "text", r.value)) for r in t.rows) for t in (old, new)]
+        changed = set(shape[0]) ^ set(shape[1])
+        if changed:
+            out[name] = {key for low, high, *_ in changed for key in (low, high)}
+    return out
+
+
+def _param_value(param: Param, key: int) -> str | None:
+    """A table key as this parameter takes it (a word for a choice), or None when the parameter cannot take it."""
+    if param.type == "choice":
+        words = [w for w, n in param.options.items() if n == key]
+        return words[0] if words else None
+    if param.type != "int":
+        return None
+    if (param.minimum is not None and key < param.minimum) or (param.maximum is not None and key > param.maximum):
+        return None
+    if param.one_of is not None and key not in param.one_of:
+        return None
+    return str(key)
+
+
+def _row_cases(before: Mapping[str, Any], after: Mapping[str, Any], base: Ruleset, house: Ruleset, name: str,
+               proc: Procedure, sample: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The sample with a number parameter set to each key of a changed row of a table the procedure uses."""
+    out = []
+    for table, keys in _keys(base, house).items():
+        probe = {**before, "tables": {**(before.get("tables") or {}), table: (after.get("tables") or {})[table]}}
+        if name not in affected(before, probe):
+            continue  # the procedure does not use this table
+        for param in proc.params:
+            for key in sorted(keys):
+                value = _param_value(param, key)
+                if value is not None and value != str(sample.get(param.name)):
+                    out.append({**as_arguments(sample), param.name: value})
+    return out
+
+
+def extra_cases(before: Mapping[str, Any], after: Mapping[str, Any], base: Ruleset, house: Ruleset, name: str,
+                sample: Mapping[str, Any]) -> list[dict[str, str]]:
+    """Parameters beyond a sample where the change may show (kept by the caller only where the odds differ)."""
+    if name not in base.procedures or name not in house.procedures:
+        return []
+    proc = house.procedures[name]
+    found = _trait_cases(house, proc, sample) + _row_cases(before, after, base, house, name, proc, sample)
+    unique = {tuple(sorted(args.items())): args for args in found}
+    return list(unique.values())[:MAX_EXTRA]
+
+
+def sheet_changes(base: Ruleset, house: Ruleset, people: Characters) -> list[tuple[str, Any, Any]]:
+    """The character's derived numbers that differ between the rulesets: (name, before, after)."""
+    if people.base is None or people.house is None:
+        return []
+    out = []
+    names = list(people.base) + [n for n in people.house if n not in people.base]
+    for name in names:
+        if name in base.constants or name in house.constants:
+            continue  # the ruleset's numbers are under "Changed values"; these are the character's
+        old, new = people.base.get(name), people.house.get(name)
+        plain = all(isinstance(v, (int, float, bool, str, type(None))) for v in (old, new))
+        if plain and (old != new or type(old) is not type(new)):
+            out.append((name, old, new))
+    return out
+
+
+__all__ = ["MAX_EXTRA", "SUPPLIED", "Characters", "Diff", "bind_to", "compare_case", "extra_cases", "new_character",
+           "sheet_changes", "spendable"]

@@ -1,0 +1,174 @@
+"""What `rules odds` prints and draws: one distribution or a sweep, as text, JSON or CSV, and a chart beside it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import click
+
+from interpreter.cli import output
+from interpreter.cli.arguments import parse_assignments
+from interpreter.cli.odds_text import View
+from interpreter.errors import BadParameter
+from interpreter.record import record
+from interpreter.ruleset.model import Ruleset
+
+CHART_FORMATS = ("svg", "png", "html")
+
+
+@record
+class Shown:
+    """How the result is to be shown: printed as JSON or CSV (else text), drawn to a file or not."""
+
+    as_json: bool
+    as_csv: bool
+    plot: str | None
+    chart: str | None  # the chart's format, from the file's extension
+    percentiles: str | None
+
+
+def odds_view(show_all: bool, at_least: bool, at_most: bool, outcomes_only: bool) -> View:
+    """The view the options ask for."""
+    return View(show_all=show_all, at_least=at_least, at_most=at_most, outcomes_only=outcomes_only)
+
+
+def chart_format(path: str | None) -> str | None:
+    """The chart format a --plot file names by its extension (a usage mistake for any other)."""
+    if path is None:
+        return None
+    suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
+    if suffix not in CHART_FORMATS:
+        raise click.UsageError(f"--plot writes .svg, .png or .html, not {path!r}")
+    return suffix
+
+
+def _percentiles(text: str | None) -> tuple[int, ...]:
+    if not text:
+        return ()
+    out = []
+    for part in text.split(","):
+        part = part.strip()
+        if not part.isdigit() or not 0 <= int(part) <= 100:
+            raise BadParameter(f"--percentiles takes whole numbers from 0 to 100 separated by commas, not '{text}'")
+        out.append(int(part))
+    return tuple(dict.fromkeys(out))
+
+
+def _draw(chart: Any, shown: Shown) -> None:
+    if shown.plot is None or shown.chart is None:
+        return
+    from interpreter.cli.charts import write_chart
+
+    write_chart(chart, shown.plot, shown.chart)
+
+
+def _wrote(shown: Shown) -> None:
+    if shown.plot is not None and not shown.as_json and not shown.as_csv:
+        output.echo(f"chart written to {shown.plot}")
+
+
+def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | None, chart: str | None) -> None:
+    """The odds of a dice expression."""
+    from interpreter.cli import odds_text, render
+    from interpreter.dice import expr as dice
+
+    shown = Shown(as_json, as_csv, plot, chart, None)
+    if chart is not None:
+        from interpreter.cli.charts import require
+
+        require()  # before any work: a missing extra is said at once
+    dist = dice.parse(expr).distribution({})
+    if chart is not None:
+        from interpreter.cli.chart_data import expression_chart
+
+        _draw(expression_chart(expr, dist, view), shown)
+    if as_json:
+        data = render.expression_odds_json(expr, dist, render.sides(view.at_least, view.at_most))
+        if plot is not None:
+            data["plot"] = plot
+        output.print_json(data)
+    elif as_csv:
+        from interpreter.cli.sweep_text import distribution_csv
+
+        output.echo(distribution_csv([("value", dict(dist.probs), False)]), nl=False)
+    else:
+        output.echo(odds_text.expression_text(expr, dist, view, output.can_show("█")))
+    _wrote(shown)
+
+
+def procedure(rs: Ruleset, name: str, params: Sequence[str], sheet: str | None, view: View, shown: Shown) -> None:
+    """The odds of a procedure, or of a sweep of it when a parameter names several values."""
+    from interpreter.cli.ranges import parse_sweep
+
+    fixed, axes = parse_sweep(params)
+    percentiles = _percentiles(shown.percentiles)
+    if percentiles and not axes:
+        raise click.UsageError("--percentiles is for a sweep (a parameter given as A..B or a,b,c)")
+    if shown.chart is not None:
+        from interpreter.cli.charts import require
+
+        require()
+    bound = None
+    if sheet is not None:
+        from interpreter.sheet import session
+        from interpreter.sheet.file import SheetFile
+
+        handle = SheetFile.read(sheet)
+        bound = session.bound(rs, handle.data, handle.doc)
+        note = session.kin(rs, handle.data, handle.doc)
+        if note is not None:
+            output.echo(note, err=True)
+    if axes:
+        _sweep(rs, name, fixed, axes, bound, view, shown, percentiles)
+        return
+    from interpreter.cli import odds_text, render
+    from interpreter.procedure.odds import odds
+
+    result = odds(rs, name, parse_assignments(params), bound)
+    if shown.chart is not None:
+        from interpreter.cli.chart_data import odds_chart
+
+        _draw(odds_chart(result, view), shown)
+    if shown.as_json:
+        out = render.odds_json(result, render.sides(view.at_least, view.at_most))
+        if view.outcomes_only:
+            out.pop("values")
+        if shown.plot is not None:
+            out["plot"] = shown.plot
+        output.print_json(out)
+    elif shown.as_csv:
+        from interpreter.cli.sweep_text import distribution_csv
+
+        parts = [("outcome", result.outcomes, True)]
+        if not view.outcomes_only:
+            parts += [(value, dist, False) for value, dist in result.values.items()]
+        output.echo(distribution_csv(parts), nl=False)
+    else:
+        output.echo(odds_text.procedure_text(result, view, output.can_show("█")))
+    _wrote(shown)
+
+
+def _sweep(rs: Ruleset, name: str, fixed: dict[str, str], axes: Any, bound: Any, view: View, shown: Shown,
+           percentiles: tuple[int, ...]) -> None:
+    from interpreter.cli import sweep_text
+    from interpreter.procedure.sweep import sweep
+
+    result = sweep(rs, name, fixed, axes, bound)
+    if shown.chart is not None:
+        from interpreter.cli.chart_data import sweep_chart
+
+        _draw(sweep_chart(result, view), shown)
+    if shown.as_json:
+        data = sweep_text.sweep_json(result, fixed, view)
+        if shown.plot is not None:
+            data["plot"] = shown.plot
+        output.print_json(data)
+    elif shown.as_csv:
+        output.echo(sweep_text.sweep_csv(result, view, percentiles), nl=False)
+    else:
+        output.echo(sweep_text.sweep_text(result, view, percentiles))
+    _wrote(shown)
+
+
+__all__ = ["CHART_FORMATS", "Shown", "chart_format", "expression", "odds_view", "procedure"]
