@@ -182,15 +182,10 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         else:
             output.echo(render.result_text(result))
         return
-    from interpreter.sheet.file import SheetFile
-    from interpreter.sheet.session import kin, run_on_file
+    from interpreter.sheet.session import run_on_file
 
-    opened = SheetFile.read(sheet)
-    note = kin(rs, opened.data, opened.doc)
-    if note is not None:
-        output.echo(note, err=True)
     result, handle = run_on_file(rs, procedure, args, source, sheet, write=not dry_run, backup=not no_backup,
-                                 after=all_dice_used)
+                                 after=all_dice_used, told=lambda note: output.echo(note, err=True))
     if as_json:
         data = render.result_json(result)
         data["changes"] = [{"path": render.sheet_path(p), "old": old, "new": new} for p, old, new in result.changes]

@@ -66,23 +66,32 @@ def apply(handle: Any, result: Result) -> None:
 
 
 def run_on_file(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any, path: str, *,
-                write: bool, backup: bool = True, after: Callable[[], None] | None = None) -> tuple[Result, Any]:
+                write: bool, backup: bool = True, after: Callable[[], None] | None = None,
+                told: Callable[[str], None] | None = None) -> tuple[Result, Any]:
     """Run a procedure with the sheet in a file; with `write`, the changes are written back atomically.
 
     `after` runs once the procedure has run and before anything is written (the check that given
     dice were all used): when it raises, the file is left as it was. Without `write` nothing is
-    written and no lock is taken; the handle returned can still show what would change.
+    written and no lock is taken; the handle returned can still show what would change. `told` is
+    given the note to show when the sheet is for a base or an overlay of the ruleset (see `kin`).
     """
     from interpreter.sheet.file import SheetFile, transaction
 
+    def note(handle: Any) -> None:
+        said = kin(ruleset, handle.data, handle.doc) if told is not None else None
+        if said is not None and told is not None:
+            told(said)
+
     if not write:
         handle = SheetFile.read(path)
+        note(handle)
         result = run(ruleset, name, args, source, handle.data, handle.doc)
         if after is not None:
             after()
         apply(handle, result)
         return result, handle
     with transaction(path) as handle:
+        note(handle)
         result = run(ruleset, name, args, source, handle.data, handle.doc)
         if after is not None:
             after()
