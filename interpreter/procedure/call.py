@@ -65,7 +65,7 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
             env.update(bindings(end, sheet))
             trace = end.trace
             if prefix:
-                trace = tuple(replace(r, name=f"{prefix}.{r.name}") if isinstance(r, RollRecord) else r for r in trace)
+                trace = tuple(replace(r, name=f"{prefix}_{r.name}") if isinstance(r, RollRecord) else r for r in trace)
             new = World(env, world.outcome, world.stopped, world.trace + trace, world.loops)
             if spec.inherit:
                 new = new.with_outcome(end.outcome)
