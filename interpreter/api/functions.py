@@ -1,144 +1,133 @@
-"""The library's public face: load a ruleset, validate it, run a procedure, get exact odds, roll dice,
-read a character sheet.  Everything here is re-exported by ``interpreter``; see docs/api.md.
+"""The library's functions: load a ruleset, validate it, run a procedure, get exact odds, roll dice, read a sheet.
 
-Each function imports what it needs when called, so importing the package stays cheap.
+Each imports what it needs when called, so importing the package stays cheap. A ruleset is a
+bundled id, a path, or a ruleset loaded before; parameters are a mapping of names to values
+(interpreter.ruleset.param_values says what each type takes; None is a parameter not given).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from interpreter.api import calls
+from interpreter.api.arguments import arguments, exhausted, flag, ruleset_ref, sheet_path, source
+from interpreter.api.arguments import times as times_option
+
 if TYPE_CHECKING:
-    from interpreter.dice.sources import DiceSource
+    from interpreter.api.results import Odds, Result, Samples
+    from interpreter.api.ruleset import Ruleset
     from interpreter.dice.trace import Roll
     from interpreter.errors import RulesError
-    from interpreter.procedure.odds import Odds
-    from interpreter.procedure.run import Result
-    from interpreter.procedure.sampler import Samples
-    from interpreter.ruleset.model import Ruleset
+    from interpreter.ruleset.model import Ruleset as Compiled
+    from interpreter.sheet.character import Sheet
 
-
-def load_ruleset(ref: str) -> Ruleset:
+def load_ruleset(ref: str | os.PathLike[str]) -> Ruleset:
     """Load, validate and compile a ruleset by bundled id or file path.
 
-    Raises ``interpreter.errors.Invalid`` listing every problem when the ruleset is not valid, and
-    another ``RulesError`` (one located line) when it cannot be read at all.
+    Raises ``interpreter.Invalid`` (a ``RulesError``) listing every problem when the ruleset is not
+    valid, and another ``RulesError`` (one located line) when it cannot be read at all.
     """
+    from interpreter.api.ruleset import Ruleset
     from interpreter.pipeline import compile_ref
 
-    return compile_ref(ref)
+    return Ruleset(compile_ref(ruleset_ref(ref)))
 
 
-def validate(ref: str) -> list[RulesError]:
+def validate(ref: str | os.PathLike[str]) -> list[RulesError]:
     """Every problem of a ruleset (bundled id or path), in file order; an empty list when it is valid."""
     from interpreter.pipeline import problems
 
-    return problems(ref)
+    return problems(ruleset_ref(ref))
 
 
-def _source(seed: int | None, dice: Sequence[int] | None) -> DiceSource:
-    from interpreter.dice.sources import GivenSource, RandomSource
-    from interpreter.errors import BadParameter
+def compiled(ruleset: Any) -> Compiled:
+    """The engine's form of a ruleset given as an id, a path, a loaded ruleset or the engine's form itself."""
+    from interpreter.api.ruleset import Ruleset
+    from interpreter.ruleset.model import Ruleset as Engine
 
-    if seed is not None and dice is not None:
-        raise BadParameter("give either seed or dice, not both")
-    if dice is not None:
-        return GivenSource(list(dice))
-    return RandomSource.seeded(seed)
-
-
-def _exhausted(source: DiceSource) -> None:
-    from interpreter.dice.sources import GivenSource
-
-    if isinstance(source, GivenSource):
-        source.check_exhausted()
+    if isinstance(ruleset, Ruleset):
+        return ruleset.compiled
+    if isinstance(ruleset, Engine):
+        return ruleset
+    return load_ruleset(ruleset_ref(ruleset)).compiled
 
 
-def _ruleset(ruleset: Ruleset | str) -> Ruleset:
-    return load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
-
-
-def _args(params: Mapping[str, object] | None) -> dict[str, str]:
-    """Parameters as the command line would give them: flags as true/false, everything else as text."""
-    out = {}
-    for name, value in (params or {}).items():
-        out[name] = ("true" if value else "false") if isinstance(value, bool) else str(value)
-    return out
-
-
-def run(ruleset: Ruleset | str, procedure: str, params: Mapping[str, object] | None = None, *,
-        seed: int | None = None, dice: Sequence[int] | None = None, sheet: str | None = None,
-        write: bool = True) -> Result:
+def run(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
+        params: Mapping[str, Any] | None = None, *, seed: int | None = None, dice: Sequence[int] | None = None,
+        sheet: str | os.PathLike[str] | Sheet | None = None, write: bool = False) -> Result:
     """Run one procedure and return its outcome, values and the trace of every die.
 
     ``seed`` makes the dice repeatable; ``dice`` gives them exactly, in roll order (too few or too many is
-    an error).  With ``sheet`` (a sheet file's path) the procedure reads the sheet's traits and, unless
-    ``write`` is false, writes what it changed back to the file atomically; ``Result.changes`` lists them.
+    an error). With ``sheet`` (a sheet file's path, or a sheet from ``read_sheet``) the procedure reads the
+    sheet's traits, and ``Result.changes`` lists what it changed; the file is written back, atomically,
+    only with ``write=True``.
     """
-    rs = _ruleset(ruleset)
-    source = _source(seed, dice)
-    if sheet is None:
-        from interpreter.procedure import run as running
-
-        result = running.run(rs, procedure, _args(params), source)
-        _exhausted(source)
-        return result
-    from interpreter.sheet import session
-
-    return session.run_on_file(rs, procedure, _args(params), source, sheet, write=write,
-                               after=lambda: _exhausted(source))[0]
+    rs = compiled(ruleset)
+    args, path, given = arguments(params, {}), sheet_path(sheet), source(seed, dice)
+    return calls.run(rs, procedure, args, given, path, flag("write", write))
 
 
-def odds(ruleset: Ruleset | str, procedure: str, params: Mapping[str, object] | None = None, *,
-         sheet: str | None = None) -> Odds:
+def odds(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
+         params: Mapping[str, Any] | None = None, *, sheet: str | os.PathLike[str] | Sheet | None = None) -> Odds:
     """The exact probability of every outcome of a procedure and the distribution of every value.
 
     Probabilities are ``fractions.Fraction`` where exact (``Odds.exact``), floats where explosions were cut
     off (``Odds.truncated`` is the mass cut off).  A sheet is read, never written.
     """
-    rs = _ruleset(ruleset)
-    if sheet is None:
-        from interpreter.procedure.odds import odds as procedure_odds
-
-        return procedure_odds(rs, procedure, _args(params))
-    from interpreter.sheet import session
-    from interpreter.sheet.file import SheetFile
-
-    handle = SheetFile.read(sheet)
-    return session.odds(rs, procedure, _args(params), handle.data, handle.doc)
+    return calls.odds(compiled(ruleset), procedure, arguments(params, {}), sheet_path(sheet))
 
 
-def sample(ruleset: Ruleset | str, procedure: str, params: Mapping[str, object] | None = None, *,
-           times: int = 1000, seed: int | None = None) -> Samples:
+def sample(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
+           params: Mapping[str, Any] | None = None, *, times: int = 1000, seed: int | None = None) -> Samples:
     """Run a procedure many times and count its outcomes and values (``Samples.outcomes``, ``Samples.values``).
 
     No trace is kept, and the procedure runs as one function written from its compiled steps, hundreds of
-    times faster than ``run`` (docs/api.md says which steps are written). With the same ``seed`` the counts
-    are the same; ``run(..., seed=s)`` gives what one run of ``random.Random(s)`` gives here.
+    times faster than ``run``. With the same ``seed`` the counts are the same; ``run(..., seed=s)`` gives
+    what one run of ``random.Random(s)`` gives here.
     """
-    from interpreter.errors import BadParameter
-    from interpreter.procedure import sampler
-
-    if isinstance(times, bool) or not isinstance(times, int) or times < 1:
-        raise BadParameter(f"times must be a whole number of at least 1, not {times!r}")
-    return sampler.sample(_ruleset(ruleset), procedure, _args(params), times, seed)
+    count = times_option(times)
+    source(seed, None)  # (a seed that is not a whole number is refused here)
+    return calls.sample(compiled(ruleset), procedure, arguments(params, {}), count, seed)
 
 
 def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = None) -> Roll:
     """Roll a dice expression (docs/dice.md); ``Roll.value`` is the result and ``Roll.dice`` every die."""
     from interpreter.dice.expr import parse
+    from interpreter.errors import BadParameter
 
-    source = _source(seed, dice)
-    result = parse(expr).roll({}, source)
-    _exhausted(source)
+    if not isinstance(expr, str):
+        raise BadParameter(f"a dice expression is text, not {type(expr).__name__}")
+    given = source(seed, dice)
+    result = parse(expr).roll({}, given)
+    exhausted(given)
     return result
 
 
-def read_sheet(path: str) -> dict[str, Any]:
-    """A character sheet as `rules sheet show --json` prints it: traits, derived values, tracks, resources."""
+def read_sheet(path: str | os.PathLike[str]) -> Sheet:
+    """A character sheet with typed fields: traits, derived values, tracks, resources, state and status."""
+    from interpreter.errors import BadParameter
+    from interpreter.sheet.character import character
     from interpreter.sheet.open import open_sheet
-    from interpreter.sheet.view import view
 
-    handle, rs = open_sheet(path)
-    return view(rs, handle.data, handle.doc)
+    where = sheet_path(path)
+    if where is None:
+        raise BadParameter("read_sheet takes a sheet file's path")
+    handle, rs = open_sheet(where)
+    return character(rs, handle.data, handle.doc, where)
+
+
+def new_sheet(ruleset: str | os.PathLike[str], path: str | os.PathLike[str], name: str = "New character") -> Sheet:
+    """Write a commented starting sheet that passes the creation rules, as `rules sheet new` does, and read it.
+
+    The file must not exist yet: a sheet is never overwritten.
+    """
+    from interpreter.errors import BadParameter
+    from interpreter.sheet.open import create_sheet
+
+    ref, out = ruleset_ref(ruleset), sheet_path(path)
+    if out is None or not isinstance(name, str):
+        raise BadParameter("new_sheet takes a ruleset, the new sheet's path and a name")
+    create_sheet(ref, out, name)
+    return read_sheet(out)

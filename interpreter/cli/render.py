@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from interpreter.api.chat import shown_expr
 from interpreter.cli import output
 from interpreter.dice import expr as dice
 from interpreter.dice.report import dice_text
@@ -26,28 +26,6 @@ def _key(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def _substitute(text: str, names: Any, env: Mapping[str, Any], depth: int = 0) -> str:
-    for name in sorted(names, key=len, reverse=True):
-        value = env.get(name)
-        if isinstance(value, bool):
-            value = int(value)
-        pattern = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
-        if isinstance(value, int):
-            text = re.sub(pattern, str(value), text)
-        elif value is not None and hasattr(value, "text") and depth < 8:
-            inner = _substitute(value.text, value.names, env, depth + 1)
-            text = re.sub(pattern, "(" + inner.replace("\\", "\\\\") + ")", text)
-    return text
-
-
-def shown_expr(record: RollRecord) -> str:
-    """The dice expression with the names it used replaced by their values (`(pool)d10` -> `5d10`)."""
-    text = _substitute(record.expr.text, record.expr.names, record.env)
-    for _ in range(4):
-        text = re.sub(r"\((-?\d+|\d*d\d+)\)", r"\1", text)
-    return text.replace(" ", "")
 
 
 def _rolls(result: Result) -> list[RollRecord]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -10,7 +9,6 @@ import click
 from interpreter.cli import complete, output
 from interpreter.cli.examples import ExampleGroup, examples
 from interpreter.cli.help import json_option
-from interpreter.pipeline import compile_ref
 
 
 @click.group(cls=ExampleGroup, epilog=examples("rules sheet new {sheet_ruleset} -o marco.yaml --name Marco", "rules sheet check marco.yaml",
@@ -27,16 +25,9 @@ def sheet() -> None:
 @json_option
 def sheet_new(ruleset: str, out: str, name: str, as_json: bool) -> None:
     """Write a commented starting sheet that passes `rules sheet check --creation`; never overwrites a file."""
-    from interpreter.load.find import find
-    from interpreter.sheet.file import new_sheet
-    from interpreter.sheet.spread import new_sheet as new_sheet_text
+    from interpreter.sheet.open import create_sheet
 
-    ref = None
-    found = find(ruleset)
-    if found.origin == "path":  # an id is written as it is; a path relative to the sheet
-        ref = os.path.relpath(os.path.abspath(found.path), os.path.dirname(os.path.abspath(out)))
-    rs = compile_ref(ruleset)
-    new_sheet(out, new_sheet_text(rs, name, ref, out))
+    rs = create_sheet(ruleset, out, name)
     if as_json:
         output.print_json({"ruleset": rs.id, "file": out, "name": name, "written": True})
     else:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from interpreter.errors import BadParameter, RulesetLoadError
@@ -27,3 +28,18 @@ def open_sheet(path: str) -> tuple[SheetFile, Ruleset]:
         reason = err.message.removeprefix("cannot read the file: ")
         message = err.message if reason == err.message else f"the sheet's ruleset {shown(ref)} cannot be read: {reason}"
         raise BadParameter(message, handle.doc.where(("ruleset",)), err.hint) from None
+
+
+def create_sheet(ref: str, out: str, name: str) -> Ruleset:
+    """Write a commented starting sheet of a ruleset that passes its creation rules; never over a file."""
+    from interpreter.load.find import find
+    from interpreter.sheet.file import new_sheet
+    from interpreter.sheet.spread import new_sheet as sheet_text
+
+    written = None  # an id is written as it is; a path relative to the sheet
+    found = find(ref)
+    if found.origin == "path":
+        written = os.path.relpath(os.path.abspath(found.path), os.path.dirname(os.path.abspath(out)))
+    rs = compile_ref(ref)
+    new_sheet(out, sheet_text(rs, name, written, out))
+    return rs
