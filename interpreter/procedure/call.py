@@ -46,7 +46,8 @@ def run_call(step: Step[Call], worlds: Worlds, ctx: EvalContext) -> Worlds:
         return cached
 
     def one(world: World, weight: Weight) -> Iterable[tuple[World, Weight]]:
-        args = {a.name: evaluate(a.formula, world, ctx, step.where) for a in spec.args}
+        args = {a.name: world.env[a.passes] if a.passes else evaluate(a.formula, world, ctx, step.where)
+                for a in spec.args}  # dice handed on whole are the caller's value as it is
         prefix = spec.prefix
         # A procedure that works on a sheet gets the caller's sheet, and its changes come back.
         sheet: dict[str, Any] = {}

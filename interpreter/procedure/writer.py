@@ -332,6 +332,8 @@ class Function:
 
     def call(self, spec: Call, where: Location, depth: int) -> None:
         callee = self.m.ruleset.procedures[spec.procedure]
+        if any(a.passes for a in spec.args):
+            raise Unsupported("dice handed on to a call")  # the traced runner rolls them in the callee
         given = {a.name: self.f(a.formula) for a in spec.args}
         missing = [p.name for p in callee.params if p.required and p.name not in given]
         if missing or set(given) - {p.name for p in callee.params}:
