@@ -72,13 +72,16 @@ def list_cmd(as_json: bool) -> None:
 @click.argument("rulesets", nargs=-1, shell_complete=complete.rulesets)
 @json_option
 def validate(rulesets: Sequence[str], as_json: bool) -> None:
-    """Check rulesets (all bundled ones when none is named); print every problem.
+    """Check rulesets (when none is named: the bundled ones and those in your ruleset folders); print every problem.
 
     Each problem is one line, FILE:LINE:COL: $.json.path: message; the exit code is 1 when any
-    ruleset has a problem.
+    ruleset has a problem. A warning (on stderr) is something that is valid but likely not meant.
     """
+    from interpreter.load.find import user_rulesets
+
     reports = []
-    for ref in rulesets or bundled_ids():
+    every = bundled_ids() + sorted(set(user_rulesets()) - set(bundled_ids()))
+    for ref in rulesets or every:
         found = problems(ref)
         shown = resolve(ref)[1] if not found else (found[0].where.file if found[0].where else ref)
         warnings = [] if found else _default_warnings(ref, shown)
@@ -99,11 +102,17 @@ def validate(rulesets: Sequence[str], as_json: bool) -> None:
 
 
 def _default_warnings(ref: str, shown: str) -> list[str]:
-    """A warning for each way the trait and field defaults break the ruleset's own creation rules."""
+    """A warning for each constant an overlay adds that nothing reads, and each way the trait and field
+    defaults break the ruleset's own creation rules."""
+    from interpreter.pipeline import document
+    from interpreter.ruleset.unread import unread_constants
     from interpreter.sheet.spread import default_problems
 
-    return [f"{shown}: a sheet at the defaults breaks a creation rule: {message}"
-            for message in default_problems(compile_ref(ref))]
+    rs = compile_ref(ref)
+    doc = document(ref) if rs.extends is not None else None
+    unread = [str(w) for w in unread_constants(rs, doc.data, doc)] if doc is not None else []
+    return unread + [f"{shown}: a sheet at the defaults breaks a creation rule: {message}"
+                     for message in default_problems(rs)]
 
 
 def parse_dice_list(text: str | None) -> list[int] | None:
