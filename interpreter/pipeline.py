@@ -72,7 +72,14 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
     known = _COMPILED.get(memo_key)
     if known is not None and (trust_cache or known[1]) and _stats(tuple(f[0] for f in known[0])) == known[0]:
         return known[2]
-    ruleset, loaded = _load_and_compile(found, trust_cache)
+    try:
+        ruleset, loaded = _load_and_compile(found, trust_cache)
+    except Invalid as err:
+        if not isinstance(err.document, Document):
+            raise
+        from interpreter.ruleset.partial import beyond_schema  # every stage's problems in one report
+
+        raise Invalid(in_file_order(err.problems + beyond_schema(err.document, err.problems), err.document)) from None
     stats = _stats(loaded.files)
     if stats is not None:
         if len(_COMPILED) >= _COMPILED_MAX:

@@ -225,7 +225,7 @@ def handed_dice(c: Checker, value: Any, f: Any, at: P, scope: Scope, callee: str
         return None
     params = (target or {}).get("params") or {}
     kind = params.get(pname, {}).get("type") if isinstance(params.get(pname), Mapping) else None
-    name = dice_names[0]
+    name: str = dice_names[0]
     if isinstance(value, str) and value.strip() == name and kind == "dice":
         return name
     if kind == "dice":
