@@ -78,8 +78,10 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
         if not isinstance(err.document, Document):
             raise
         from interpreter.ruleset.partial import beyond_schema  # every stage's problems in one report
+        from interpreter.ruleset.strays import placed
 
-        raise Invalid(in_file_order(err.problems + beyond_schema(err.document, err.problems), err.document)) from None
+        found = placed(err.document, err.problems) + beyond_schema(err.document, err.problems)
+        raise Invalid(in_file_order(found, err.document)) from None
     stats = _stats(loaded.files)
     if stats is not None:
         if len(_COMPILED) >= _COMPILED_MAX:

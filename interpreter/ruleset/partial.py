@@ -80,6 +80,8 @@ def _pruned(doc: Document, problems: list[RulesError]) -> tuple[Any, set[str]]:
         cut = False
         for problem in problems:
             steps = json_steps(problem.where.path) if problem.where is not None else None
+            if steps is not None and len(steps) == 1:
+                names.add(str(steps[0]))  # a top-level key out of place (`dc: 10` dedented): a name formulas mean
             at = _entry(data, steps) if steps else None
             if steps is None or at is None:
                 continue
