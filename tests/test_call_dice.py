@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import one_line_error
 
 import interpreter
-from helpers import one_line_error
 
 STRIKE = """\
 extends: wwn
@@ -58,11 +58,11 @@ def test_W21_odds_and_samples_through_the_call_are_the_attacks_own(tmp_path):
 
 @pytest.mark.parametrize(("with_", "column", "message"), [
     ("{bonus: damage, ac: 12, damage: damage}", 23,
-     "$.procedures.strike.steps[0].with.bonus: 'damage' is dice, and parameter 'bonus' of 'attack' takes a number; "
-     "roll it first (- roll: {rolled: damage}) and give the roll"),
+     ("$.procedures.strike.steps[0].with.bonus: 'damage' is dice, and parameter 'bonus' of 'attack' takes a number; "
+     "roll it first (- roll: {rolled: damage}) and give the roll")),
     ("{bonus: 2, ac: 12, damage: damage + 1}", 42,
-     "$.procedures.strike.steps[0].with.damage: 'damage' is dice: hand it on whole (damage: damage), not in a "
-     "formula; roll it first (- roll: {rolled: damage}) to compute with it"),
+     ("$.procedures.strike.steps[0].with.damage: 'damage' is dice: hand it on whole (damage: damage), not in a "
+     "formula; roll it first (- roll: {rolled: damage}) to compute with it")),
 ])
 def test_dice_handed_on_wrongly_are_refused_at_load(tmp_path, rules, with_, column, message):
     path = _strike(tmp_path, with_)

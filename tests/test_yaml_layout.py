@@ -6,7 +6,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from helpers import one_line_error
 
 RULESET = """\
@@ -54,17 +53,17 @@ def test_the_ruleset_itself_is_valid(rules, tmp_path):
 
 @pytest.mark.parametrize(("old", "new", "message"), [
     ("      - let: {total: natural + stat}", "\t  - let: {total: natural + stat}",
-     "14:1: $.procedures.check.steps[0]: a tab indents this line; YAML indents with spaces only: put spaces in its "
-     "place"),
+     ("14:1: $.procedures.check.steps[0]: a tab indents this line; YAML indents with spaces only: put spaces in its "
+     "place")),
     ("      - let: {total:", "      -\tlet: {total:",
-     "14:8: $.procedures.check.steps: a tab indents this line; YAML indents with spaces only: put spaces in its "
-     "place"),
+     ("14:8: $.procedures.check.steps: a tab indents this line; YAML indents with spaces only: put spaces in its "
+     "place")),
     ("          - {outcome: failure}", "        - {outcome: failure}",
-     "17:9: $.procedures.check.steps[2]: this list item is indented less than the item above it at line 16; indent "
-     "it like that one to add it to the same list"),
+     ("17:9: $.procedures.check.steps[2]: this list item is indented less than the item above it at line 16; indent "
+     "it like that one to add it to the same list")),
     ("        with: {stat: stat}", "          with: {stat: stat}",
-     "25:11: $.procedures.twice.steps[0]: this key is indented more than its siblings at line 24; indent it like "
-     "them"),
+     ("25:11: $.procedures.twice.steps[0]: this key is indented more than its siblings at line 24; indent it like "
+     "them")),
 ], ids=["tab at the start", "tab after the dash", "dedented decide branch", "over-indented with"])
 def test_a_layout_mistake_is_told_in_plain_words_at_its_line(rules, tmp_path, old, new, message):
     assert _validate(rules, tmp_path, old, new) == message

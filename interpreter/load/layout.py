@@ -90,8 +90,8 @@ def _wrong_item(lines: list[str], index: int) -> tuple[str, int, int] | None:
     mine = _indent(lines[index])
     if lines[index].lstrip().startswith("- ") and lines[above].lstrip().startswith("- ") \
             and mine < _indent(lines[above]):
-        return (f"this list item is indented less than the item above it at line {above + 1}; indent it like that "
-                "one to add it to the same list", index + 1, mine + 1)
+        return ((f"this list item is indented less than the item above it at line {above + 1}; indent it like that "
+                "one to add it to the same list"), index + 1, mine + 1)
     sibling = _item_key_column(lines[above])
     if _KEY.match(lines[index]) and sibling is not None and mine > sibling:
         return (f"this key is indented more than its siblings at line {above + 1}; indent it like them",
