@@ -80,8 +80,8 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
         from interpreter.ruleset.partial import beyond_schema  # every stage's problems in one report
         from interpreter.ruleset.strays import placed
 
-        found = placed(err.document, err.problems) + beyond_schema(err.document, err.problems)
-        raise Invalid(in_file_order(found, err.document)) from None
+        every = placed(err.document, err.problems) + beyond_schema(err.document, err.problems)
+        raise Invalid(in_file_order(every, err.document)) from None
     stats = _stats(loaded.files)
     if stats is not None:
         if len(_COMPILED) >= _COMPILED_MAX:
