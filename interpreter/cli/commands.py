@@ -139,7 +139,8 @@ def parse_dice_list(text: str | None) -> list[int] | None:
 @click.argument("ruleset", shell_complete=complete.rulesets)
 @click.argument("procedure", shell_complete=complete.procedures)
 @click.argument("params", nargs=-1, shell_complete=complete.parameters)
-@click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
+@click.option("--sheet", type=click.Path(dir_okay=False), shell_complete=complete.sheets,
+              help="A character sheet to read traits from.")
 @click.option("--seed", type=int, help="Seed the dice for a repeatable run.")
 @click.option("--dice", "given", metavar="LIST", help="Use exactly these dice, in roll order: 1,3,5,7,10,8")
 @click.option("--times", type=click.IntRange(min=1), metavar="N",
@@ -217,7 +218,8 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
 @click.argument("target", metavar="RULESET|EXPR", shell_complete=complete.rulesets)
 @click.argument("procedure", required=False, shell_complete=complete.procedures)
 @click.argument("params", nargs=-1, shell_complete=complete.parameters)
-@click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
+@click.option("--sheet", type=click.Path(dir_okay=False), shell_complete=complete.sheets,
+              help="A character sheet to read traits from.")
 @json_option
 @click.option("--all", "show_all", is_flag=True, help="Show every row, also values that never vary and tiny chances.")
 @click.option("--at-least", is_flag=True, help="Add a column: the chance of this value or more (this outcome or better).")

@@ -36,7 +36,7 @@ def sheet_new(ruleset: str, out: str, name: str, as_json: bool) -> None:
 
 @sheet.command("check", epilog=examples("rules sheet check marco.yaml", "rules sheet check marco.yaml --creation",
                                         "rules sheet check marco.yaml --json"))
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), shell_complete=complete.sheets)
 @click.option("--creation", is_flag=True, help="Also apply the creation rules (budgets, priorities, counts).")
 @json_option
 def sheet_check(file: str, creation: bool, as_json: bool) -> None:
@@ -62,7 +62,7 @@ def sheet_check(file: str, creation: bool, as_json: bool) -> None:
 
 
 @sheet.command("show", epilog=examples("rules sheet show marco.yaml", "rules sheet show marco.yaml --json"))
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), shell_complete=complete.sheets)
 @json_option
 def sheet_show(file: str, as_json: bool) -> None:
     """Show a sheet: traits, derived values, tracks, resources and status."""
