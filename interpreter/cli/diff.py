@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from interpreter.cli import output
+from interpreter.cli import complete, output
 from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.examples import ExampleCommand, examples
 from interpreter.cli.help import json_option
@@ -200,10 +200,10 @@ def to_text(base: Ruleset, house: Ruleset, found: list[Change], odds: list[Compa
 
 @click.command("diff", cls=ExampleCommand, epilog=examples("rules diff {ruleset} my-{ruleset}.yaml",
                                       "rules diff {ruleset} my-{ruleset}.yaml {procedure} {params} --json"))
-@click.argument("base")
-@click.argument("house")
-@click.argument("procedure", required=False)
-@click.argument("params", nargs=-1)
+@click.argument("base", shell_complete=complete.rulesets)
+@click.argument("house", shell_complete=complete.rulesets)
+@click.argument("procedure", required=False, shell_complete=complete.procedures)
+@click.argument("params", nargs=-1, shell_complete=complete.parameters)
 @json_option
 def diff(base: str, house: str, procedure: str | None, params: Sequence[str], as_json: bool) -> None:
     """Compare two rulesets (ids or paths): every changed value, and the odds of every procedure
