@@ -56,12 +56,13 @@ def list_cmd(as_json: bool) -> None:
     if as_json:
         output.print_json({"rulesets": rows})
     else:
+        width = max([12, *(len(str(row["id"])) for row in rows)])  # one column of ids, however long the longest
         for row in rows:
             if row["valid"]:
                 base = f"extends {row['extends']}; " if row["extends"] else ""
-                output.echo(f"{row['id']:<12} {row['title']} — {row['description']} ({base}{row['origin']})")
+                output.echo(f"{row['id']:<{width}} {row['title']} — {row['description']} ({base}{row['origin']})")
             elif row["origin"] == "bundled":
-                output.echo(f"{row['id']:<12} (invalid: run `rules validate {row['id']}`)")
+                output.echo(f"{row['id']:<{width}} (invalid: run `rules validate {row['id']}`)")
         for problem in bad:
             output.echo_problem(problem)
     if bad:
@@ -171,7 +172,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         if as_json:
             output.print_json(render.samples_json(counted))
         else:
-            output.echo(render.samples_text(counted))
+            output.echo(render.samples_text(counted, output.can_show("█")))
         return
     values = parse_dice_list(given)
     source = dice.GivenSource(values) if values is not None else dice.RandomSource.seeded(seed)

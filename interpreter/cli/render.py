@@ -121,15 +121,22 @@ def samples_json(counted: Samples) -> dict[str, Any]:
             "counts": dict(counted.outcomes), "values": values}
 
 
-def samples_text(counted: Samples) -> str:
-    """The outcomes of many runs with their counts and shares, then each value's mean and range."""
+def samples_text(counted: Samples, blocks: bool = True) -> str:
+    """The outcomes of many runs with their counts and shares, then each value's mean and range.
+
+    Values that came out the same in every run are folded into one line (`always: ...`), as `rules odds` does.
+    """
     times = counted.times
     lines = [f"{counted.ruleset} {counted.procedure}: {times} runs (seed {counted.seed})"]
     width = max(map(len, counted.outcomes), default=0)
     for name, count in counted.outcomes.items():
         share = count / times
-        lines.append(f"  {name:<{width}}  {count:>{len(str(times))}}  {share:6.1%}  {bar(share)}".rstrip())
+        lines.append(f"  {name:<{width}}  {count:>{len(str(times))}}  {share:6.1%}  {bar(share, blocks)}".rstrip())
+    always = []
     for name, counts in counted.values.items():
+        if len(counts) == 1 and next(iter(counts.values())) == times:
+            always.append(f"{name} = {plain(next(iter(counts)))}")
+            continue
         numbers = {v: c for v, c in counts.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
         if numbers:
             mean = sum(v * c for v, c in numbers.items()) / sum(numbers.values())
@@ -138,6 +145,8 @@ def samples_text(counted: Samples) -> str:
             lines.append(f"{name}: mean {mean:.2f}, from {min(numbers)} to {max(numbers)}{runs}")
         else:
             lines.append(f"{name}: " + ", ".join(f"{plain(v)} {c}" for v, c in counts.items()))
+    if always:
+        lines.append("always: " + ", ".join(always))
     return "\n".join(lines)
 
 
