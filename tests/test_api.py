@@ -49,6 +49,12 @@ def test_every_example_of_the_page_prints_what_the_page_shows(tmp_path, monkeypa
     assert sum(kind == "python" for kind, _ in _blocks()) >= 8
 
 
+def test_the_page_sends_no_reader_into_the_internals():
+    """Everything a bot author needs is a name of the package itself (`interpreter.X`, X a public name)."""
+    named = set(re.findall(r"interpreter\.([A-Za-z_]\w*)", DOC.read_text(encoding="utf-8")))
+    assert named <= set(interpreter.__all__), named - set(interpreter.__all__)
+
+
 @pytest.fixture
 def answer(tmp_path, monkeypatch):
     """The documented bot's `answer`."""
@@ -270,3 +276,10 @@ def test_a_sheet_parameter_reads_trait_names_in_any_case_and_sums(tmp_path):
     with pytest.raises(interpreter.RulesError, match=r"'Dexterety' is not a trait or value of the sheet; did you mean "
                                                      r"'Dexterity'\?"):
         action(pool="Dexterety", sheet=marco)
+
+
+def test_every_name_the_package_lists_is_there():
+    for name in interpreter.__all__:
+        assert getattr(interpreter, name) is not None, name
+    with pytest.raises(AttributeError):
+        interpreter.no_such_name  # noqa: B018
