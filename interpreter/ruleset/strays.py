@@ -21,14 +21,21 @@ _SUGGESTED = re.compile(r"did you mean '([^']+)'\?")
 
 
 def _section_above(doc: Document, key: str, line: int, unknown: set[str]) -> tuple[str, int] | None:
-    """The known top-level key nearest above a line, with its line, when it is a section (a mapping, or empty)."""
+    """The known top-level key nearest above a line, with its line, when it is a section (a mapping, or empty)
+    whose entries are of the key's kind."""
     above = [(doc.position((name,), key=True)[0], name) for name in doc.data if name != key and name not in unknown]
     above = [(at, name) for at, name in above if 0 < at < line]
     if not above:
         return None
     at, name = max(above)
     value = doc.data[name]
-    return (name, at) if isinstance(value, dict) or value is None else None
+    if value is None:
+        return (name, at)
+    if not isinstance(value, dict):
+        return None
+    # the key's value has the shape of the section's entries (a number among constants, a mapping among procedures)
+    stray, entries = doc.data[key], list(value.values())
+    return (name, at) if not entries or isinstance(stray, dict) == isinstance(entries[-1], dict) else None
 
 
 def placed(doc: Document, problems: list[RulesError]) -> list[RulesError]:
