@@ -3,10 +3,45 @@
 The few names a program needs (docs/api.md)::
 
     import interpreter
-    result = interpreter.run("my-system.yaml", "check", {"stat": 12, "dc": 15}, seed=7)
-    print(result.outcome, dict(result.values))
+    check = interpreter.load_ruleset("lockwood").procedure("check")
+    result = check(stat=12, dc=15, seed=7)
+    print(result)             # check: success (natural 15, total 27) | natural: 1d20 [15] = 15
 """
 
-from interpreter.api import load_ruleset, odds, read_sheet, roll, run, sample, validate
+from __future__ import annotations
 
-__all__ = ["load_ruleset", "odds", "read_sheet", "roll", "run", "sample", "validate"]
+from typing import TYPE_CHECKING, Any
+
+from interpreter.api import load_ruleset, new_sheet, odds, read_sheet, roll, run, sample, validate
+from interpreter.errors import BadParameter, Invalid, RulesError
+
+if TYPE_CHECKING:
+    from interpreter.api import (
+        BoxTrack,
+        MeterTrack,
+        Odds,
+        Parameter,
+        Procedure,
+        Resource,
+        Result,
+        Roll,
+        Ruleset,
+        Samples,
+        Sheet,
+    )
+
+
+def __getattr__(name: str) -> Any:
+    # the result types are imported when first asked for: `import interpreter` stays cheap
+    from interpreter import api
+
+    if name in api.TYPES:
+        return getattr(api, name)
+    raise AttributeError(f"module 'interpreter' has no attribute '{name}'")
+
+
+__all__ = [
+    "BadParameter", "BoxTrack", "Invalid", "MeterTrack", "Odds", "Parameter", "Procedure", "Resource", "Result",
+    "Roll", "RulesError", "Ruleset", "Samples", "Sheet", "load_ruleset", "new_sheet", "odds", "read_sheet", "roll",
+    "run", "sample", "validate",
+]

@@ -110,9 +110,10 @@ class EvaluationError(RulesError):
 class Invalid(RulesError):
     """Several problems found in one document; each is kept in ``problems``."""
 
-    def __init__(self, problems: list[RulesError]):
+    def __init__(self, problems: list[RulesError], document: object = None):
         super().__init__(f"{len(problems)} problem(s)")
         self.problems = problems
+        self.document = document  # the document the schema refused, when these are its problems
 
     def __str__(self) -> str:
         return "\n".join(str(p) for p in self.problems)

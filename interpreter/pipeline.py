@@ -72,7 +72,10 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
     known = _COMPILED.get(memo_key)
     if known is not None and (trust_cache or known[1]) and _stats(tuple(f[0] for f in known[0])) == known[0]:
         return known[2]
-    ruleset, loaded = _load_and_compile(found, trust_cache)
+    try:
+        ruleset, loaded = _load_and_compile(found, trust_cache)
+    except Invalid as err:
+        raise every_stage(err) from None
     stats = _stats(loaded.files)
     if stats is not None:
         if len(_COMPILED) >= _COMPILED_MAX:
@@ -130,8 +133,22 @@ def compile_documents(found: Found, given: Mapping[str, Document],
     Every file is checked for real, as ``problems`` does (``check``, when given, stands in for
     the schema check: see ``load_checked``); raise Invalid with every problem found.
     """
-    loaded = load_checked(found, trust_cache=False, given=given, check=check)
+    try:
+        loaded = load_checked(found, trust_cache=False, given=given, check=check)
+    except Invalid as err:
+        raise every_stage(err) from None
     return _compile(loaded), loaded
+
+
+def every_stage(err: Invalid) -> Invalid:
+    """The schema's problems of a document together with those the later stages find in the rest of it."""
+    if not isinstance(err.document, Document):
+        return err
+    from interpreter.ruleset.partial import beyond_schema  # every stage's problems in one report
+    from interpreter.ruleset.strays import placed
+
+    every = placed(err.document, err.problems) + beyond_schema(err.document, err.problems)
+    return Invalid(in_file_order(every, err.document))
 
 
 def document(ref: str) -> Document:

@@ -13,12 +13,32 @@ settings.register_profile("explore", derandomize=False)
 settings.load_profile(__import__("os").environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
+_SCRATCH: list[str] = []  # the folder this run keeps its cache and sheet locks in, removed at the end
+
+
 def pytest_configure(config):
-    """Keep the record of schema-valid files inside the test run, not in the user's cache."""
+    """Keep the record of schema-valid files and the sheet locks inside one folder of the run's own, removed when
+    the run ends, so that a test run leaves nothing in the temporary folder; and read output in a UTF-8 locale
+    whatever the caller's (the tests of LANG=C set it themselves)."""
     import os
     import tempfile
 
-    os.environ.setdefault("RULESMITH_CACHE_DIR", tempfile.mkdtemp(prefix="rulesmith-cache-"))
+    from interpreter.cli.output import c_locale
+
+    scratch = tempfile.mkdtemp(prefix="rulesmith-tests-")
+    _SCRATCH.append(scratch)
+    os.environ.setdefault("RULESMITH_CACHE_DIR", os.path.join(scratch, "cache"))
+    os.mkdir(os.path.join(scratch, "run"), 0o700)
+    os.environ["XDG_RUNTIME_DIR"] = os.path.join(scratch, "run")  # where sheet locks are taken
+    if c_locale():
+        os.environ["LC_ALL"] = "C.UTF-8"
+
+
+def pytest_unconfigure(config):
+    import shutil
+
+    for scratch in _SCRATCH:
+        shutil.rmtree(scratch, ignore_errors=True)
 
 from cli import main
 

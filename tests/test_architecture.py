@@ -196,3 +196,12 @@ def test_no_tracked_file_is_a_leftover() -> None:
         pytest.skip("not a git checkout")
     stray = [name for name in listed.stdout.splitlines() if name.endswith(STRAY) or "/.#" in name]
     assert stray == []
+
+
+def test_every_package_folder_is_installed() -> None:
+    """A folder missing from pyproject.toml's packages works in the checkout and breaks `pip install .`."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    folders = {module_name(p) for p in ROOT.rglob("__init__.py")}
+    assert folders - listed == set()

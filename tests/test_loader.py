@@ -613,8 +613,7 @@ def test_one_document_only(load):
                        "(while parsing a flow sequence at line 1, column 4)"), 2, 1),
         ("a: 'open\n", "found unexpected end of stream (while scanning a quoted scalar at line 1, column 4)",
          2, 1),
-        ("a:\n\t- b\n", ("found character '\\t' that cannot start any token "
-                        "(while scanning for the next token)"), 2, 1),
+        ("a:\n\t- b\n", "a tab indents this line; YAML indents with spaces only: put spaces in its place", 2, 1),
         ("a: 1\n- b\n", "expected <block end>, but found '-' (while parsing a block mapping at line 1, column 1)",
          2, 1),
     ],

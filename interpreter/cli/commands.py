@@ -56,13 +56,14 @@ def list_cmd(as_json: bool) -> None:
     if as_json:
         output.print_json({"rulesets": rows})
     else:
+        width = max([12, *(len(str(row["id"])) for row in rows)])  # one column of ids, however long the longest
         for row in rows:
             if row["valid"]:
                 base = f"extends {row['extends']}; " if row["extends"] else ""
                 title, about = printable(str(row["title"])), printable(str(row["description"]).strip().split("\n")[0])
-                output.echo(f"{row['id']:<12} {title} — {about} ({base}{printable(str(row['origin']))})")
+                output.echo(f"{row['id']:<{width}} {title} — {about} ({base}{printable(str(row['origin']))})")
             elif row["origin"] == "bundled":
-                output.echo(f"{row['id']:<12} (invalid: run `rules validate {row['id']}`)")
+                output.echo(f"{row['id']:<{width}} (invalid: run `rules validate {row['id']}`)")
         for problem in bad:
             output.echo_problem(problem)
     if bad:
@@ -73,13 +74,16 @@ def list_cmd(as_json: bool) -> None:
 @click.argument("rulesets", nargs=-1, shell_complete=complete.rulesets)
 @json_option
 def validate(rulesets: Sequence[str], as_json: bool) -> None:
-    """Check rulesets (all bundled ones when none is named); print every problem.
+    """Check rulesets (when none is named: the bundled ones and those in your ruleset folders); print every problem.
 
     Each problem is one line, FILE:LINE:COL: $.json.path: message; the exit code is 1 when any
-    ruleset has a problem.
+    ruleset has a problem. A warning (on stderr) is something that is valid but likely not meant.
     """
+    from interpreter.load.find import user_rulesets
+
     reports = []
-    for ref in rulesets or bundled_ids():
+    every = bundled_ids() + sorted(set(user_rulesets()) - set(bundled_ids()))
+    for ref in rulesets or every:
         found = problems(ref)
         shown = resolve(ref)[1] if not found else (found[0].where.file if found[0].where else ref)
         warnings = [] if found else _default_warnings(ref, shown)
@@ -100,11 +104,17 @@ def validate(rulesets: Sequence[str], as_json: bool) -> None:
 
 
 def _default_warnings(ref: str, shown: str) -> list[str]:
-    """A warning for each way the trait and field defaults break the ruleset's own creation rules."""
+    """A warning for each constant an overlay adds that nothing reads, and each way the trait and field
+    defaults break the ruleset's own creation rules."""
+    from interpreter.pipeline import document
+    from interpreter.ruleset.unread import unread_constants
     from interpreter.sheet.spread import default_problems
 
-    return [f"{shown}: a sheet at the defaults breaks a creation rule: {message}"
-            for message in default_problems(compile_ref(ref))]
+    rs = compile_ref(ref)
+    doc = document(ref) if rs.extends is not None else None
+    unread = [str(w) for w in unread_constants(rs, doc.data, doc)] if doc is not None else []
+    return unread + [f"{shown}: a sheet at the defaults breaks a creation rule: {message}"
+                     for message in default_problems(rs)]
 
 
 def parse_dice_list(text: str | None) -> list[int] | None:
@@ -131,7 +141,8 @@ def parse_dice_list(text: str | None) -> list[int] | None:
 @click.argument("ruleset", shell_complete=complete.rulesets)
 @click.argument("procedure", shell_complete=complete.procedures)
 @click.argument("params", nargs=-1, shell_complete=complete.parameters)
-@click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
+@click.option("--sheet", type=click.Path(dir_okay=False), shell_complete=complete.sheets,
+              help="A character sheet to read traits from.")
 @click.option("--seed", type=int, help="Seed the dice for a repeatable run.")
 @click.option("--dice", "given", metavar="LIST", help="Use exactly these dice, in roll order: 1,3,5,7,10,8")
 @click.option("--times", type=click.IntRange(min=1), metavar="N",
@@ -162,7 +173,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         if as_json:
             output.print_json(render.samples_json(counted))
         else:
-            output.echo(render.samples_text(counted))
+            output.echo(render.samples_text(counted, output.can_show("█")))
         return
     values = parse_dice_list(given)
     source = dice.GivenSource(values) if values is not None else dice.RandomSource.seeded(seed)
@@ -209,7 +220,8 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
 @click.argument("target", metavar="RULESET|EXPR", shell_complete=complete.rulesets)
 @click.argument("procedure", required=False, shell_complete=complete.procedures)
 @click.argument("params", nargs=-1, shell_complete=complete.parameters)
-@click.option("--sheet", type=click.Path(dir_okay=False), help="A character sheet to read traits from.")
+@click.option("--sheet", type=click.Path(dir_okay=False), shell_complete=complete.sheets,
+              help="A character sheet to read traits from.")
 @json_option
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV: a sweep's table, or one row per outcome and value.")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from interpreter.cli import output
+from interpreter.cli import complete, output
 from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.diff_cases import (
     Characters,
@@ -173,10 +173,10 @@ def to_json(d: Diff) -> dict[str, Any]:
     "rules diff {ruleset} my-{ruleset}.yaml",
     "rules diff {ruleset} my-{ruleset}.yaml {procedure} {params} --plot diff.svg",
     "rules diff {ruleset} my-{ruleset}.yaml {procedure} {params} --json"))
-@click.argument("base")
-@click.argument("house")
-@click.argument("procedure", required=False)
-@click.argument("params", nargs=-1)
+@click.argument("base", shell_complete=complete.rulesets)
+@click.argument("house", shell_complete=complete.rulesets)
+@click.argument("procedure", required=False, shell_complete=complete.procedures)
+@click.argument("params", nargs=-1, shell_complete=complete.parameters)
 @click.option("--sheet", type=click.Path(dir_okay=False),
               help="Compare for this character: its derived numbers, and every procedure run with its sheet.")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",

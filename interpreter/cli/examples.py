@@ -100,5 +100,17 @@ class ExampleGroup(click.Group):
             self.epilog = fill(self.epilog)
         super().format_epilog(ctx, formatter)
 
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """The command named first in args; a name that is none says the command most likely meant."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as err:
+            from interpreter.hints import closest
+
+            close = closest(str(args[0]), self.list_commands(ctx))
+            if close is None:
+                raise
+            raise click.UsageError(f"No such command '{args[0]}'. Did you mean '{close}'?", ctx) from err
+
 
 __all__ = ["ExampleCommand", "ExampleGroup", "examples", "fill"]

@@ -87,7 +87,7 @@ def export(ruleset_id: str, overlay_id: str | None, output: str | None, as_json:
     found = find(ruleset_id)
     if found.origin == "path":
         raise BadParameter(f"'{ruleset_id}' is a file; export takes a ruleset id", hint="see `rules list`")
-    from interpreter.cli.modeline import with_schema_line
+    from interpreter.load.modeline import with_schema_line
 
     if overlay_id is None:  # as it ships, its schema line pointing at the installed schema
         data = with_schema_line(found.path.read_bytes().decode("utf-8"), "ruleset").encode("utf-8")

@@ -126,6 +126,11 @@ class Group(ExampleGroup):
         the command line is the process's own (no ``args`` given), the objects are frozen at the end
         too, so that the collection Python makes as it exits does not scan them once more.
         """
+        if any(key.endswith("_COMPLETE") and value.endswith(("_complete", "_source"))
+               for key, value in os.environ.items()):  # Tab was pressed: complete as the shells split words
+            from interpreter.cli.shells import register
+
+            register()
         collecting = gc.isenabled()
         gc.disable()
         try:

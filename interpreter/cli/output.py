@@ -12,6 +12,7 @@ fraction strings beside them, and an error is `{"error": {...}}` on stdout.
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
 from collections.abc import Mapping
@@ -37,8 +38,27 @@ def _encoding(stream: IO[str] | None) -> str:
     return getattr(stream, "encoding", None) or "utf-8"
 
 
+def c_locale() -> bool:
+    """Whether the user's locale is C or POSIX (or none at all): plain ASCII, whatever Python writes.
+
+    Python reads such a locale as UTF-8 (PEP 538 and 540) and sets LC_CTYPE to C.UTF-8 itself, so the
+    stream's encoding does not tell; the locale the environment asks for does. Only on POSIX systems.
+    """
+    if os.name != "posix":
+        return False
+    for var in ("LC_ALL", "LC_CTYPE", "LANG"):
+        value = os.environ.get(var, "")
+        if var == "LC_CTYPE" and value == "C.UTF-8" and sys.flags.utf8_mode:
+            continue  # (set by Python when it found the C locale)
+        if value:
+            return value in ("C", "POSIX")
+    return True
+
+
 def can_show(text: str, err: bool = False) -> bool:
-    """Whether the standard output (or error) stream can encode this text as it is."""
+    """Whether the standard output (or error) stream can encode this text as it is (never beyond ASCII in LANG=C)."""
+    if not text.isascii() and c_locale():
+        return False
     try:
         text.encode(_encoding(sys.stderr if err else sys.stdout))
     except (UnicodeEncodeError, LookupError):
@@ -141,4 +161,4 @@ def usage_json(message: str) -> dict[str, Any]:
     return {"error": {"message": message, "file": None, "line": None, "column": None, "path": None}}
 
 
-__all__ = ["can_show", "dumps", "echo", "echo_problem", "error_json", "fraction", "is_fraction", "print_json", "rounded", "showable", "usage_json"]
+__all__ = ["c_locale", "can_show", "dumps", "echo", "echo_problem", "error_json", "fraction", "is_fraction", "print_json", "rounded", "showable", "usage_json"]

@@ -124,7 +124,7 @@ def _call(step: Step[Call]) -> str:
     if spec.args:
         text += " with " + ", ".join(f"{a.name} = {_code(a.formula.text)}" for a in spec.args)
     if spec.prefix:
-        text += f", its values as {_code(spec.prefix + '.NAME')}"
+        text += f", its values as {_code(spec.prefix + '_NAME')} and its outcomes as flags {_code(spec.prefix + '_OUTCOME')}"
     if spec.inherit:
         text += ", and take its outcome"
     return text + "."

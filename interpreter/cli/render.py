@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from interpreter.api.chat import shown_expr
 from interpreter.cli import output
 from interpreter.cli.cumulative import columns
 from interpreter.dice import expr as dice
@@ -27,28 +27,6 @@ def _key(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     return str(value)
-
-
-def _substitute(text: str, names: Any, env: Mapping[str, Any], depth: int = 0) -> str:
-    for name in sorted(names, key=len, reverse=True):
-        value = env.get(name)
-        if isinstance(value, bool):
-            value = int(value)
-        pattern = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
-        if isinstance(value, int):
-            text = re.sub(pattern, str(value), text)
-        elif value is not None and hasattr(value, "text") and depth < 8:
-            inner = _substitute(value.text, value.names, env, depth + 1)
-            text = re.sub(pattern, "(" + inner.replace("\\", "\\\\") + ")", text)
-    return text
-
-
-def shown_expr(record: RollRecord) -> str:
-    """The dice expression with the names it used replaced by their values (`(pool)d10` -> `5d10`)."""
-    text = _substitute(record.expr.text, record.expr.names, record.env)
-    for _ in range(4):
-        text = re.sub(r"\((-?\d+|\d*d\d+)\)", r"\1", text)
-    return text.replace(" ", "")
 
 
 def _rolls(result: Result) -> list[RollRecord]:
@@ -163,15 +141,22 @@ def samples_json(counted: Samples) -> dict[str, Any]:
             "counts": dict(counted.outcomes), "values": values}
 
 
-def samples_text(counted: Samples) -> str:
-    """The outcomes of many runs with their counts and shares, then each value's mean and range."""
+def samples_text(counted: Samples, blocks: bool = True) -> str:
+    """The outcomes of many runs with their counts and shares, then each value's mean and range.
+
+    Values that came out the same in every run are folded into one line (`always: ...`), as `rules odds` does.
+    """
     times = counted.times
     lines = [f"{counted.ruleset} {counted.procedure}: {times} runs (seed {counted.seed})"]
     width = max(map(len, counted.outcomes), default=0)
     for name, count in counted.outcomes.items():
         share = count / times
-        lines.append(f"  {name:<{width}}  {count:>{len(str(times))}}  {share:6.1%}  {bar(share)}".rstrip())
+        lines.append(f"  {name:<{width}}  {count:>{len(str(times))}}  {share:6.1%}  {bar(share, blocks)}".rstrip())
+    always = []
     for name, counts in counted.values.items():
+        if len(counts) == 1 and next(iter(counts.values())) == times:
+            always.append(f"{name} = {plain(next(iter(counts)))}")
+            continue
         numbers = {v: c for v, c in counts.items() if isinstance(v, (int, float)) and not isinstance(v, bool)}
         if numbers:
             mean = sum(v * c for v, c in numbers.items()) / sum(numbers.values())
@@ -180,6 +165,8 @@ def samples_text(counted: Samples) -> str:
             lines.append(f"{name}: mean {mean:.2f}, from {min(numbers)} to {max(numbers)}{runs}")
         else:
             lines.append(f"{name}: " + ", ".join(f"{plain(v)} {c}" for v, c in counts.items()))
+    if always:
+        lines.append("always: " + ", ".join(always))
     return "\n".join(lines)
 
 

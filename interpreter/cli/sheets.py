@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 
 import click
@@ -10,7 +9,6 @@ import click
 from interpreter.cli import complete, output
 from interpreter.cli.examples import ExampleGroup, examples
 from interpreter.cli.help import json_option
-from interpreter.pipeline import compile_ref
 
 
 @click.group(cls=ExampleGroup, epilog=examples("rules sheet new {sheet_ruleset} -o marco.yaml --name Marco", "rules sheet check marco.yaml",
@@ -27,25 +25,9 @@ def sheet() -> None:
 @json_option
 def sheet_new(ruleset: str, out: str, name: str, as_json: bool) -> None:
     """Write a commented starting sheet that passes `rules sheet check --creation`; never overwrites a file."""
-    from interpreter.cli.modeline import schema_line
-    from interpreter.errors import BadParameter, RulesetLoadError
-    from interpreter.load.find import confined, find
-    from interpreter.sheet.file import new_sheet
-    from interpreter.sheet.spread import new_sheet as new_sheet_text
+    from interpreter.sheet.open import create_sheet
 
-    ref = None
-    found = find(ruleset)
-    if found.origin == "path":  # an id is written as it is; a path relative to the sheet
-        ref = os.path.relpath(os.path.abspath(found.path), os.path.dirname(os.path.abspath(out)))
-        try:  # (a sheet may name only a file inside its own folder, or in a ruleset folder)
-            confined(ref, os.path.dirname(os.path.abspath(out)), None)
-        except RulesetLoadError:
-            raise BadParameter(f"{out}: a sheet names its ruleset by id or by a path inside the sheet's own folder, "
-                               f"and {ruleset} lies outside it; nothing was written",
-                               hint="write the sheet in the ruleset's folder (or a folder above it), or put the "
-                                    "ruleset in a ruleset folder (RULESMITH_PATH) and give its id") from None
-    rs = compile_ref(ruleset)
-    new_sheet(out, schema_line("sheet") + new_sheet_text(rs, name, ref, out))
+    rs = create_sheet(ruleset, out, name)
     if as_json:
         output.print_json({"ruleset": rs.id, "file": out, "name": name, "written": True})
     else:
@@ -54,7 +36,7 @@ def sheet_new(ruleset: str, out: str, name: str, as_json: bool) -> None:
 
 @sheet.command("check", epilog=examples("rules sheet check marco.yaml", "rules sheet check marco.yaml --creation",
                                         "rules sheet check marco.yaml --json"))
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), shell_complete=complete.sheets)
 @click.option("--creation", is_flag=True, help="Also apply the creation rules (budgets, priorities, counts).")
 @json_option
 def sheet_check(file: str, creation: bool, as_json: bool) -> None:
@@ -80,7 +62,7 @@ def sheet_check(file: str, creation: bool, as_json: bool) -> None:
 
 
 @sheet.command("show", epilog=examples("rules sheet show marco.yaml", "rules sheet show marco.yaml --json"))
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", type=click.Path(dir_okay=False), shell_complete=complete.sheets)
 @json_option
 def sheet_show(file: str, as_json: bool) -> None:
     """Show a sheet: traits, derived values, tracks, resources and status."""

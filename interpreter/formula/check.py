@@ -148,6 +148,13 @@ class Checker:
         if kind is ast.Call:
             return self._call(node, order)  # type: ignore[arg-type]
         refused = _NODE_REFUSED.get(kind)
+        if kind is ast.Attribute and isinstance(node.value, ast.Name):  # type: ignore[attr-defined]
+            # `ritual.roll`: a call's values are bound as `ritual_roll`
+            joined = f"{node.value.id}_{node.attr}"  # type: ignore[attr-defined]
+            if joined in self.names:
+                error = FormulaSyntaxError(f"{refused}; did you mean '{joined}'?", self.source.node_at(node))
+                self._problem(node, order, error)
+                return []
         self._refuse(node, order, refused or f"{kind.__name__} is not allowed")
         return []
 

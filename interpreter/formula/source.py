@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import keyword
 import re
 import unicodedata
 import warnings
@@ -203,6 +204,10 @@ def _syntax_message(err: SyntaxError, wrapped: str = "") -> str:
         rest = row[(err.offset or 1) - 1:] + "".join(lines[err.lineno:] if err.lineno else [])
         if rest.strip() in ("", ")"):
             return "the formula ends where a number or name was expected"
+        dotted = re.search(r"(?<![\w.])([A-Za-z_]\w*)\.([A-Za-z_]\w*)", wrapped)
+        if dotted is not None and keyword.iskeyword(dotted.group(1)):  # `try.total`, a call `as: try`
+            return (f"'{dotted.group(0)}' is not a name: a call's values are written "
+                    f"'{dotted.group(1)}_{dotted.group(2)}'")
         return "this is not a formula: check for a missing operator or bracket"
     if msg.startswith("invalid syntax. Perhaps you forgot a comma"):
         return "two values stand side by side; put an operator between them"

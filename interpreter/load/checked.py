@@ -67,7 +67,7 @@ def check_schema(doc: Document) -> None:
 
     found: list[RulesError] = list(schema.iter_errors(doc))
     if found:
-        raise Invalid(in_file_order(found, doc))
+        raise Invalid(in_file_order(found, doc), doc)  # the document goes along: later stages may check the rest
 
 
 @record

@@ -73,16 +73,45 @@ def _wrong_indent(lines: list[str], index: int) -> tuple[str, int, int] | None:
     return None
 
 
+def _item_key_column(line: str) -> int | None:
+    """The indent of the key in a list item that holds a key and its value on one line (`- call: check`)."""
+    match = re.match(r"^(\s*-\s+)[^\s#'\"{\[][^#]*?:\s+\S", line)
+    return len(match.group(1)) if match is not None else None
+
+
+def _wrong_item(lines: list[str], index: int) -> tuple[str, int, int] | None:
+    """A list item indented less than the items above it (a `decide` branch dedented), or a key indented more
+    than the key of the list item above it (`with:` under `- call: check`)."""
+    if index >= len(lines):
+        return None
+    above = _previous(lines, index)
+    if above is None:
+        return None
+    mine = _indent(lines[index])
+    if lines[index].lstrip().startswith("- ") and lines[above].lstrip().startswith("- ") \
+            and mine < _indent(lines[above]):
+        return ((f"this list item is indented less than the item above it at line {above + 1}; indent it like that "
+                "one to add it to the same list"), index + 1, mine + 1)
+    sibling = _item_key_column(lines[above])
+    if _KEY.match(lines[index]) and sibling is not None and mine > sibling:
+        return (f"this key is indented more than its siblings at line {above + 1}; indent it like them",
+                index + 1, mine + 1)
+    return None
+
+
 def layout_problem(message: str, text: str, line: int) -> tuple[str, int, int] | None:
     """(message, line, column) of the layout mistake behind a parser error at a line, or None."""
-    if not message.startswith(_LAYOUT):
-        return None
     lines = text.splitlines()
     index = line - 1
+    if message.startswith("found character '\\t'") and 0 <= index < len(lines) and "\t" in lines[index]:
+        return ("a tab indents this line; YAML indents with spaces only: put spaces in its place",
+                line, lines[index].index("\t") + 1)
+    if not message.startswith(_LAYOUT):
+        return None
     above = _previous(lines, index)
     for candidate in ([above] if above is not None else []) + [index]:
         if candidate is not None and 0 <= candidate < len(lines):
             found = _missing_space(lines, candidate)
             if found is not None:
                 return found
-    return _wrong_indent(lines, index)
+    return _wrong_indent(lines, index) or _wrong_item(lines, index)

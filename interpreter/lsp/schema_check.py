@@ -71,7 +71,7 @@ class SchemaCheck:
             for message, hint, path, key in self._problems(part, doc):
                 problems.append(SchemaViolation(message, doc.where(path, key=key), hint))
         if problems:
-            raise Invalid(in_file_order(problems, doc))
+            raise Invalid(in_file_order(problems, doc), doc)  # (later stages may check the rest: see pipeline)
 
     def _problems(self, part: dict[str, Any], doc: Document) -> Found:
         from interpreter.load.schema import iter_errors

@@ -162,10 +162,6 @@ class LocalWriter(Writer):
         return self.given(names)
 
     def roll(self, name: str, expr: Any, where: Location) -> str:
-        tree = expr.tree
-        named = self.fixed.get(getattr(tree, "name", "")) if type(tree).__name__ == "Name" else None
-        if named is not None and not isinstance(named, (int, bool)):
-            expr = named  # a named dice expression: rolled as itself
         return f"c.roll({name!r}, {self.keep(expr)}, {self.keep(where)}, {self._seen(expr)})"
 
     def pool(self, r: Any) -> str:

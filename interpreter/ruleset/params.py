@@ -1,8 +1,9 @@
 """A procedure's parameters as a caller gives them: looked up, converted and checked against their declarations.
 
-The command line gives text (`stat=12`, `advantage=true`, `damage=1d8`); a program may give
-numbers and flags. With a sheet's names, a value may name a sheet value (`stat=STR`), and a
-trait parameter binds the trait's value and its group flags.
+The command line gives text (`stat=12`, `advantage=true`, `damage=1d8`); a program gives
+Python values (`12`, `True`, a parsed dice expression; see ``param_value``). With a sheet's
+names, a number may name sheet values (`stat=STR`, `pool=Dexterity+Firearms`; see
+``sheet_sum``), and a trait parameter binds the trait's value and its group flags.
 """
 
 from __future__ import annotations
@@ -16,6 +17,10 @@ from interpreter.errors import BadParameter, RulesError
 from interpreter.hints import shown, suggest
 from interpreter.ruleset.entries import flags
 from interpreter.ruleset.model import Param, Procedure, Ruleset
+from interpreter.ruleset.param_values import param_value
+from interpreter.ruleset.sheet_sum import looks_like_names, sheet_sum, trait_named
+
+FLAG_WORDS = ("true", "false", "1", "0", "yes", "no")
 
 
 def find_procedure(ruleset: Ruleset, name: str) -> Procedure:
@@ -28,7 +33,7 @@ def find_procedure(ruleset: Ruleset, name: str) -> Procedure:
 
 
 def convert(param: Param, raw: Any) -> Any:
-    """A parameter value from the command line or a caller, checked against its declaration."""
+    """A parameter value from the command line (text) or a program (a Python value), checked against its declaration."""
     value: Any = raw
     if isinstance(raw, str):
         text = raw.strip()
@@ -41,12 +46,13 @@ def convert(param: Param, raw: Any) -> Any:
                 raise BadParameter(f"parameter '{param.name}' ({shown(text)}): {err.message}") from None
         elif param.type == "flag":
             lowered = text.lower()
-            if lowered not in ("true", "false", "1", "0", "yes", "no"):
+            if lowered not in FLAG_WORDS:
                 raise BadParameter(f"parameter '{param.name}' is a flag: give true or false, not '{raw}'")
             value = lowered in ("true", "1", "yes")
         elif param.type == "choice":
             options = ", ".join(param.options)
-            raise BadParameter(f"parameter '{param.name}' must be one of {options}, not '{raw}'")
+            raise BadParameter(f"parameter '{param.name}' must be one of {options}, not {shown(raw)}",
+                               hint=_suggest_option(text, param))
         else:
             try:
                 value = limits.whole_number(text)
@@ -54,7 +60,10 @@ def convert(param: Param, raw: Any) -> Any:
                 raise BadParameter(f"parameter '{param.name}' is {shown(text)}: {limits.OUT_OF_RANGE}") from None
             if value is None:
                 words = f" or one of {', '.join(param.options)}" if param.options else ""
-                raise BadParameter(f"parameter '{param.name}' must be a whole number{words}, not {shown(raw)}")
+                raise BadParameter(f"parameter '{param.name}' must be a whole number{words}, not {shown(raw)}",
+                                   hint=_suggest_option(text, param))
+    else:
+        value = param_value(param, raw)
     if param.type == "flag":
         value = bool(value)
     if param.type in ("int", "choice") and not isinstance(value, bool) and isinstance(value, int):
@@ -68,14 +77,20 @@ def convert(param: Param, raw: Any) -> Any:
     return value
 
 
+def _suggest_option(text: str, param: Param) -> str | None:
+    """A did-you-mean for a word that is close to one the parameter accepts (`Lethal`, `lethl`)."""
+    return suggest(text, param.options) if param.options else None
+
+
 def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] | None = None,
          ruleset: Ruleset | None = None) -> dict[str, Any]:
     """Check and convert the given arguments against the procedure's parameters.
 
-    With a sheet, a value may name a sheet value (`stat=STR`), and a trait parameter
-    binds the trait's value plus `NAME_in_GROUP` flags. A whole-number parameter given a
-    trait's name gets the same flags and `NAME_in_FIELD` for the fields whose entries name
-    traits; they are false otherwise.
+    A value of None is a parameter not given (its default applies). With a sheet, a number may
+    name sheet values (`stat=STR`, in any letter case, or by the trait's label; `pool=Dexterity+Firearms`),
+    and a trait parameter binds the trait's value plus `NAME_in_GROUP` flags. A whole-number
+    parameter given one trait's name gets the same flags and `NAME_in_FIELD` for the fields whose
+    entries name traits; they are false otherwise (a number, or a sum of several names).
     """
     params = {p.name: p for p in proc.params}
     bound: dict[str, Any] = {}
@@ -83,15 +98,15 @@ def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] 
         if name not in params:
             hint = suggest(name, params) or ("it takes " + ", ".join(params) if params else "it takes no parameters")
             raise BadParameter(f"procedure '{proc.name}' has no parameter '{name}'", hint=hint)
+        if raw is None:
+            continue
         param = params[name]
         text = raw.strip() if isinstance(raw, str) else raw
         if param.type == "trait":
             bound.update(_trait_param(param, text, sheet_env, ruleset))
-        elif (sheet_env is not None and isinstance(text, str) and text in sheet_env
-              and text not in param.options and param.type in ("int", "flag")):
-            bound[name] = convert(param, sheet_env[text])
-            if ruleset is not None and param.type == "int" and text in ruleset.traits:
-                bound.update(flags(ruleset, name, text, sheet_env))
+        elif isinstance(text, str) and param.type in ("int", "flag") and text not in param.options \
+                and looks_like_names(text) and not (param.type == "flag" and text.lower() in FLAG_WORDS):
+            bound.update(_named(param, text, sheet_env, ruleset))
         else:
             bound[name] = convert(param, raw)
     if ruleset is not None:
@@ -102,16 +117,38 @@ def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] 
     return bound
 
 
-def _trait_param(param: Param, text: Any, sheet_env: Mapping[str, Any] | None, ruleset: Ruleset | None) -> dict[str, Any]:
-    if ruleset is None or sheet_env is None:
-        raise BadParameter(f"parameter '{param.name}' names a trait of a character sheet: give --sheet FILE")
-    if text not in ruleset.traits:
-        raise BadParameter(f"parameter '{param.name}': '{text}' is not a trait of {ruleset.id}",
-                           hint=suggest(str(text), ruleset.traits))
-    out: dict[str, Any] = {param.name: sheet_env[text]}
-    out.update(flags(ruleset, param.name, text, sheet_env))
+def _named(param: Param, text: str, sheet_env: Mapping[str, Any] | None, ruleset: Ruleset | None) -> dict[str, Any]:
+    """A number or flag parameter given sheet names (`STR`, `str`, `Dexterity+Firearms`), with its trait flags."""
+    if sheet_env is None:
+        try:
+            return {param.name: convert(param, text)}
+        except BadParameter as err:
+            trait = trait_named(ruleset, text) if ruleset is not None else None
+            if trait is not None:
+                err.hint = f"'{trait}' is a trait: give --sheet FILE to read it from a character sheet"
+            raise
+    total, single = sheet_sum(param, text, sheet_env, ruleset)
+    out: dict[str, Any] = {param.name: convert(param, total)}
+    if ruleset is not None and param.type == "int" and single is not None and single in ruleset.traits:
+        out.update(flags(ruleset, param.name, single, sheet_env))
     return out
 
 
+def _trait_param(param: Param, text: Any, sheet_env: Mapping[str, Any] | None, ruleset: Ruleset | None) -> dict[str, Any]:
+    if ruleset is None or sheet_env is None:
+        raise BadParameter(f"parameter '{param.name}' names a trait of a character sheet: give --sheet FILE")
+    found = trait_named(ruleset, text) if isinstance(text, str) else None
+    if found is None:
+        raise BadParameter(f"parameter '{param.name}': {shown(str(text))} is not a trait of {ruleset.id}",
+                           hint=suggest(str(text), ruleset.traits))
+    out: dict[str, Any] = {param.name: sheet_env[found]}
+    out.update(flags(ruleset, param.name, found, sheet_env))
+    return out
 
-__all__ = ["bind", "convert", "find_procedure"]
+
+def trait_argument(ruleset: Ruleset, text: Any) -> str | None:
+    """The trait a trait parameter's value names (`Firearms`, `firearms`), or None."""
+    return trait_named(ruleset, text) if isinstance(text, str) else None
+
+
+__all__ = ["bind", "convert", "find_procedure", "trait_argument"]

@@ -159,11 +159,12 @@ class TableLookup(StepSpec):
 
 @record
 class Arg:
-    """`name: formula` under a call's `with`."""
+    """`name: formula` under a call's `with`; `passes` names dice handed on whole to a dice parameter."""
 
     name: str
     formula: Formula
     where: Location
+    passes: str | None = None  # `damage: damage`: the dice the caller's name holds, given as they are
 
 
 @record

@@ -211,15 +211,43 @@ def _row_named(name: str, table: Mapping[str, Any], index: int) -> str:
     return row_name(name, index, low, high, default=False)
 
 
+def handed_dice(c: Checker, value: Any, f: Any, at: P, scope: Scope, callee: str, pname: str,
+                target: Mapping[str, Any] | None) -> str | None:
+    """The dice a `with` value hands on whole (`damage: damage` to a dice parameter), or None for a formula.
+
+    Dice go on only whole and only to a dice parameter: in a formula, or to a number parameter,
+    they are refused here rather than when a run reaches the call.
+    """
+    if f is None:
+        return None
+    dice_names = sorted(f.names & (scope.dice_only - scope.formulas))
+    if not dice_names:
+        return None
+    params = (target or {}).get("params") or {}
+    kind = params.get(pname, {}).get("type") if isinstance(params.get(pname), Mapping) else None
+    name: str = dice_names[0]
+    if isinstance(value, str) and value.strip() == name and kind == "dice":
+        return name
+    if kind == "dice":
+        c.problem(SchemaViolation(f"'{name}' is dice: hand it on whole ({pname}: {name}), not in a formula",
+                                  c.where(at), "roll it first (- roll: {rolled: " + name + "}) to compute with it"))
+    elif target is not None and pname in params:
+        c.problem(SchemaViolation(f"'{name}' is dice, and parameter '{pname}' of '{callee}' takes a number",
+                                  c.where(at), "roll it first (- roll: {rolled: " + name + "}) and give the roll"))
+    return None
+
+
 def compile_call(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Call:
     callee = spec["call"]
+    target = ctx.sections.procedures.get(callee)
     args = []
     for pname, value in (spec.get("with") or {}).items():
-        f = c.formula(value, path + ("with", pname), scope.formulas | scope.dice_only)
+        at = path + ("with", pname)
+        f = c.formula(value, at, scope.formulas | scope.dice_only)
         scope.refuse_absent(c, f)
-        args.append(Arg(pname, f, c.where(path + ("with", pname), key=True)))
+        passes = handed_dice(c, value, f, at, scope, callee, pname, target)
+        args.append(Arg(pname, f, c.where(at, key=True), passes))
     prefix = spec.get("as")
-    target = ctx.sections.procedures.get(callee)
     if prefix and target is not None:
         for name in list(target.get("values") or {}) + list(target.get("outcomes") or {}):
             _bind(scope, ctx, f"{prefix}_{name}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -36,3 +37,29 @@ def sheet_ruleset(doc: Any, path: str, compile: Callable[[str, Path], Ruleset] |
         reason = err.message.removeprefix("cannot read the file: ")
         message = err.message if reason == err.message else f"the sheet's ruleset {shown(ref)} cannot be read: {reason}"
         raise BadParameter(message, doc.where(("ruleset",)), err.hint) from None
+
+
+def create_sheet(ref: str, out: str, name: str) -> Ruleset:
+    """Write a commented starting sheet of a ruleset that passes its creation rules; never over a file.
+
+    Its first line names the installed sheet schema, for editors (see load.modeline).
+    """
+    from interpreter.load.find import confined, find
+    from interpreter.load.modeline import schema_line
+    from interpreter.sheet.file import new_sheet
+    from interpreter.sheet.spread import new_sheet as sheet_text
+
+    written = None  # an id is written as it is; a path relative to the sheet
+    found = find(ref)
+    if found.origin == "path":
+        written = os.path.relpath(os.path.abspath(found.path), os.path.dirname(os.path.abspath(out)))
+        try:  # (a sheet may name only a file inside its own folder, or in a ruleset folder)
+            confined(written, os.path.dirname(os.path.abspath(out)), None)
+        except RulesetLoadError:
+            raise BadParameter(f"{out}: a sheet names its ruleset by id or by a path inside the sheet's own folder, "
+                               f"and {ref} lies outside it; nothing was written",
+                               hint="write the sheet in the ruleset's folder (or a folder above it), or put the "
+                                    "ruleset in a ruleset folder (RULESMITH_PATH) and give its id") from None
+    rs = compile_ref(ref)
+    new_sheet(out, schema_line("sheet") + sheet_text(rs, name, written, out))
+    return rs

@@ -16,7 +16,7 @@ from interpreter.procedure.run import Result, run_to_end
 from interpreter.record import replace
 from interpreter.ruleset.derived import refresh
 from interpreter.ruleset.model import Ruleset
-from interpreter.ruleset.params import find_procedure
+from interpreter.ruleset.params import find_procedure, trait_argument
 from interpreter.sheet.bind import bind, changed_paths, names_ruleset
 from interpreter.sheet.creation import refuse_broken
 
@@ -47,8 +47,10 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any, data:
     if proc.sheet == "none":
         return result
     for param in proc.params:  # a trait parameter's new value is the trait's (`stat=STR`)
-        if param.type == "trait" and param.name in args:
-            final[str(args[param.name]).strip()] = final[param.name]
+        trait = trait_argument(ruleset, str(args[param.name]).strip()) if param.type == "trait" and \
+            args.get(param.name) is not None else None
+        if trait is not None:
+            final[trait] = final[param.name]
     if ruleset.sheet is not None:
         refresh(ruleset, final)
     return replace(result, changes=tuple(changed_paths(ruleset, names, final, data)))

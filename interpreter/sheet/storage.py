@@ -59,6 +59,10 @@ def locked(real: Path) -> Iterator[None]:
     try:
         yield
     finally:
+        # The lock file goes with the lock. It is removed while still held: a command waiting on it then
+        # finds it unlinked once it gets it and takes a new one (filelock 3.21 on checks), so no two hold one.
+        with contextlib.suppress(OSError):
+            os.unlink(folder / name)
         lock.release()
 
 

@@ -72,10 +72,10 @@ class Site:
         return outcome, tuple(env.get(name) for name in self.callee.values), {k: env[k] for k in sheet}
 
     def traced(self, records: list[Record]) -> list[Record]:
-        """The callee's trace as the caller's shows it: its rolls named under the prefix."""
+        """The callee's trace as the caller's shows it: its rolls named under the prefix, as formulas name them."""
         if not self.prefix:
             return records
-        return [replace(r, name=f"{self.prefix}.{r.name}") if isinstance(r, RollRecord) else r for r in records]
+        return [replace(r, name=f"{self.prefix}_{r.name}") if isinstance(r, RollRecord) else r for r in records]
 
 
 def write_call(w: Writer, step: Step[Call]) -> None:
@@ -84,8 +84,8 @@ def write_call(w: Writer, step: Step[Call]) -> None:
     args = []
     w.drawing(step.where)
     with w.located(step.where):
-        for a in spec.args:
-            args.append((a.name, w.value(a.formula)))
+        for a in spec.args:  # dice handed on whole are the caller's value as it is (the callee rolls them)
+            args.append((a.name, w.value_of(a.passes) if a.passes else w.value(a.formula)))
     bound: dict[str, Any] = {}
     for name, code in args:
         known, value = w.known(code)

@@ -1,0 +1,44 @@
+"""The library's public face, re-exported by ``interpreter`` (docs/api.md).
+
+- functions: load_ruleset, validate, run, odds, sample, roll, read_sheet, new_sheet
+- ruleset: the loaded ``Ruleset``; its ``procedure(name)``, a ``Procedure`` to call (run, odds, sample,
+  sampler) with typed ``Parameter``s
+- arguments: what a caller gives (parameters, dice, a seed, a sheet), checked
+- calls: the calls into the engine
+- results: ``Result``, ``Odds``, ``Samples``, each with a one-line ``str()`` for a chat
+- chat: the one-line texts those ``str()``s are made of
+
+The types are imported when first asked for, so that importing the package stays cheap.
+"""
+
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+from interpreter.api.functions import load_ruleset, new_sheet, odds, read_sheet, roll, run, sample, validate
+
+if TYPE_CHECKING:
+    from interpreter.api.results import Odds, Result, Samples
+    from interpreter.api.ruleset import Parameter, Procedure, Ruleset
+    from interpreter.dice.trace import Roll
+    from interpreter.sheet.character import BoxTrack, MeterTrack, Resource, Sheet
+
+# name -> the module it is defined in
+TYPES = {
+    "Ruleset": "interpreter.api.ruleset", "Procedure": "interpreter.api.ruleset",
+    "Parameter": "interpreter.api.ruleset", "Result": "interpreter.api.results", "Odds": "interpreter.api.results",
+    "Samples": "interpreter.api.results", "Roll": "interpreter.dice.trace", "Sheet": "interpreter.sheet.character",
+    "BoxTrack": "interpreter.sheet.character", "MeterTrack": "interpreter.sheet.character",
+    "Resource": "interpreter.sheet.character",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name in TYPES:
+        return getattr(import_module(TYPES[name]), name)
+    raise AttributeError(f"module 'interpreter.api' has no attribute '{name}'")
+
+
+__all__ = ["BoxTrack", "MeterTrack", "Odds", "Parameter", "Procedure", "Resource", "Result", "Roll", "Ruleset",
+           "Samples", "Sheet", "load_ruleset", "new_sheet", "odds", "read_sheet", "roll", "run", "sample", "validate"]

@@ -1,0 +1,98 @@
+"""What a caller hands the library, checked before the engine sees it: parameters, given dice, a seed, a sheet.
+
+Every mistake is a ``BadParameter`` (a ``RulesError``) of one line, never a ``TypeError``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from interpreter.errors import BadParameter
+
+if TYPE_CHECKING:
+    from interpreter.dice.sources import DiceSource
+    from interpreter.sheet.character import Sheet
+
+__all__ = ["arguments", "exhausted", "flag", "ruleset_ref", "sheet_path", "source", "times"]
+
+
+def arguments(params: Mapping[str, Any] | None, named: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters given as a mapping and as keywords, as one mapping (a name given twice is an error)."""
+    if params is not None and not isinstance(params, Mapping):
+        raise BadParameter(f"parameters are a mapping of names to values, not {type(params).__name__}")
+    out = dict(params or {})
+    for name, value in named.items():
+        if name in out:
+            raise BadParameter(f"parameter '{name}' is given twice (in the mapping and as a keyword)")
+        out[name] = value
+    for name in out:
+        if not isinstance(name, str):
+            raise BadParameter(f"a parameter's name is text, not {name!r}")
+    return out
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def source(seed: Any, dice: Any, hint: str | None = None) -> DiceSource:
+    """Dice from a seed (random without one) or exactly the given ones; `hint` is added to a mistake about `dice`."""
+    from interpreter.dice.sources import GivenSource, RandomSource
+
+    if seed is not None and not _whole(seed):
+        raise BadParameter(f"seed= takes a whole number, not {seed!r}")
+    if dice is None:
+        return RandomSource.seeded(seed)
+    if isinstance(dice, (str, bytes)) or not isinstance(dice, Sequence) or not all(map(_whole, dice)):
+        raise BadParameter(f"dice= takes the dice to use, a list of whole numbers, not {dice!r}", hint=hint)
+    if seed is not None:
+        raise BadParameter("give either seed or dice, not both")
+    return GivenSource(list(dice))
+
+
+def exhausted(dice: DiceSource) -> None:
+    """Refuse given dice that a run left over."""
+    from interpreter.dice.sources import GivenSource
+
+    if isinstance(dice, GivenSource):
+        dice.check_exhausted()
+
+
+def flag(name: str, value: Any) -> bool:
+    """An option that is True or False."""
+    if not isinstance(value, bool):
+        raise BadParameter(f"{name}= takes True or False, not {value!r}")
+    return value
+
+
+def times(value: Any) -> int:
+    """How many runs a sample counts."""
+    if not _whole(value) or value < 1:
+        raise BadParameter(f"times must be a whole number of at least 1, not {value!r}")
+    return int(value)
+
+
+def sheet_path(sheet: str | os.PathLike[str] | Sheet | None) -> str | None:
+    """The file of a sheet given as a path or as a sheet read before."""
+    from interpreter.sheet.character import Sheet
+
+    if sheet is None:
+        return None
+    if isinstance(sheet, Sheet):
+        if sheet.path is None:
+            raise BadParameter("this sheet was not read from a file; give the sheet's path")
+        return sheet.path
+    if isinstance(sheet, (str, os.PathLike)):
+        return os.fspath(sheet)
+    raise BadParameter(f"sheet= takes a file's path or a sheet from read_sheet, not {type(sheet).__name__}")
+
+
+def ruleset_ref(ref: Any) -> str:
+    """A ruleset's id or path as text."""
+    if isinstance(ref, os.PathLike):
+        return str(os.fspath(ref))
+    if not isinstance(ref, str):
+        raise BadParameter(f"a ruleset is an id, a path or a loaded ruleset, not {type(ref).__name__}")
+    return ref

@@ -1,0 +1,70 @@
+"""Results as one line of text for a chat: a run with its values and every die, odds and counts as percentages."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+__all__ = ["percent", "roll_line", "shown_expr", "value_text", "values_line"]
+
+
+def value_text(value: Any) -> str:
+    """A value as a person reads it: flags and none as words, lists in brackets."""
+    if value is None:
+        return "none"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(value_text(v) for v in value) + "]"
+    return str(value)
+
+
+def values_line(values: Mapping[str, Any]) -> str:
+    """`natural 15, total 27`."""
+    return ", ".join(f"{name} {value_text(value)}" for name, value in values.items())
+
+
+def percent(p: Any) -> str:
+    """A probability as a short percentage: `85%`, `4.5%`, `0.03%`, `<0.01%` (never `100%` unless certain)."""
+    share = float(p) * 100
+    if share in (0, 100):
+        return f"{share:g}%"
+    if share < 0.01:
+        return "<0.01%"
+    text = f"{share:.{1 if share >= 1 else 2}f}".rstrip("0").rstrip(".")
+    return ("99.9" if text == "100" else text) + "%"
+
+
+def _substitute(text: str, names: Iterable[str], env: Mapping[str, Any], depth: int = 0) -> str:
+    for name in sorted(names, key=len, reverse=True):
+        value = env.get(name)
+        if isinstance(value, bool):
+            value = int(value)
+        pattern = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
+        if isinstance(value, int):
+            text = re.sub(pattern, str(value), text)
+        elif value is not None and hasattr(value, "text") and depth < 8:
+            inner = _substitute(value.text, value.names, env, depth + 1)
+            text = re.sub(pattern, "(" + inner.replace("\\", "\\\\") + ")", text)
+    return text
+
+
+def shown_expr(record: Any) -> str:
+    """A traced roll's dice expression with the names it used replaced by their values (`(pool)d10` -> `5d10`)."""
+    text = _substitute(record.expr.text, record.expr.names, record.env)
+    for _ in range(4):
+        text = re.sub(r"\((-?\d+|\d*d\d+)\)", r"\1", text)
+    return text.replace(" ", "")
+
+
+def roll_line(record: Any) -> str:
+    """One traced roll: `natural: 1d20 [15] = 15`, a pool `5d10x>=10cs>=8 [2, 9, 10 → 8] = 2 successes`."""
+    from interpreter.dice.report import dice_text
+
+    terms = record.roll.terms
+    shown_dice = " ".join(dice_text(t) for t in terms) if terms else "[]"
+    value = record.roll.value
+    counting = len(terms) == 1 and terms[0].counting
+    total = f"{value} success{'es' if value not in (1, -1) else ''}" if counting else str(value)
+    return f"{record.name}: {shown_expr(record)} {shown_dice} = {total}"
