@@ -202,6 +202,9 @@ class DiceWriter:
         raise Unsupported(type(node).__name__)
 
     def _dice(self, node: Dice, depth: int) -> str:
+        m = node.mods
+        if m.compound or m.least is not None or m.most is not None or node.marks is not None:
+            raise Unsupported("compounding, mi, ma or symbol dice")  # the traced runner rolls them
         params = parameter_nodes(node)
         if all(p is None or isinstance(p, Num) for p in params):
             spec = spec_for(node, [None if p is None else p.value for p in params])  # type: ignore[union-attr]
