@@ -17,9 +17,9 @@ from interpreter.dice.report import distribution_json, render_roll, roll_json
 from interpreter.dice.roller import Runner, compile_node, static_dice
 from interpreter.dice.sources import DiceSource, GivenSource, RandomSource
 from interpreter.dice.syntax import parse_tree
-from interpreter.dice.term import TermSpec, free_names, make_spec, parameter_nodes, spec_for
+from interpreter.dice.term import TermSpec, free_names, make_spec, parameter_nodes, spec_for, walk
 from interpreter.dice.trace import Die, Roll, TermTrace
-from interpreter.dice.tree import Dice, Name, Node
+from interpreter.dice.tree import Dice, Name, Node, Num
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
 if TYPE_CHECKING:
@@ -120,18 +120,27 @@ class DiceExpr:
             args.append(dist.probs[0][0])
         return spec_for(tree, args)
 
-    def saturated(self, env: Mapping[str, Any]) -> tuple[Distribution, int] | None:
+    def saturated(self, env: Mapping[str, Any], hint: int = 0) -> tuple[Distribution, int] | None:
         """For an expression whose odds are cut off only because of endless explosions that never
-        take away: the exact distribution of min(value, cap) and the cap (its largest value before
-        the cut); None when the expression is exact already or cannot be saturated."""
+        take away: the exact distribution of min(value, cap) and the cap; None when the expression is
+        exact already or cannot be saturated.
+
+        The cap is where what remains of the distribution falls below the truncation mass, so values
+        below it are told apart; or `hint`, when larger (a comparison asked for it).  Compounding dice
+        kept or dropped are the exception: their exact odds grow costly with the cap, so they are
+        saturated just above their highest face, or at the hint.
+        """
         tree = self.tree
         if isinstance(tree, Name):
             named = _lookup(tree.name, env, tree.col)
-            return named.saturated(env) if isinstance(named, DiceExpr) else None
-        full = self.distribution(env)
-        if not full.truncated or not full.values:
-            return None
-        cap = full.values[-1]
+            return named.saturated(env, hint) if isinstance(named, DiceExpr) else None
+        if _kept_compounding(tree):
+            cap = max(hint, _highest_face(tree) + 1)
+        else:
+            full = self.distribution(env)
+            if not full.truncated or not full.values:
+                return None
+            cap = max(hint, full.tail_start(limits.TRUNCATION_MASS))
         with budget.odds_budget():
             capped = _odds().node_distribution(tree, lambda node: _resolve(node, env), cap)
         if not capped.exact:
@@ -153,6 +162,24 @@ class DiceExpr:
             _DIST_CACHE.clear()
         _DIST_CACHE[key] = dist
         return dist
+
+
+def _kept_compounding(tree: Node) -> bool:
+    """Whether a tree holds a compounding term that keeps or drops dice and adds up their values."""
+    return any(isinstance(node, Dice) and node.mods.compound and node.mods.keep is not None
+               and node.mods.success is None for node in walk(tree))
+
+
+def _highest_face(tree: Node) -> int:
+    """The highest face any dice term of the tree with a fixed number of sides can show (at least 1)."""
+    faces = [1]
+    for node in walk(tree):
+        if isinstance(node, Dice):
+            if node.faces is not None:
+                faces.extend(node.faces)
+            elif isinstance(node.sides, Num):
+                faces.append(node.sides.value)
+    return max(faces)
 
 
 def _lookup(name: str, env: Mapping[str, Any], col: int = 0) -> Any:

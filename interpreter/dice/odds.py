@@ -9,6 +9,7 @@ from functools import lru_cache
 from itertools import product
 
 from interpreter import budget, limits
+from interpreter.dice.compound import compound_term
 from interpreter.dice.distribution import Distribution, Poly, poly_add, poly_mul, poly_pow, poly_scale
 from interpreter.dice.saturate import capped_term, keep_members, operand_caps
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
@@ -32,7 +33,7 @@ def _poly(weights: list[int], gain: tuple[int, ...], faces: range | list[int]) -
     return lo, out
 
 
-def explosion_cutoff(count: int, exploding: int, total: int) -> int:
+def explosion_cutoff(count: int, exploding: int, total: int, mass: float = limits.TRUNCATION_MASS) -> int:
     """The fewest total explosions t with P(more than t explosions among `count` dice) below the truncation mass.
 
     The number of explosions is negative binomial.  Its tail is summed directly, from the far
@@ -47,7 +48,7 @@ def explosion_cutoff(count: int, exploding: int, total: int) -> int:
     t = 0
     limit = limits.MAX_DICE_ROLLED * 4
     mode = max(0, math.floor((count - 1) * q / (1 - q)))
-    floor = limits.TRUNCATION_MASS * 1e-3
+    floor = mass * 1e-3
     while True:
         term = math.exp(logp)
         terms.append(term)
@@ -62,7 +63,7 @@ def explosion_cutoff(count: int, exploding: int, total: int) -> int:
     tail = floor  # bounds the mass beyond the last term computed
     cut = len(terms) - 1
     for i in range(len(terms) - 1, -1, -1):
-        if tail >= limits.TRUNCATION_MASS:
+        if tail >= mass:
             break
         cut = i
         tail += terms[i]
@@ -196,6 +197,10 @@ def term_distribution(spec: TermSpec) -> Distribution:
     n = spec.count
     if n == 0:
         return Distribution.point(0)
+    if spec.compound:  # added up without a keep, compounding dice total what exploding ones do
+        if spec.keep is None and spec.success is None:
+            return term_distribution(replace(spec, compound=False))
+        return compound_term(spec)
     s, gain = spec.sides, spec.gain
     w = spec.draw_weights()
     g = 0
@@ -219,7 +224,8 @@ def term_distribution(spec: TermSpec) -> Distribution:
         per_die = poly_add(poly_scale(a, total), poly_mul(b, _poly(w, gain, faces)))
         return Distribution.from_poly(poly_pow(per_die, n), total ** (2 * n))
     wsum = sum(wE)
-    tmax = explosion_cutoff(n, wsum, total)
+    # half the truncation mass goes to the explosions left out, the rest to the unlikeliest largest totals
+    tmax = explosion_cutoff(n, wsum, total, limits.TRUNCATION_MASS / 2)
     work.add(tmax * (tmax * len(b[1]) + 1))
     series: Poly = (0, [0])
     bt: Poly = (0, [1])
@@ -227,7 +233,8 @@ def term_distribution(spec: TermSpec) -> Distribution:
         series = poly_add(series, poly_scale(bt, math.comb(n + t - 1, t) * total ** (tmax - t)))
         work.add(len(bt[1]) + len(series[1]))
         bt = poly_mul(bt, b)
-    return Distribution.from_poly(poly_mul(poly_pow(a, n), series), total ** (n + tmax))
+    whole = Distribution.from_poly(poly_mul(poly_pow(a, n), series), total ** (n + tmax))
+    return whole.trimmed(limits.TRUNCATION_MASS)
 
 
 def _keep_term(spec: TermSpec, w: list[int], wE: list[int], wN: list[int], total: int,

@@ -310,8 +310,11 @@ class Parser(Scanner):
                 once("explode", "explode", pos)
                 self.pos += 2
                 found["compound"] = True
-                cond = self.condition("!!", False)
-                found["explode_v"] = cond if cond is not None else Cond("max", None)
+                # only a face (`!!5`, `!!(again)`): a comparison right after `!!` is the expression's
+                # (`1d6!!>=10` asks whether the die's sum reaches 10)
+                nxt = self.peek()
+                face = self.signed("!!") if nxt == "(" or (nxt.isdigit() and nxt.isascii()) else None
+                found["explode_v"] = Cond("==", face) if face is not None else Cond("max", None)
             elif ch in ("x", "!") and two != "!=":
                 once("explode", "explode", pos)
                 self.pos += 1

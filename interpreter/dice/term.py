@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from interpreter import limits
@@ -210,15 +210,13 @@ def parameter_nodes(node: Dice) -> list[Node | None]:
     ]
 
 
-def free_names(node: Node) -> frozenset[str]:
-    """Every variable name used anywhere in a tree."""
-    out: set[str] = set()
-    stack: list[object] = [node]
+def walk(node: Node) -> Iterator[Node]:
+    """Every node of a tree, the tree first."""
+    stack: list[Node] = [node]
     while stack:
         item = stack.pop()
-        if isinstance(item, Name):
-            out.add(item.name)
-        elif isinstance(item, Neg):
+        yield item
+        if isinstance(item, Neg):
             stack.append(item.operand)
         elif isinstance(item, Chain):
             stack.append(item.first)
@@ -231,7 +229,11 @@ def free_names(node: Node) -> frozenset[str]:
             stack.extend(item.members)
             if item.keep is not None:
                 stack.append(item.keep[1])
-    return frozenset(out)
+
+
+def free_names(node: Node) -> frozenset[str]:
+    """Every variable name used anywhere in a tree."""
+    return frozenset(item.name for item in walk(node) if isinstance(item, Name))
 
 
 def keep_plan(kind: str, k: int, total: int) -> tuple[bool, int]:

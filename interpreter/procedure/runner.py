@@ -247,11 +247,16 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[st
     computed again with the tail cut off.
     """
     key = (ruleset.id, id(ruleset), name)
-    if key not in _UNSATURABLE:
+    hint, tries = 0, 0
+    while key not in _UNSATURABLE:
         try:
-            return _odds(ruleset, name, args, sheet, doc, saturate=True)
-        except Undecided:
-            _UNSATURABLE.add(key)  # this procedure compares totals with each other: don't try again
+            return _odds(ruleset, name, args, sheet, doc, saturate=True, cap_hint=hint)
+        except Undecided as undecided:
+            tries += 1
+            if undecided.need is None or undecided.need <= hint or tries > 4:
+                _UNSATURABLE.add(key)  # this procedure compares totals with each other: don't try again
+            else:  # a total was compared with a number above its cap: saturate up to that number
+                hint = undecided.need
     return _odds(ruleset, name, args, sheet, doc, saturate=False)
 
 
@@ -259,7 +264,7 @@ _UNSATURABLE: set[tuple[str, int, str]] = set()
 
 
 def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[str, Any] | None, doc: Any,
-          saturate: bool) -> Odds:
+          saturate: bool, cap_hint: int = 0) -> Odds:
     """The odds, with or without saturated explosions."""
     proc = find_procedure(ruleset, name)
     env, sheet_env = _start(ruleset, proc, args, sheet, doc)
@@ -270,7 +275,7 @@ def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[s
             keep = keep | set(ruleset.constants) | set(ruleset.dice)
         env = {k: v for k, v in env.items() if k in keep}
     ctx = EvalContext(ruleset, exact=True, handlers=RUNNERS, functions=table_functions(ruleset),
-                      sheet_names=_sheet_names(ruleset, sheet_env), saturate=saturate)
+                      sheet_names=_sheet_names(ruleset, sheet_env), saturate=saturate, cap_hint=cap_hint)
     paused = gc.isenabled()
     gc.disable()  # worlds are many short-lived objects without cycles: collecting finds nothing to free
     clock = budget.start()  # one time budget for the whole computation

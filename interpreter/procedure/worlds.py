@@ -91,12 +91,12 @@ _MISSING = object()
 class EvalContext:
     """Per-run state: the mode, the step runners, the dice source, the table functions and the work done."""
 
-    __slots__ = ("_keys", "calls", "dice", "exact", "functions", "handlers", "ruleset", "saturate", "settled",
-                 "sheet_names", "source", "truncated", "work")
+    __slots__ = ("_keys", "calls", "cap_hint", "dice", "exact", "functions", "handlers", "ruleset", "saturate",
+                 "settled", "sheet_names", "source", "truncated", "work")
 
     def __init__(self, ruleset: Ruleset, exact: bool, handlers: Mapping[str, Handler], source: Any = None,
                  functions: Mapping[str, Callable[..., Any]] | None = None, sheet_names: tuple[str, ...] = (),
-                 saturate: bool = False) -> None:
+                 saturate: bool = False, cap_hint: int = 0) -> None:
         self.ruleset = ruleset
         self.exact = exact
         self.handlers = handlers  # step kind -> runner (see procedure.kinds)
@@ -108,6 +108,7 @@ class EvalContext:
         self.calls: dict[Any, Any] = {}  # exact mode: a callee's ends by its arguments
         self.sheet_names = sheet_names  # the names a bound sheet gives, passed on to called sheet procedures
         self.saturate = saturate  # exact mode: lump an exploding roll's tail into one AtLeast value
+        self.cap_hint = cap_hint  # the least cap for that, asked for by a comparison in an earlier attempt
         self.settled: frozenset[str] = frozenset()  # the run's reported values already added up (see runner.odds)
         self._keys: dict[tuple[frozenset[str], tuple[str, ...]], tuple[str, ...]] = {}
 
@@ -154,7 +155,7 @@ class EvalContext:
                 self.rolled(roll, where)
                 yield roll.value, 1, RollRecord(name, expr, dict(env), roll)
                 return
-            sat = expr.saturated(env) if self.saturate else None
+            sat = expr.saturated(env, self.cap_hint) if self.saturate else None
             if sat is not None:
                 dist, cap = sat
                 self.tick(len(dist.probs), where)
