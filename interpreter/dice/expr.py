@@ -40,6 +40,7 @@ __all__ = [
     "clear_caches",
     "distribution_json",
     "parse",
+    "parse_parameter",
     "render_roll",
     "roll_json",
 ]
@@ -109,16 +110,19 @@ class DiceExpr:
         tree = self.tree
         if not isinstance(tree, Dice):
             raise BadParameter(f"'{self.text}' is not one dice term, so it has no pool to read")
-        args: list[int | None] = []
-        for part in parameter_nodes(tree):
-            if part is None:
-                args.append(None)
-                continue
-            dist = _odds().node_distribution(part, lambda node: _resolve(node, env))
-            if len(dist.probs) != 1:
-                raise BadParameter(f"exact odds of the pool '{self.text}' need its dice count and modifiers fixed")
-            args.append(dist.probs[0][0])
-        return spec_for(tree, args)
+        return self.spec_of(tree, env)
+
+    def spec_of(self, node: Dice, env: Mapping[str, Any]) -> TermSpec:
+        """A dice term of this expression with its parameters resolved; each must have one value."""
+        return spec_for(node, [None if part is None else self.fixed(part, env) for part in parameter_nodes(node)])
+
+    def fixed(self, node: Node, env: Mapping[str, Any]) -> int:
+        """The one value a part of this expression (a term's count, a keep) has; an error when it varies."""
+        dist = _odds().node_distribution(node, lambda name: _resolve(name, env))
+        if len(dist.probs) != 1:
+            raise BadParameter(f"exact odds of the pool '{self.text}' need its dice count and modifiers fixed")
+        value: int = dist.probs[0][0]
+        return value
 
     def saturated(self, env: Mapping[str, Any], hint: int = 0) -> tuple[Distribution, int] | None:
         """For an expression whose odds are cut off only because of endless explosions that never
@@ -225,6 +229,17 @@ def parse(text: str) -> DiceExpr:
     if not isinstance(text, str):
         raise BadParameter(f"a dice expression must be text, not {type(text).__name__}")
     return DiceExpr(text)
+
+
+def parse_parameter(text: str) -> DiceExpr:
+    """A dice parameter's value: an expression, or dice separated by commas (`d8,d6,d6,d4`), one dice group."""
+    depth = 0
+    for ch in text:
+        depth += ch in "({"
+        depth -= ch in ")}"
+        if ch == "," and depth == 0:
+            return parse("{" + text + "}")
+    return parse(text)
 
 
 def clear_caches() -> None:

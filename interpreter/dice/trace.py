@@ -104,6 +104,12 @@ class Roll:
         self.env = env
 
     @property
+    def raw(self) -> list[RawTerm]:
+        """What each dice term left behind, in roll order: (spec, face indices or values, dropped, rerolls,
+        explosions, result) as the roller records it."""
+        return self._raw
+
+    @property
     def terms(self) -> tuple[TermTrace, ...]:
         """One trace per dice term, in roll order."""
         if self._terms is None:

@@ -21,7 +21,8 @@ from typing import Any, NamedTuple
 
 from interpreter import budget, limits
 from interpreter.dice.atleast import AtLeast
-from interpreter.dice.pool import RESULT, pool_odds, read_pool
+from interpreter.dice.pool import RESULT, bind
+from interpreter.dice.reading import read_odds, read_rolled
 from interpreter.errors import LimitExceeded, Location, RulesError
 from interpreter.procedure.trace import NoteRecord, Record, RollRecord, Trace
 from interpreter.procedure.weights import Ratio, add_all
@@ -175,19 +176,19 @@ class EvalContext:
     def pool_outcomes(self, r: RollInto, env: Mapping[str, Any],
                       weight: Weight) -> Iterator[tuple[tuple[Any, ...], Weight, tuple[Any, ...]]]:
         """Each combination of a pool's result and the statistics it reads, with its probability."""
-        stats = [RESULT, *(s for _, s in r.reads)]
         try:
+            stats = [RESULT, *bind([s for _, s in r.reads],
+                                   [[f.evaluate(env, self.functions) for f in fs] for fs in r.thresholds])]
             if not self.exact:
                 roll = r.expr.roll(env, self.source)
                 self.rolled(roll, r.where)
-                kept = [d.value for t in roll.terms for d in t.dice if d.kept]
-                got = read_pool(kept, roll.value, stats)
+                got = read_rolled(r.expr, env, roll, stats)
                 note = NoteRecord(f"{r.name}: " + ", ".join(
                     f"{name} = {'true' if v is True else 'false' if v is False else v} ({s.text})"
                     for (name, s), v in zip(r.reads, got[1:], strict=True)))
                 yield got, 1, (RollRecord(r.name, r.expr, dict(env), roll), note)
                 return
-            joint, den = pool_odds(r.expr.pool_spec(env), stats)
+            joint, den = read_odds(r.expr, env, stats, self.saturate)
         except RulesError as err:
             raise err.located(r.where) from None
         self.tick(len(joint), r.where)
