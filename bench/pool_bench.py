@@ -4,11 +4,17 @@ Shadowrun: 30d6, hits (5 or 6) and ones read from the same roll; glitch = more t
 Blades: 6d6, the highest die and the number of sixes of the same roll.
 Both sides compute the joint distribution cold (caches cleared) and must agree exactly.
 
+Then growth: the exact odds of nwod `pool dice=N target=8` (N d10 counting 8+, 10-again, the chance
+die below 1 die) for N = 10, 20, 40, 80, 160, CPU time, beside icepool computing the successes of N
+ten-again d10s (`N @ die`, explosions followed 20 deep); the exponent is the slope of log time
+against log N, fitted by least squares.
+
 Run as `python bench/pool_bench.py` after `pip install .[bench]`.
 """
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable
@@ -18,6 +24,8 @@ import icepool
 
 from interpreter.dice.expr import clear_caches, parse
 from interpreter.dice.pool import RESULT, parse_statistic, pool_odds
+from interpreter.pipeline import compile_ref
+from interpreter.procedure import runner
 
 REPEATS = 9
 Joint = dict[tuple[int, int], Fraction]
@@ -89,5 +97,39 @@ def main() -> None:
             print(f"{'':28} P(glitch) = {float(glitch):.3e}")
 
 
+def cpu(fn: Callable[[], object], cold: Callable[[], None], repeats: int = 3) -> float:
+    """The least CPU seconds of fn over a few cold runs."""
+    best = float("inf")
+    for _ in range(repeats):
+        cold()
+        start = time.process_time()
+        fn()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def slope(sizes: list[int], seconds: list[float]) -> float:
+    """The least-squares slope of log(seconds) against log(size)."""
+    xs, ys = [math.log(n) for n in sizes], [math.log(t) for t in seconds]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
+
+
+def growth() -> None:
+    """How the exact odds of a counting pool grow with its size, beside icepool."""
+    nwod = compile_ref("nwod")
+    per_die = icepool.Die([0] * 7 + [1] * 2 + [1 + icepool.Again], again_depth=20)
+    sizes = [10, 20, 40, 80, 160]
+    ours, theirs = [], []
+    print(f"{'nwod pool target=8':22} {'ours (CPU)':>12} {'icepool':>12}")
+    for n in sizes:
+        ours.append(cpu(lambda n=n: runner.odds(nwod, "pool", {"dice": str(n), "target": "8"}), clear_caches))
+        theirs.append(cpu(lambda n=n: n @ per_die, icepool_cold, repeats=1 if n >= 80 else 3))
+        print(f"  dice={n:<16} {ours[-1] * 1e3:9.1f} ms {theirs[-1] * 1e3:9.1f} ms")
+    print(f"growth exponent (N = {sizes[0]}..{sizes[-1]}): ours N^{slope(sizes, ours):.2f}, "
+          f"icepool N^{slope(sizes, theirs):.2f}")
+
+
 if __name__ == "__main__":
     main()
+    growth()

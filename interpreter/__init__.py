@@ -7,6 +7,7 @@ The few names a program needs (docs/api.md)::
     print(result.outcome, dict(result.values))
 """
 
+from interpreter import dice as dice  # callable: interpreter.dice("4d6kh3") keeps a parsed expression
 from interpreter.api import load_ruleset, odds, read_sheet, roll, run, sample, validate
 
-__all__ = ["load_ruleset", "odds", "read_sheet", "roll", "run", "sample", "validate"]
+__all__ = ["dice", "load_ruleset", "odds", "read_sheet", "roll", "run", "sample", "validate"]

@@ -104,10 +104,13 @@ def validate(rulesets: Sequence[str], as_json: bool) -> None:
 
 def _default_warnings(ref: str, shown: str) -> list[str]:
     """A warning for each way the trait and field defaults break the ruleset's own creation rules."""
+    from interpreter.pipeline import document
+    from interpreter.ruleset.dice_warnings import dice_warnings
     from interpreter.sheet.spread import default_problems
 
+    rs = compile_ref(ref)
     return [f"{shown}: a sheet at the defaults breaks a creation rule: {message}"
-            for message in default_problems(compile_ref(ref))]
+            for message in default_problems(rs)] + dice_warnings(rs, document(ref))
 
 
 def parse_dice_list(text: str | None) -> list[int] | None:
@@ -245,10 +248,16 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
     if procedure is None:
         if sheet is not None or params:
             raise click.UsageError("a dice expression takes no --sheet and no NAME=VALUE")
-        dist = dice.parse(target).distribution({})
+        from interpreter.cli.dice import show_warnings
+
+        parsed = dice.parse(target)
+        dist = parsed.distribution({})
         if as_json:
-            output.print_json(render.expression_odds_json(target, dist))
+            out = render.expression_odds_json(target, dist)
+            show_warnings(parsed, out)
+            output.print_json(out)
         else:
+            show_warnings(parsed, None)
             output.echo(odds_text.expression_text(target, dist, view, output.can_show("█")))
         return
     rs = compile_ref(target)

@@ -20,6 +20,7 @@ from interpreter.dice.syntax import parse_tree
 from interpreter.dice.term import TermSpec, free_names, make_spec, parameter_nodes, spec_for, walk
 from interpreter.dice.trace import Die, Roll, TermTrace
 from interpreter.dice.tree import Dice, Name, Node, Num
+from interpreter.dice.warnings import DiceWarning, warnings_of
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
 if TYPE_CHECKING:
@@ -52,11 +53,12 @@ _DIST_CACHE_SIZE = 4096
 class DiceExpr:
     """A parsed dice expression; immutable, hashable, and equal to another with the same text."""
 
-    __slots__ = ("_run", "_static", "names", "text", "tree")
+    __slots__ = ("_run", "_static", "names", "text", "tree", "warnings")
 
     text: str
     names: frozenset[str]
     tree: Node
+    warnings: tuple[DiceWarning, ...]
     _run: Runner | int
     _static: int
 
@@ -73,6 +75,7 @@ class DiceExpr:
         set_(self, "tree", tree)
         set_(self, "_static", static)
         set_(self, "_run", compile_node(tree))
+        set_(self, "warnings", warnings_of(text, tree))
 
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("a dice expression cannot be changed")
@@ -96,6 +99,16 @@ class DiceExpr:
         if not limits.INT_MIN <= value <= limits.INT_MAX:
             raise EvaluationError(f"the result of '{self.text}' is too large")
         return Roll(value, traces, env)
+
+    @property
+    def runner(self) -> Runner | int:
+        """The compiled roll function (or the constant value) the expression rolls with."""
+        return self._run
+
+    @property
+    def static(self) -> int:
+        """How many dice the expression rolls before explosions, rerolls and dice given by name."""
+        return self._static
 
     def run_in(self, env: Mapping[str, Any], draw: Any, ctx: list[Any], traces: list[tuple[Any, ...]]) -> int:
         """Roll as part of a larger roll (for a dice-typed parameter), sharing its dice count."""

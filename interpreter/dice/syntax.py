@@ -46,10 +46,10 @@ class Parser(Scanner):
         """Arithmetic with at most one comparison at the end."""
         left = self.sum()
         self.skip_space()
+        col = self.pos + 1
         op = self.comparison()
         if op is None:
             return left
-        col = self.pos + 1 - len(op)
         self.skip_space()
         right = self.sum()
         self.skip_space()

@@ -1,0 +1,133 @@
+"""A dice expression parsed once and kept, to roll again and again: what `interpreter.dice(EXPR)` gives.
+
+It rolls through the same compiled roller as `rules roll` (every die traced), with one generator
+drawn from directly; its odds are those `rules odds EXPR` prints.  The result's `str()` is the line
+`rules roll` prints, made only when asked for.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from interpreter import limits
+from interpreter.dice.expr import DiceExpr, RandomSource, parse
+from interpreter.dice.report import render_roll
+from interpreter.dice.trace import Die, Roll
+from interpreter.errors import EvaluationError
+
+__all__ = ["ParsedDice", "RolledDice"]
+
+_NOTHING: dict[str, Any] = {}
+_SHARED: list[RandomSource] = []  # dice from the generator of rolls given none, made on first use
+
+
+def shared_source() -> RandomSource:
+    """Dice from one generator seeded by the system once, for rolls that are given no generator."""
+    if not _SHARED:
+        _SHARED.append(RandomSource(RandomSource.generator(None)))
+    return _SHARED[0]
+
+
+def _drawing(random_: Any) -> Any:
+    """One die, 1 to sides, from a generator's `random` as RandomSource.draw draws it (the same numbers)."""
+    def draw(sides: int) -> int:
+        return int(random_() * sides) + 1
+    return draw
+
+
+class RolledDice:
+    """One roll of a kept expression: its `value`, every die (`dice`), and `str()` as a chat line."""
+
+    __slots__ = ("_expr", "_raw", "value")
+
+    def __init__(self, value: int, raw: list[Any], expr: DiceExpr):
+        self.value = value
+        self._raw = raw
+        self._expr = expr
+
+    @property
+    def roll(self) -> Roll:
+        """The full trace of the roll."""
+        return Roll(self.value, self._raw, _NOTHING)
+
+    @property
+    def dice(self) -> tuple[Die, ...]:
+        """Every die, kept or not, in draw order."""
+        return self.roll.dice
+
+    def __int__(self) -> int:
+        return self.value
+
+    def __str__(self) -> str:
+        return render_roll(self._expr, self.roll)
+
+    def __repr__(self) -> str:
+        return f"RolledDice({self._expr.text!r}, value={self.value})"
+
+
+class ParsedDice:
+    """A dice expression parsed once (docs/dice.md): `roll(rng=None)`, `odds()`, `mean`, `str()`; immutable."""
+
+    __slots__ = ("_draw", "_expr", "_run", "_static")
+
+    def __init__(self, text: str):
+        expr = parse(text)
+        if expr.names:
+            raise EvaluationError(f"'{text}' names {', '.join(sorted(expr.names))}; a kept expression rolls "
+                                  "dice and numbers only (give the values in the text)")
+        set_ = object.__setattr__
+        set_(self, "_expr", expr)
+        set_(self, "_run", expr.runner)
+        set_(self, "_static", expr.static)
+        set_(self, "_draw", (None, None, None))
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError("a dice expression cannot be changed")
+
+    def roll(self, rng: random.Random | None = None) -> RolledDice:
+        """Roll once with `rng` (a `random.Random`; a generator seeded by the system when None)."""
+        if rng is None:
+            rng = shared_source().rng
+        last, source, draw = self._draw
+        if last is not rng:
+            source = RandomSource(rng)
+            draw = _drawing(rng.random)
+            object.__setattr__(self, "_draw", (rng, source, draw))
+        run = self._run
+        traces: list[Any] = []
+        value = run if type(run) is int else run(_NOTHING, draw, [self._static, 0, source], traces)
+        if not limits.INT_MIN <= value <= limits.INT_MAX:
+            raise EvaluationError(f"the result of '{self._expr.text}' is too large")
+        return RolledDice(value, traces, self._expr)
+
+    def odds(self) -> Any:
+        """The exact distribution of the value (dice.distribution.Distribution), as `rules odds EXPR` gives it."""
+        return self._expr.distribution({})
+
+    @property
+    def mean(self) -> float:
+        """The expected value."""
+        mean: float = self.odds().mean
+        return mean
+
+    @property
+    def warnings(self) -> tuple[str, ...]:
+        """Each warning about the expression (dice.warnings) as `<expr>:1:COL: message`."""
+        return tuple(f"{w.where()}: {w.message}" for w in self._expr.warnings)
+
+    @property
+    def text(self) -> str:
+        return self._expr.text
+
+    def __str__(self) -> str:
+        return self._expr.text
+
+    def __repr__(self) -> str:
+        return f"ParsedDice({self._expr.text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ParsedDice) and other._expr == self._expr
+
+    def __hash__(self) -> int:
+        return hash(("dice", self._expr.text))
