@@ -22,6 +22,7 @@ from interpreter import budget, limits
 from interpreter.dice.distribution import Distribution, poly_pow, unpack
 from interpreter.dice.term import TermSpec, keep_plan
 from interpreter.errors import EvaluationError, LimitExceeded
+from interpreter.record import replace
 
 ADVICE = "use fewer dice, or roll them with `rules roll EXPR --seed N`"
 Face = tuple[int, int]  # (what a die adds, its weight)
@@ -86,11 +87,11 @@ def die_cap(spec: TermSpec, mass: float) -> int:
     return max(1, highest) * throws + 1
 
 
-def kept_total(faces: Sequence[Face], count: int, keep: int, den: int) -> dict[int, int]:
+def kept_total(faces: Sequence[Face], count: int, keep: int, den: int, limit: int | None = None) -> dict[int, int]:
     """The weights of the total of the first `keep` of `count` dice, faces given in the order of keeping.
 
     Every die shows one of the faces; their weights may add up to less than `den` (a die cut off),
-    and then so do the results (over den ** count).
+    and then so do the results (over den ** count).  With `limit`, totals above it are left out.
     """
     if keep <= 0 or count <= 0:
         return {0: sum(w for _, w in faces) ** max(count, 0)}
@@ -104,6 +105,7 @@ def kept_total(faces: Sequence[Face], count: int, keep: int, den: int) -> dict[i
         after[i] = acc
         acc += faces[i][1]
     comb = math.comb
+    mask = -1 if limit is None else (1 << ((limit - keep * low + 1) * bits)) - 1
     states: dict[int, int] = {0: 1}  # dice placed (all kept so far) -> packed weights by total so far
     result = 0
     for i, (gain, weight) in enumerate(faces):
@@ -119,11 +121,11 @@ def kept_total(faces: Sequence[Face], count: int, keep: int, den: int) -> dict[i
                     power *= weight
                     if not power:
                         break
-                new[m + j] = new.get(m + j, 0) + ((poly << (j * g)) * (comb(left, j) * power) if j else poly)
+                new[m + j] = new.get(m + j, 0) + (((poly << (j * g)) & mask) * (comb(left, j) * power) if j else poly)
             # this face fills the kept dice: `room` of its dice are kept; any others lie below it
             tail = (weight + rest) ** left - sum(comb(left, j) * weight ** j * rest ** (left - j) for j in range(room))
             if tail:
-                result += (poly << (room * g)) * tail
+                result += ((poly << (room * g)) & mask) * tail
         states = new
         budget.check("these exact odds", ADVICE)
     slots = result.bit_length() // bits + 1
@@ -144,6 +146,8 @@ def compound_term(spec: TermSpec) -> Distribution:
     if n == 0:
         return Distribution.point(0)
     success, deduct = spec.tests
+    if success is None and spec.keep is not None and min(spec.shown[1:]) >= 0:
+        return _kept_sums(spec)
     if success is not None:
         cap = max(c[1] for c in (success, deduct) if c is not None) + 1
     else:
@@ -161,6 +165,30 @@ def compound_term(spec: TermSpec) -> Distribution:
     low = min(gains)
     poly = (low, [gains.get(low + i, 0) for i in range(max(gains) - low + 1)])
     return Distribution.from_poly(poly_pow(poly, n), den ** n)
+
+
+PRECISION = 64  # bits of each die's probabilities where a distribution is cut off anyway
+
+
+def _kept_sums(spec: TermSpec) -> Distribution:
+    """Compounding dice kept or dropped and added up, the whole distribution: cut off where a die
+    grows past the truncation mass, and at the total the dice all together reach only as rarely.
+
+    The result is cut off, so its probabilities are floats: each die's are taken to 64 bits (rounded
+    down, so what is lost is part of what is cut off), which keeps the numbers multiplied small.
+    """
+    from interpreter.dice.odds import term_distribution  # (the plain total bounds the kept one)
+
+    n = spec.count
+    mass = limits.TRUNCATION_MASS / 4
+    pairs, den, _ = compound_die(spec, die_cap(spec, mass / n))
+    everything = term_distribution(replace(spec, compound=False, keep=None))
+    limit = everything.tail_start(mass) if everything.values else None
+    high, keep = keep_plan(spec.keep[0], spec.keep[1], n) if spec.keep is not None else (True, n)
+    scale = 1 << PRECISION
+    rounded = [(v, w * scale // den) for v, w in pairs]
+    faces = _in_keep_order([(v, w) for v, w in rounded if w], spec, high)
+    return Distribution(kept_total(faces, n, min(keep, n), scale, limit), scale ** n)
 
 
 def capped_compound(spec: TermSpec, cap: int) -> Distribution | None:

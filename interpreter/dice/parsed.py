@@ -71,6 +71,11 @@ class ParsedDice:
 
     __slots__ = ("_draw", "_expr", "_run", "_static")
 
+    _draw: tuple[Any, Any, Any]
+    _expr: DiceExpr
+    _run: Any
+    _static: int
+
     def __init__(self, text: str):
         expr = parse(text)
         if expr.names:

@@ -82,8 +82,8 @@ def _never(node: Dice) -> list[DiceWarning]:
             words = _WORDS[cond.op].format(n=cond.arg.value)
             out.append(DiceWarning(f"'{node.text}' never {verb}: it does so on a die showing {words}, "
                                    f"and no face of {die} does", cond.arg.col))
-    for bound, word, test in ((m.least, "mi", lambda v, b: v < b), (m.most, "ma", lambda v, b: v > b)):
-        if isinstance(bound, Num) and not any(test(v, bound.value) for v in shown):
+    for bound, word in ((m.least, "mi"), (m.most, "ma")):
+        if isinstance(bound, Num) and not any(v < bound.value if word == "mi" else v > bound.value for v in shown):
             out.append(DiceWarning(f"'{node.text}': {word}{bound.value} never changes a die: "
                                    f"no face of {die} is {'below' if word == 'mi' else 'above'} {bound.value}",
                                    bound.col))

@@ -250,7 +250,17 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[st
     hint, tries = 0, 0
     while key not in _UNSATURABLE:
         try:
-            return _odds(ruleset, name, args, sheet, doc, saturate=True, cap_hint=hint)
+            found = _odds(ruleset, name, args, sheet, doc, saturate=True, cap_hint=hint)
+            lumped = [v for v, cut in found.values_cut.items() if cut > 16 * limits.TRUNCATION_MASS]
+            if not lumped:
+                return found
+            # a total was told apart only up to the number it is compared with: its own distribution comes
+            # from the same procedure with the dice cut off where they grow too unlikely instead
+            plain = _odds(ruleset, name, args, sheet, doc, saturate=False)
+            values, cut = dict(found.values), dict(found.values_cut)
+            for v in lumped:
+                values[v], cut[v] = plain.values[v], plain.truncated
+            return Odds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut)
         except Undecided as undecided:
             tries += 1
             if undecided.need is None or undecided.need <= hint or tries > 4:
