@@ -9,16 +9,23 @@ die below 1 die) for N = 10, 20, 40, 80, 160, CPU time, beside icepool computing
 ten-again d10s (`N @ die`, explosions followed 20 deep); the exponent is the slope of log time
 against log N, fitted by least squares.
 
+Then the questions of docs/cookbook-pools.md's five systems (the rulesets as the page gives them)
+and nwod's 200-dice questions, each cold (dice caches cleared) and warm (asked again in the same
+process), CPU time, with whether its outcomes are exact.
+
 Run as `python bench/pool_bench.py` after `pip install .[bench]`.
 """
 
 from __future__ import annotations
 
 import math
+import re
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
 import icepool
 
@@ -130,6 +137,40 @@ def growth() -> None:
           f"icepool N^{slope(sizes, theirs):.2f}")
 
 
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "cookbook-pools.md"
+QUESTIONS = [
+    ("l5r", "roll", {"dice": 10, "keep": 5, "tn": 30}), ("l5r", "roll", {"dice": 6, "keep": 3, "tn": 25}),
+    ("l5r", "roll", {"dice": 7, "keep": 4, "tn": 30}), ("l5r", "roll", {"dice": 8, "keep": 3, "tn": 40}),
+    ("ore", "roll", {"dice": 8}), ("ore", "height", {"dice": 8}), ("ore", "roll", {"dice": 10}),
+    ("ore", "height", {"dice": 10}), ("ore", "roll", {"dice": 12}),
+    ("cortex", "test", {"dice": "d10,d8,d8,d6,d4", "difficulty": 11}),
+    ("genesys", "check", {"ability": 3, "difficulty": 2}),
+    ("savage", "trait", {"die": 6}), ("savage", "trait", {"die": 6, "target": 8}),
+    ("savage", "trait", {"die": 10}), ("savage", "trait", {"die": 10, "target": 8}),
+    ("nwod", "pool", {"dice": 200, "target": 8}), ("nwod", "contested", {"actor": 200, "defender": 200}),
+]
+
+
+def questions() -> None:
+    """Each question of the issue's list, cold and warm."""
+    text = PAGE.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as folder:
+        for name in ("l5r", "ore", "cortex", "genesys", "savage"):
+            block = re.search(rf"Save it as\s+`{name}.yaml`.*?^```yaml\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
+            assert block is not None, name
+            Path(folder, f"{name}.yaml").write_text(block.group(1), encoding="utf-8")
+        print(f"{'question':52} {'cold':>9} {'warm':>9}  exact")
+        for ruleset, procedure, params in QUESTIONS:
+            rs = compile_ref(ruleset if ruleset == "nwod" else str(Path(folder, f"{ruleset}.yaml")))
+            args = {k: str(v) for k, v in params.items()}
+            ask = lambda rs=rs, procedure=procedure, args=args: runner.odds(rs, procedure, args)
+            cold = cpu(ask, clear_caches, repeats=1)
+            warm = cpu(ask, lambda: None, repeats=3)
+            shown = " ".join(f"{k}={v}" for k, v in params.items())
+            print(f"  {ruleset} {procedure} {shown:40} {cold * 1e3:6.1f} ms {warm * 1e3:6.1f} ms  {ask().exact}")
+
+
 if __name__ == "__main__":
     main()
     growth()
+    questions()

@@ -11,14 +11,18 @@ from interpreter.ruleset.specs import RollInto
 make = tuple.__new__  # a World without its Python-level constructor, where many are made
 
 
-def roll_into(world: World, weight: Weight, rolls: tuple[RollInto, ...], ctx: EvalContext) -> Worlds:
-    """Roll dice in order, binding each result; one branch per result for odds."""
+def roll_into(world: World, weight: Weight, rolls: tuple[RollInto, ...], ctx: EvalContext,
+              live: tuple[str, ...] | None = None) -> Worlds:
+    """Roll dice in order, binding each result; one branch per result for odds.
+
+    ``live`` (the names later steps read, when known) lets exact odds of a pool leave out the pool's own
+    value when nothing reads it, only the statistics `read` binds."""
     branches = [(world, weight)]
     for r in rolls:
         grown: Worlds = []
         for w, p in branches:
             if r.reads:
-                for values, prob, records in ctx.pool_outcomes(r, w.env, p):
+                for values, prob, records in ctx.pool_outcomes(r, w.env, p, live is None or r.name in live):
                     env = dict(w.env)
                     env[r.name] = values[0]
                     for (name, _), value in zip(r.reads, values[1:], strict=True):

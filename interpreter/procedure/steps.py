@@ -115,7 +115,7 @@ def run_let(step: Step[Let], worlds: Worlds, ctx: EvalContext) -> Worlds:
 def run_roll(step: Step[Roll], worlds: Worlds, ctx: EvalContext) -> Worlds:
     """`roll`: roll dice expressions and bind their results; branches over every result for odds."""
     def one(world: World, weight: Weight) -> Iterator[tuple[World, Weight]]:
-        yield from roll_into(world, weight, step.spec.rolls, ctx)
+        yield from roll_into(world, weight, step.spec.rolls, ctx, step.live)
     return each(worlds, one)
 
 

@@ -173,12 +173,18 @@ class EvalContext:
             yield value, prob, None
 
 
-    def pool_outcomes(self, r: RollInto, env: Mapping[str, Any],
-                      weight: Weight) -> Iterator[tuple[tuple[Any, ...], Weight, tuple[Any, ...]]]:
-        """Each combination of a pool's result and the statistics it reads, with its probability."""
+    def pool_outcomes(self, r: RollInto, env: Mapping[str, Any], weight: Weight,
+                      value_read: bool = True) -> Iterator[tuple[tuple[Any, ...], Weight, tuple[Any, ...]]]:
+        """Each combination of a pool's result and the statistics it reads, with its probability (exact odds
+        leave the result out, as None, when `value_read` is false: no later step reads it)."""
         try:
             stats = [RESULT, *bind([s for _, s in r.reads],
                                    [[f.evaluate(env, self.functions) for f in fs] for fs in r.thresholds])]
+            if self.exact and not value_read:
+                joint, den = read_odds(r.expr, env, stats[1:], self.saturate)
+                joint = {(None, *key): x for key, x in joint.items()}
+                yield from self._pool_weights(joint, den, weight, r)
+                return
             if not self.exact:
                 roll = r.expr.roll(env, self.source)
                 self.rolled(roll, r.where)
@@ -191,6 +197,11 @@ class EvalContext:
             joint, den = read_odds(r.expr, env, stats, self.saturate)
         except RulesError as err:
             raise err.located(r.where) from None
+        yield from self._pool_weights(joint, den, weight, r)
+
+    def _pool_weights(self, joint: Mapping[tuple[Any, ...], int], den: int, weight: Weight,
+                      r: RollInto) -> Iterator[tuple[tuple[Any, ...], Weight, tuple[Any, ...]]]:
+        """The combinations of a pool's joint odds as branches, counting the work and any mass cut off."""
         self.tick(len(joint), r.where)
         cut = den - sum(joint.values())
         if cut:
