@@ -22,7 +22,6 @@ from interpreter import budget, limits
 from interpreter.dice.distribution import Distribution, poly_pow, unpack
 from interpreter.dice.term import TermSpec, keep_plan
 from interpreter.errors import EvaluationError, LimitExceeded
-from interpreter.record import replace
 
 ADVICE = "use fewer dice, or roll them with `rules roll EXPR --seed N`"
 Face = tuple[int, int]  # (what a die adds, its weight)
@@ -138,16 +137,17 @@ def _in_keep_order(pairs: Sequence[tuple[int, int]], spec: TermSpec, high: bool)
     return [(spec.gain_of(v), w) for v, w in ordered]
 
 
-def compound_term(spec: TermSpec) -> Distribution:
+def compound_term(spec: TermSpec, everything: Distribution | None = None) -> Distribution:
     """A compounding term that counts successes or keeps dice: exact when it counts (what a die adds
     is the same from one more than its highest condition up), cut off where a die's sum grows past
-    the truncation mass otherwise."""
+    the truncation mass otherwise.  `everything` is the total of all the dice, for a term that keeps
+    some and adds them up (it bounds the kept total)."""
     n = spec.count
     if n == 0:
         return Distribution.point(0)
     success, deduct = spec.tests
-    if success is None and spec.keep is not None and min(spec.shown[1:]) >= 0:
-        return _kept_sums(spec)
+    if success is None and spec.keep is not None and min(spec.shown[1:]) >= 0 and everything is not None:
+        return _kept_sums(spec, everything)
     if success is not None:
         cap = max(c[1] for c in (success, deduct) if c is not None) + 1
     else:
@@ -170,19 +170,16 @@ def compound_term(spec: TermSpec) -> Distribution:
 PRECISION = 64  # bits of each die's probabilities where a distribution is cut off anyway
 
 
-def _kept_sums(spec: TermSpec) -> Distribution:
+def _kept_sums(spec: TermSpec, everything: Distribution) -> Distribution:
     """Compounding dice kept or dropped and added up, the whole distribution: cut off where a die
     grows past the truncation mass, and at the total the dice all together reach only as rarely.
 
     The result is cut off, so its probabilities are floats: each die's are taken to 64 bits (rounded
     down, so what is lost is part of what is cut off), which keeps the numbers multiplied small.
     """
-    from interpreter.dice.odds import term_distribution  # (the plain total bounds the kept one)
-
     n = spec.count
     mass = limits.TRUNCATION_MASS / 4
     pairs, den, _ = compound_die(spec, die_cap(spec, mass / n))
-    everything = term_distribution(replace(spec, compound=False, keep=None))
     limit = everything.tail_start(mass) if everything.values else None
     high, keep = keep_plan(spec.keep[0], spec.keep[1], n) if spec.keep is not None else (True, n)
     scale = 1 << PRECISION

@@ -200,7 +200,8 @@ def term_distribution(spec: TermSpec) -> Distribution:
     if spec.compound:  # added up without a keep, compounding dice total what exploding ones do
         if spec.keep is None and spec.success is None:
             return term_distribution(replace(spec, compound=False))
-        return compound_term(spec)
+        kept_sum = spec.keep is not None and spec.success is None
+        return compound_term(spec, term_distribution(replace(spec, compound=False, keep=None)) if kept_sum else None)
     s, gain = spec.sides, spec.gain
     w = spec.draw_weights()
     g = 0

@@ -31,6 +31,7 @@ __all__ = ["RESULT", "Joint", "Statistic", "bind", "parse_statistic", "pool_odds
 Joint = dict[tuple[Any, ...], int]
 Pools = list[tuple[int, list[int]]]  # (dice, weight of each face) per kind of die
 ADVICE = "use fewer dice, or sample it with `rules run ... --seed N`"
+GUESS_LIMIT = 1000  # the estimate runs far above the real count, so only what is far beyond is refused at once
 
 
 def term_faces(spec: TermSpec) -> list[Face]:
@@ -53,9 +54,16 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
     lo, hi = _kept_range(keep, total)
     groups = _merged(faces, order, pools, folds, keep)
     last = [max((g for g, (_, ws) in enumerate(groups) if ws[p]), default=-1) for p in range(len(pools))]
-    guess = len(groups) * math.prod(c + 1 for c, _ in pools)
-    if guess > limits.MAX_ODDS_WORK:
+    values = [int.__int__(face[0]) for face, _ in groups]
+    span = max(values) - min(values) + 1 if values else 1
+    # At most: for each face, each count of dice still to place of each kind, each choice of how many show
+    # it, each state the statistics can be in (no more than the multisets of faces placed so far).
+    kinds = math.prod(c + 1 for c, _ in pools)
+    per_face = sum(math.prod(c + 1 for (c, _), w in zip(pools, ws, strict=True) if w) for _, ws in groups)
+    bound = min(math.prod(f.states(hi - lo, len(groups), span) for f in folds), math.comb(total + len(groups), total))
+    if per_face * kinds * bound > GUESS_LIMIT * limits.MAX_ODDS_WORK:  # refused before any work
         raise LimitExceeded(f"exact odds of this pool would take too much work; {ADVICE}")
+    most = limits.MAX_ODDS_WORK // 8  # what one walk may do: about a third of a second
     start = tuple(f.start(hi - lo) for f in folds)
     steps = [f.step for f in folds]
     # states by the dice of each kind still to place, then by the folds' states; a state whose dice are
@@ -81,6 +89,8 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
                 kept = max(0, min(placed + sum(ks), hi) - max(placed, lo))
                 key = tuple(new_rems)
                 work += len(inner)
+                if work > most:
+                    raise LimitExceeded(f"exact odds of this pool would take too much work; {ADVICE}")
                 if not any(key):
                     target = done
                 elif kept or key in nxt:
@@ -98,8 +108,6 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
                     if after is None:
                         after = stepped[accs, kept] = tuple([step(a, face, kept) for step, a in zip(steps, accs, strict=True)])
                     target[after] = get(after, 0) + wt * factor
-        if work > limits.MAX_ODDS_WORK:
-            raise LimitExceeded(f"exact odds of this pool would take too much work; {ADVICE}")
         budget.check("these exact odds", ADVICE)
         states = nxt
     if not any(c for c, _ in pools):

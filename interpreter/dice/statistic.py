@@ -140,11 +140,18 @@ class Fold:
     die adds, for statistics that do not care which faces come first (None for those that do).
     """
 
-    __slots__ = ("final", "key", "start", "step")
+    __slots__ = ("final", "key", "reach", "start", "step")
 
     def __init__(self, start: Callable[[int], State], step: Callable[[State, Face, int], State],
-                 final: Callable[[State], Any] = lambda s: s, key: Callable[[Face], Any] | None = None):
+                 final: Callable[[State], Any] = lambda s: s, key: Callable[[Face], Any] | None = None,
+                 reach: str = "dice"):
         self.start, self.step, self.final, self.key = start, step, final, key
+        self.reach = reach  # what its states number at most: "dice", "faces", "both", "sum" or "flag"
+
+    def states(self, dice: int, faces: int, span: int) -> int:
+        """At most how many states it takes over `dice` dice of `faces` faces whose values lie `span` apart."""
+        return {"dice": dice + 1, "faces": faces + 1, "both": (dice + 1) * (faces + 1), "sum": dice * span + 1,
+                "flag": 2}[self.reach]
 
 
 def fold_for(stat: Statistic, symbols: Sequence[str]) -> Fold:
@@ -153,9 +160,9 @@ def fold_for(stat: Statistic, symbols: Sequence[str]) -> Fold:
     if stat.texts:
         raise BadParameter(f"'{stat.text}' needs its threshold before the pool is read")
     if kind == "result":
-        return Fold(lambda _: 0, lambda s, f, n: s + f[1] * n, key=lambda f: f[1])
+        return Fold(lambda _: 0, lambda s, f, n: s + f[1] * n, key=lambda f: f[1], reach="sum")
     if kind == "sum":
-        fold = Fold(lambda _: 0, lambda s, f, n: s + f[0] * n if n else s, key=lambda f: f[0])
+        fold = Fold(lambda _: 0, lambda s, f, n: s + f[0] * n if n else s, key=lambda f: f[0], reach="sum")
     elif kind == "dice":
         fold = Fold(lambda _: 0, lambda s, f, n: s + n, key=lambda f: 1)
     elif kind == "count":
@@ -167,23 +174,25 @@ def fold_for(stat: Statistic, symbols: Sequence[str]) -> Fold:
             shown = ", ".join(symbols) if symbols else "none: its faces are numbers"
             raise BadParameter(f"'{stat.text}': the pool shows no symbol '{stat.symbol}' (its symbols: {shown})")
         at = list(symbols).index(stat.symbol)
-        fold = Fold(lambda _: 0, lambda s, f, n: s + f[2][at] * n, key=lambda f: f[2][at])
+        fold = Fold(lambda _: 0, lambda s, f, n: s + f[2][at] * n, key=lambda f: f[2][at], reach="sum")
     elif kind == "highest":
-        fold = Fold(lambda _: (0, 0), lambda s, f, n: _ranked(s, f[0], n, rank), lambda s: s[1])
+        fold = Fold(lambda _: (0, 0), lambda s, f, n: _ranked(s, f[0], n, rank), lambda s: s[1], reach="both")
     elif kind == "lowest":
-        fold = Fold(lambda total: (total - rank + 1, 0), lambda s, f, n: _ranked_low(s, f[0], n), lambda s: s[1])
+        fold = Fold(lambda total: (total - rank + 1, 0), lambda s, f, n: _ranked_low(s, f[0], n), lambda s: s[1],
+                    reach="both")
     elif kind == "sum of highest":
-        fold = Fold(lambda _: (0, 0), lambda s, f, n: _take(s, f[0], n, rank), lambda s: s[1])
+        fold = Fold(lambda _: (0, 0), lambda s, f, n: _take(s, f[0], n, rank), lambda s: s[1], reach="sum")
     elif kind == "sum of lowest":
-        fold = Fold(lambda total: (total - rank, 0), lambda s, f, n: _take_low(s, f[0], n), lambda s: s[1])
+        fold = Fold(lambda total: (total - rank, 0), lambda s, f, n: _take_low(s, f[0], n), lambda s: s[1],
+                    reach="sum")
     elif kind == "largest set":
         fold = Fold(lambda _: 0, lambda s, f, n: max(s, n))
     elif kind == "largest set face":
-        fold = Fold(lambda _: (0, 0), lambda s, f, n: (n, f[0]) if n > s[0] else s, lambda s: s[1])
+        fold = Fold(lambda _: (0, 0), lambda s, f, n: (n, f[0]) if n > s[0] else s, lambda s: s[1], reach="both")
     elif kind == "sets":
         fold = Fold(lambda _: 0, lambda s, f, n: s + 1 if n >= rank else s)
     else:  # any match
-        fold = Fold(lambda _: False, lambda s, f, n: s or n >= 2)
+        fold = Fold(lambda _: False, lambda s, f, n: s or n >= 2, reach="flag")
     return _filtered(fold, stat.where) if stat.where is not None else fold
 
 
@@ -226,7 +235,7 @@ def _filtered(fold: Fold, where: tuple[str, int]) -> Fold:
         return step(state, face, count) if test(face[0], arg) else state
 
     return Fold(fold.start, only, fold.final,
-                None if key is None else lambda f: key(f) if test(f[0], arg) else None)
+                None if key is None else lambda f: key(f) if test(f[0], arg) else None, fold.reach)
 
 
 def fold_rolled(stats: Sequence[Statistic], faces: Sequence[Face], symbols: Sequence[str]) -> tuple[Any, ...]:

@@ -256,7 +256,10 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[st
                 return found
             # a total was told apart only up to the number it is compared with: its own distribution comes
             # from the same procedure with the dice cut off where they grow too unlikely instead
-            plain = _odds(ruleset, name, args, sheet, doc, saturate=False)
+            try:
+                plain = _odds(ruleset, name, args, sheet, doc, saturate=False)
+            except RulesError:  # too much work cut off that way: the values stay told apart up to the number
+                return found
             values, cut = dict(found.values), dict(found.values_cut)
             for v in lumped:
                 values[v], cut[v] = plain.values[v], plain.truncated
