@@ -95,6 +95,8 @@ def kept_total(faces: Sequence[Face], count: int, keep: int, den: int, limit: in
     if keep <= 0 or count <= 0:
         return {0: sum(w for _, w in faces) ** max(count, 0)}
     keep = min(keep, count)
+    if len(faces) * keep * keep * count > limits.MAX_ODDS_WORK:  # refused from this estimate, before the work
+        raise LimitExceeded(f"exact odds of these kept dice would take too much work; {ADVICE}")
     low = min(g for g, _ in faces)
     size = (den ** count).bit_length() // 8 + 1  # bytes a weight takes, packed
     bits = 8 * size

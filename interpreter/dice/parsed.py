@@ -36,20 +36,21 @@ def _drawing(random_: Any) -> Any:
     return draw
 
 
-class RolledDice:
+class RolledDice(tuple):  # type: ignore[type-arg]  # (value, raw traces, expression): made at the cost of a tuple
     """One roll of a kept expression: its `value`, every die (`dice`), and `str()` as a chat line."""
 
-    __slots__ = ("_expr", "_raw", "value")
+    __slots__ = ()
 
-    def __init__(self, value: int, raw: list[Any], expr: DiceExpr):
-        self.value = value
-        self._raw = raw
-        self._expr = expr
+    @property
+    def value(self) -> int:
+        """The roll's result."""
+        value: int = self[0]
+        return value
 
     @property
     def roll(self) -> Roll:
         """The full trace of the roll."""
-        return Roll(self.value, self._raw, _NOTHING)
+        return Roll(self[0], self[1], _NOTHING)
 
     @property
     def dice(self) -> tuple[Die, ...]:
@@ -60,10 +61,13 @@ class RolledDice:
         return self.value
 
     def __str__(self) -> str:
-        return render_roll(self._expr, self.roll)
+        return render_roll(self[2], self.roll)
 
     def __repr__(self) -> str:
-        return f"RolledDice({self._expr.text!r}, value={self.value})"
+        return f"RolledDice({self[2].text!r}, value={self[0]})"
+
+
+_made = tuple.__new__
 
 
 class ParsedDice:
@@ -104,7 +108,7 @@ class ParsedDice:
         value = run if type(run) is int else run(_NOTHING, draw, [self._static, 0, source], traces)
         if not limits.INT_MIN <= value <= limits.INT_MAX:
             raise EvaluationError(f"the result of '{self._expr.text}' is too large")
-        return RolledDice(value, traces, self._expr)
+        return _made(RolledDice, (value, traces, self._expr))
 
     def odds(self) -> Any:
         """The exact distribution of the value (dice.distribution.Distribution), as `rules odds EXPR` gives it."""
