@@ -13,7 +13,9 @@ from typing import Any
 from interpreter import limits
 from interpreter.dice.expr import DiceExpr, RandomSource, parse
 from interpreter.dice.report import render_roll
+from interpreter.dice.term import walk
 from interpreter.dice.trace import Die, Roll
+from interpreter.dice.tree import Chain, Num
 from interpreter.errors import EvaluationError
 
 __all__ = ["ParsedDice", "RolledDice"]
@@ -73,10 +75,11 @@ _made = tuple.__new__
 class ParsedDice:
     """A dice expression parsed once (docs/dice.md): `roll(rng=None)`, `odds()`, `mean`, `str()`; immutable."""
 
-    __slots__ = ("_draw", "_expr", "_run", "_static")
+    __slots__ = ("_draw", "_expr", "_risky", "_run", "_static")
 
     _draw: tuple[Any, Any, Any]
     _expr: DiceExpr
+    _risky: bool  # whether the value could leave 64 bits (it multiplies, or holds a large number)
     _run: Any
     _static: int
 
@@ -87,8 +90,11 @@ class ParsedDice:
                                   "dice and numbers only (give the values in the text)")
         set_ = object.__setattr__
         set_(self, "_expr", expr)
-        set_(self, "_run", expr.runner)
+        run = expr.runner
+        set_(self, "_run", run if not isinstance(run, int) else lambda env, draw, ctx, traces: run)
         set_(self, "_static", expr.static)
+        set_(self, "_risky", any(isinstance(n, Chain) and any(op == "*" for op, _ in n.rest)
+                                 or isinstance(n, Num) and abs(n.value) > 2 ** 40 for n in walk(expr.tree)))
         set_(self, "_draw", (None, None, None))
 
     def __setattr__(self, key: str, value: object) -> None:
@@ -103,10 +109,9 @@ class ParsedDice:
             source = RandomSource(rng)
             draw = _drawing(rng.random)
             object.__setattr__(self, "_draw", (rng, source, draw))
-        run = self._run
         traces: list[Any] = []
-        value = run if type(run) is int else run(_NOTHING, draw, [self._static, 0, source], traces)
-        if not limits.INT_MIN <= value <= limits.INT_MAX:
+        value = self._run(_NOTHING, draw, [self._static, 0, source], traces)
+        if self._risky and not limits.INT_MIN <= value <= limits.INT_MAX:
             raise EvaluationError(f"the result of '{self._expr.text}' is too large")
         return _made(RolledDice, (value, traces, self._expr))
 
