@@ -135,3 +135,11 @@ def test_sampled_compounding_rolls_agree_with_exact_odds():
 def test_compounding_forever_is_refused(rules):
     result = rules("roll", "1d1!!")
     assert result.exit_code == 1 and "explodes forever" in result.output
+
+
+def test_roll_and_keep_written_as_a_group_of_exploding_dice_is_exact(rules):
+    """`{1d10x, ...}kh2>=20`: each member a d10 with its explosions, the two highest kept (as `5d10!!kh2`)."""
+    data = odds_json(rules, "{1d10x,1d10x,1d10x,1d10x,1d10x}kh2>=20")
+    ice = icepool.d10.explode(depth=3).map(lambda v: min(v, 20)).pool(5).highest(2).sum()
+    want = sum((Fraction(ice.probability(v)) for v in ice.outcomes() if v >= 20), Fraction(0))
+    assert Fraction(data["exact"]["1"]) == want == Fraction(odds_json(rules, "5d10!!kh2>=20")["exact"]["1"])

@@ -11,7 +11,7 @@ from itertools import product
 from interpreter import budget, limits
 from interpreter.dice.compound import compound_term
 from interpreter.dice.distribution import Distribution, Poly, poly_add, poly_mul, poly_pow, poly_scale
-from interpreter.dice.saturate import capped_term, keep_members, operand_caps
+from interpreter.dice.saturate import capped_term, keep_members, lower_bound, operand_caps
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
 from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, Num
 from interpreter.errors import EvaluationError, LimitExceeded
@@ -327,10 +327,13 @@ def _group_distribution(node: Group, resolve: Resolver, cap: int | None) -> Dist
     k = kd.probs[0][0]
     if k < 0:
         raise EvaluationError(f"'{node.text}' keeps or drops a negative number of members ({k})")
-    one = keep_plan(node.keep[0], k, len(node.members))[1] == 1
-    dists = [node_distribution(m, resolve, cap if one else None) for m in node.members]
+    # Members never below 0 can be capped whatever is kept: the kept total reaches the cap just when
+    # it would with each member capped.
+    capped = keep_plan(node.keep[0], k, len(node.members))[1] == 1 or all(
+        (low := lower_bound(m)) is not None and low >= 0 for m in node.members)
+    dists = [node_distribution(m, resolve, cap if capped else None) for m in node.members]
     out = keep_members(dists, node.keep[0], k)
-    return out if cap is None or not one else out.map(lambda v: min(v, cap))
+    return out if cap is None or not capped else out.map(lambda v: min(v, cap))
 
 
 def _dice_distribution(node: Dice, resolve: Resolver, cap: int | None = None) -> Distribution:

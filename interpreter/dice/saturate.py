@@ -14,7 +14,7 @@ from functools import lru_cache
 from itertools import product
 
 from interpreter import budget
-from interpreter.dice.compound import capped_compound
+from interpreter.dice.compound import capped_compound, kept_total
 from interpreter.dice.distribution import Distribution, poly_mul, poly_pow
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
 from interpreter.dice.tree import Chain, Dice, Node, Num
@@ -102,6 +102,11 @@ def keep_members(dists: list[Distribution], kind: str, k: int) -> Distribution:
         for d in dists[1:]:
             acc = Distribution.combine(acc, d, pick)
         return acc
+    first = dists[0].weights()
+    if first is not None and all(d == dists[0] for d in dists[1:]):  # members alike: their totals kept face by face
+        found, den = first
+        faces = sorted(found.items(), reverse=high)
+        return Distribution(kept_total(faces, len(dists), keep, den), den ** len(dists))
     states: dict[tuple[int, ...], Fraction | float] = {(): Fraction(1)}
     for d in dists:
         nxt: dict[tuple[int, ...], Fraction | float] = {}
@@ -109,6 +114,7 @@ def keep_members(dists: list[Distribution], kind: str, k: int) -> Distribution:
             best = tuple(sorted((*state, v), reverse=high)[:keep])
             nxt[best] = nxt.get(best, 0) + p * q
         states = nxt
+        budget.check("these exact odds", "use fewer dice, or roll them with `rules roll EXPR --seed N`")
     out: dict[int, Fraction | float] = {}
     for state, p in states.items():
         out[sum(state)] = out.get(sum(state), 0) + p
