@@ -16,7 +16,7 @@ medians (ours / peer; under 1 means ours is faster).
 - run: one sampled run of lockwood check, nwod action and wwn attack (its outcome and values, from
   `sampler`, parameters bound once) beside the same rule written by hand with the same random
   generator, answering the same question; 2d20kh1 beside a hand-written roll; then the same runs
-  with the trace of every die (`runner.run`, what `rules run` prints) for comparison.
+  with the trace of every die (`procedure.run.run`, what `rules run` prints) for comparison.
 - cold: whole processes: `rules run` and `rules odds` on each bundled ruleset beside
   `python -c "import click, ruamel.yaml"`. The package is byte-compiled first, as installing it
   does (pip compiles click and ruamel.yaml too), so that neither side compiles source at start.
@@ -42,10 +42,12 @@ from typing import Any
 from interpreter.dice.expr import RandomSource, clear_caches, parse
 from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref
-from interpreter.procedure import runner
+from interpreter.procedure.odds import odds as procedure_odds
+from interpreter.procedure.run import run as run_once
 from interpreter.procedure.sampler import sampler
 from interpreter.ruleset.samples import as_arguments
 from interpreter.sheet.file import SheetFile
+from interpreter.sheet.session import bound
 
 REPEATS = 7
 ATTACK = {"attack_pool": 20, "defense_pool": 20, "weapon": 2, "strength": 5}
@@ -110,7 +112,7 @@ def ours_odds(ref: str, name: str, args: dict[str, Any]) -> Callable[[], object]
 
     def go() -> object:
         clear_caches()  # every run works its dice distributions out again
-        return runner.odds(ruleset, name, args)
+        return procedure_odds(ruleset, name, args)
     return go
 
 
@@ -235,7 +237,7 @@ def section_every() -> None:
             def go(ruleset: Any = ruleset, name: str = name, args: dict[str, Any] = args,
                    sheet: SheetFile | None = sheet) -> object:
                 clear_caches()
-                return runner.odds(ruleset, name, args, sheet.data if sheet else None, sheet.doc if sheet else None)
+                return procedure_odds(ruleset, name, args, bound(ruleset, sheet.data, sheet.doc) if sheet else None)
             shown = " ".join(f"{k}={v}" for k, v in args.items()) + (" --sheet" if sheet else "")
             try:
                 go()
@@ -326,7 +328,7 @@ def section_run() -> None:
         line(label, a, b, 1e6, "µs")
     print("\nthe same runs with the trace of every die (rules run), beside the same hand-written rules")
     for label, ruleset, name, args, hand in procedures:
-        a, b = interleaved(lambda ruleset=ruleset, name=name, args=args: runner.run(ruleset, name, args, source),
+        a, b = interleaved(lambda ruleset=ruleset, name=name, args=args: run_once(ruleset, name, args, source),
                            hand, inner=500)
         line(label, a, b, 1e6, "µs")
 
@@ -379,8 +381,8 @@ def section_memory() -> None:
           f"(a process importing click and ruamel.yaml: {floor / 1024:.1f} MiB)")
     largest = (0, "")
     for ref, name, args in HEAVY:
-        code = ("from interpreter.pipeline import compile_ref; from interpreter.procedure import runner; "
-                f"runner.odds(compile_ref({ref!r}), {name!r}, {args!r}); " + peak)
+        code = ("from interpreter.pipeline import compile_ref; from interpreter.procedure.odds import odds; "
+                f"odds(compile_ref({ref!r}), {name!r}, {args!r}); " + peak)
         ours = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
         shown = f"{ref} {name} " + " ".join(f"{k}={v}" for k, v in args.items())
         print(f"  {shown:<72} {ours / 1024:6.1f}")

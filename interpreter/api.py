@@ -13,7 +13,8 @@ if TYPE_CHECKING:
     from interpreter.dice.sources import DiceSource
     from interpreter.dice.trace import Roll
     from interpreter.errors import RulesError
-    from interpreter.procedure.runner import Odds, Result
+    from interpreter.procedure.odds import Odds
+    from interpreter.procedure.run import Result
     from interpreter.procedure.sampler import Samples
     from interpreter.ruleset.model import Ruleset
 
@@ -75,24 +76,18 @@ def run(ruleset: Ruleset | str, procedure: str, params: Mapping[str, object] | N
     an error).  With ``sheet`` (a sheet file's path) the procedure reads the sheet's traits and, unless
     ``write`` is false, writes what it changed back to the file atomically; ``Result.changes`` lists them.
     """
-    from interpreter.procedure import runner
-
     rs = _ruleset(ruleset)
     source = _source(seed, dice)
     if sheet is None:
-        result = runner.run(rs, procedure, _args(params), source)
+        from interpreter.procedure import run as running
+
+        result = running.run(rs, procedure, _args(params), source)
         _exhausted(source)
         return result
-    from interpreter.sheet.file import transaction
+    from interpreter.sheet import session
 
-    with transaction(sheet) as handle:
-        result = runner.run(rs, procedure, _args(params), source, handle.data, handle.doc)
-        _exhausted(source)
-        for path, _old, new in result.changes:
-            handle.set(path, new)
-        if result.changes and write:
-            handle.write()
-    return result
+    return session.run_on_file(rs, procedure, _args(params), source, sheet, write=write,
+                               after=lambda: _exhausted(source))[0]
 
 
 def odds(ruleset: Ruleset | str, procedure: str, params: Mapping[str, object] | None = None, *,
@@ -102,15 +97,16 @@ def odds(ruleset: Ruleset | str, procedure: str, params: Mapping[str, object] | 
     Probabilities are ``fractions.Fraction`` where exact (``Odds.exact``), floats where explosions were cut
     off (``Odds.truncated`` is the mass cut off).  A sheet is read, never written.
     """
-    from interpreter.procedure import runner
-
     rs = _ruleset(ruleset)
     if sheet is None:
-        return runner.odds(rs, procedure, _args(params))
+        from interpreter.procedure.odds import odds as procedure_odds
+
+        return procedure_odds(rs, procedure, _args(params))
+    from interpreter.sheet import session
     from interpreter.sheet.file import SheetFile
 
     handle = SheetFile.read(sheet)
-    return runner.odds(rs, procedure, _args(params), handle.data, handle.doc)
+    return session.odds(rs, procedure, _args(params), handle.data, handle.doc)
 
 
 def sample(ruleset: Ruleset | str, procedure: str, params: Mapping[str, object] | None = None, *,

@@ -12,6 +12,7 @@ from interpreter.load.checked import Loaded, in_file_order, load_checked
 from interpreter.load.document import Document
 from interpreter.load.find import Found, find
 from interpreter.record import replace
+from interpreter.ruleset.kinds import COMPILERS
 from interpreter.ruleset.model import Ruleset
 
 if TYPE_CHECKING:
@@ -110,7 +111,6 @@ def _load_and_compile(found: Found, trust_cache: bool) -> tuple[Ruleset, Loaded]
 
 
 def _compile(loaded: Loaded, fresh: Callable[[], Ruleset] | None = None) -> Ruleset:
-    from interpreter.procedure.kinds import COMPILERS
     from interpreter.ruleset.compiler import Compiler
 
     try:

@@ -13,7 +13,11 @@ from typing import Any
 from interpreter.dice import expr as dice
 from interpreter.load.bundled import rulesets_dir
 from interpreter.pipeline import compile_ref
-from interpreter.procedure import runner, sampler
+from interpreter.procedure import sampler
+from interpreter.procedure.odds import Odds
+from interpreter.procedure.odds import odds as procedure_odds
+from interpreter.procedure.run import Result
+from interpreter.procedure.run import run as run_once
 
 
 def ruleset(ref: str) -> Any:
@@ -21,17 +25,17 @@ def ruleset(ref: str) -> Any:
     return compile_ref(str(ref))
 
 
-def run_given(ref: str, procedure: str, params: Mapping[str, Any], given: list[int]) -> runner.Result:
+def run_given(ref: str, procedure: str, params: Mapping[str, Any], given: list[int]) -> Result:
     """Run a procedure with exactly these dice, failing if any are left over."""
     source = dice.GivenSource(given)
-    result = runner.run(ruleset(ref), procedure, {k: str(v) for k, v in params.items()}, source)
+    result = run_once(ruleset(ref), procedure, {k: str(v) for k, v in params.items()}, source)
     source.check_exhausted()
     return result
 
 
-def odds(ref: str, procedure: str, params: Mapping[str, Any]) -> runner.Odds:
+def odds(ref: str, procedure: str, params: Mapping[str, Any]) -> Odds:
     """The exact odds of a procedure."""
-    return runner.odds(ruleset(ref), procedure, {k: str(v) for k, v in params.items()})
+    return procedure_odds(ruleset(ref), procedure, {k: str(v) for k, v in params.items()})
 
 
 def chi_square_critical(df: int, z: float = 3.09) -> float:
@@ -45,7 +49,7 @@ def assert_sampling_matches_odds(ref: str, procedure: str, params: Mapping[str, 
     """Seeded sampling of a procedure agrees with its exact odds (outcomes, or one value's distribution)."""
     rs = ruleset(ref)
     args = {k: str(v) for k, v in params.items()}
-    exact = runner.odds(rs, procedure, args)
+    exact = procedure_odds(rs, procedure, args)
     expected = exact.outcomes if value is None else exact.values[value]
     # the sampling path (procedure.sampler): the procedure written as one function where it can be
     sampled = sampler.sample(rs, procedure, args, n, seed)

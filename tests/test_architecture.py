@@ -128,3 +128,70 @@ def test_every_module_is_at_most_400_lines() -> None:
     long = {name: n for name, path in modules().items()
             if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES and name not in EXPECTED_LONG}
     assert long == {}
+
+
+# The folders (and top-level modules) of interpreter/, each allowed to import only what lies before it.
+# The base modules serve every folder (and one another); api and the front ends (cli, lsp) come last.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("errors", "limits", "record", "hints", "absent", "budget"),
+    ("load",),
+    ("formula",),
+    ("dice",),
+    ("ruleset",),
+    ("pipeline",),
+    ("procedure",),
+    ("sheet",),
+    ("api",),
+    ("cli",),
+    ("lsp",),
+)
+
+
+def layer_of(module: str) -> int:
+    """The index in LAYERS of a module's folder (or of the top-level module itself)."""
+    parts = module.split(".")
+    if len(parts) == 1:  # interpreter/__init__.py, the package's face, re-exports the api: it stands with it
+        return LAYERS.index(("api",))
+    for i, names in enumerate(LAYERS):
+        if parts[1] in names:
+            return i
+    raise AssertionError(f"{module} lies in no layer of LAYERS: add its folder there")
+
+
+def backward_imports(graph: dict[str, set[str]]) -> list[tuple[str, str]]:
+    """Every import of a module in a later folder, or of another folder of the same layer."""
+    out = []
+    for module, targets in sorted(graph.items()):
+        for target in sorted(targets):
+            a, b = layer_of(module), layer_of(target)
+            same_folder = module.split(".")[:2] == target.split(".")[:2] or module == "interpreter"
+            if b > a or (b == a and not same_folder and a > 0):
+                out.append((module, target))
+    return out
+
+
+def test_the_layer_check_sees_an_import_that_points_back() -> None:
+    """The checker itself: formula importing procedure is refused, procedure importing formula is not."""
+    graph = {"interpreter.formula.x": {"interpreter.procedure.y"}, "interpreter.procedure.y": {"interpreter.formula.z"}}
+    assert backward_imports(graph) == [("interpreter.formula.x", "interpreter.procedure.y")]
+
+
+def test_folders_import_only_folders_before_them() -> None:
+    graph, _ = imports(modules())
+    assert backward_imports(graph) == []
+
+
+STRAY = (".orig", ".rej", ".bak", ".swp", ".swo", "~", ".tmp")
+
+
+def test_no_tracked_file_is_a_leftover() -> None:
+    """Patch leftovers and editor backups are not source, whatever their name says."""
+    import subprocess
+
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT.parent, capture_output=True, text=True, check=False)
+    if listed.returncode != 0:
+        import pytest
+
+        pytest.skip("not a git checkout")
+    stray = [name for name in listed.stdout.splitlines() if name.endswith(STRAY) or "/.#" in name]
+    assert stray == []

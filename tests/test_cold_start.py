@@ -18,7 +18,7 @@ import pytest
 # Modules only other commands (or a file the cache does not know) need.
 NOT_FOR_A_RUN = (
     "ruamel.yaml", "jsonschema", "interpreter.load.schema", "interpreter.load.events", "interpreter.load.build",
-    "interpreter.cli.diff", "interpreter.ruleset.diff", "interpreter.procedure.compare",
+    "interpreter.cli.diff", "interpreter.ruleset.changes", "interpreter.procedure.compare",
     "interpreter.cli.export", "interpreter.cli.describe", "interpreter.cli.prose", "interpreter.cli.sheets",
     "interpreter.sheet.file", "interpreter.cli.dice", "click.shell_completion", "icepool", "difflib",
     "tempfile", "importlib.resources", "interpreter.load.overlay", "interpreter.sheet.creation", "pathlib",

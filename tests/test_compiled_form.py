@@ -10,7 +10,8 @@ import pytest
 from interpreter import record
 from interpreter.load.bundled import bundled_ids
 from interpreter.pipeline import compile_ref
-from interpreter.procedure.kinds import STEP_KINDS
+from interpreter.procedure.kinds import RUNNERS
+from interpreter.ruleset.kinds import KINDS
 from interpreter.ruleset.specs import StepSpec, walk
 
 
@@ -70,7 +71,8 @@ def test_the_registry_names_every_step_key_of_the_schema_once():
 
     schema = json.loads(schema_path().read_text(encoding="utf-8"))
     text = json.dumps(schema)
-    keys = [k.key for k in STEP_KINDS]
+    keys = list(KINDS)
     assert len(keys) == len(set(keys))
+    assert list(RUNNERS) == keys  # every kind that compiles also runs, and no other
     for key in keys:
         assert f'"{key}"' in text, key

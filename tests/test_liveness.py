@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.pipeline import compile_ref
-from interpreter.procedure import runner
+from interpreter.procedure.odds import odds as procedure_odds
 from interpreter.procedure.worlds import World
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.specs import walk
@@ -123,7 +123,7 @@ def test_worlds_cannot_be_changed():
 
 def test_odds_merged_by_live_names_equal_brute_force(live):
     """later_decide and caller by enumeration of every roll, with no merging at all."""
-    odds = runner.odds(live, "later_decide", {})
+    odds = procedure_odds(live, "later_decide", {})
     assert odds.outcomes == {"high": Fraction(1, 2), "low": Fraction(1, 2)}
     counts: dict[str, int] = {"even": 0, "odd": 0}
     for a, b in itertools.product(range(1, 7), repeat=2):
@@ -131,7 +131,7 @@ def test_odds_merged_by_live_names_equal_brute_force(live):
     got: dict[int, int] = {}
     for a, b in itertools.product(range(1, 7), repeat=2):
         got[a + b] = got.get(a + b, 0) + 1
-    odds = runner.odds(live, "caller", {})
+    odds = procedure_odds(live, "caller", {})
     assert odds.outcomes == {k: Fraction(v, 36) for k, v in counts.items()}
     assert odds.values["got"] == {k: Fraction(v, 36) for k, v in sorted(got.items())}
 
@@ -139,6 +139,6 @@ def test_odds_merged_by_live_names_equal_brute_force(live):
 
 def test_a_value_final_in_the_caller_is_still_told_apart_in_a_callee_of_the_same_name(live):
     """outer's x is final after its first step; inner's own x must still be kept apart while inner runs."""
-    odds = runner.odds(live, "outer", {})
+    odds = procedure_odds(live, "outer", {})
     assert odds.values["x"] == {v: Fraction(1, 6) for v in range(1, 7)}
     assert odds.values["y"] == {v: Fraction(1, 4) for v in range(1, 5)}

@@ -12,7 +12,8 @@ import pytest
 import interpreter
 from interpreter.dice.expr import GivenSource, RandomSource
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, RulesError
-from interpreter.procedure import runner, sampler
+from interpreter.procedure import sampler
+from interpreter.procedure.run import run as run_once
 from tests.helpers import assert_sampling_matches_odds, ruleset
 
 BENCH = [("lockwood", "check", {"stat": 12, "dc": 15}), ("nwod", "action", {"pool": 5}),
@@ -24,7 +25,7 @@ def text(params: Mapping[str, Any]) -> dict[str, str]:
 
 
 def traced(ref: str, name: str, params: Mapping[str, Any], source: Any) -> tuple[Any, ...]:
-    result = runner.run(ruleset(ref), name, text(params), source)
+    result = run_once(ruleset(ref), name, text(params), source)
     return (result.outcome, *result.values.values())
 
 
@@ -174,7 +175,7 @@ def test_an_error_in_a_sample_is_the_traced_runners_with_its_place(tmp_path: Any
     source = RandomSource(random.Random(5))
     with pytest.raises(RulesError) as by_runner:
         for _ in range(1000):
-            runner.run(rs, "split", {}, source)
+            run_once(rs, "split", {}, source)
     assert "division by zero in '12 // (natural - 1)'" in str(by_runner.value)
     assert str(by_runner.value).startswith(str(path))  # placed in the ruleset
     assert str(sampled.value) == str(by_runner.value)
@@ -273,7 +274,7 @@ def test_a_written_run_stops_at_the_limits_the_traced_run_stops_at(tmp_path: Any
     with pytest.raises(LimitExceeded) as written:
         sampler.sampler(rs, name, text(params))(random.Random(1))
     with pytest.raises(LimitExceeded) as by_runner:
-        runner.run(rs, name, text(params), RandomSource(random.Random(1)))
+        run_once(rs, name, text(params), RandomSource(random.Random(1)))
     assert message in by_runner.value.message
     assert str(written.value) == str(by_runner.value)  # the same words at the same place
 

@@ -6,7 +6,8 @@ import random
 
 from interpreter.dice.expr import RandomSource
 from interpreter.pipeline import compile_ref
-from interpreter.procedure import runner, sampler
+from interpreter.procedure import sampler
+from interpreter.procedure.run import run as run_once
 
 COIN = """\
 ruleset: coin
@@ -27,5 +28,5 @@ def test_a_procedure_without_values_is_written_and_samples_as_the_traced_run(tmp
     assert sampler.written(rs, "flip")
     run = sampler.sampler(rs, "flip", {})
     for seed in range(50):
-        traced = runner.run(rs, "flip", {}, RandomSource(random.Random(seed)))
+        traced = run_once(rs, "flip", {}, RandomSource(random.Random(seed)))
         assert run(random.Random(seed)) == (traced.outcome,)

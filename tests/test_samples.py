@@ -8,7 +8,7 @@ import pytest
 from helpers import one_line_error, ruleset
 
 from interpreter.load.bundled import bundled_ids
-from interpreter.procedure import runner
+from interpreter.procedure.odds import odds as procedure_odds
 from interpreter.ruleset.samples import as_arguments
 
 MINI = """\
@@ -51,7 +51,7 @@ def test_every_bundled_procedure_with_parameters_has_a_sample_that_runs(ref, nam
     assert proc.samples, f"{ref} {name} takes parameters but has no samples"
     if proc.sheet != "required":
         for sample in proc.samples:
-            got = runner.odds(rs, name, as_arguments(sample))
+            got = procedure_odds(rs, name, as_arguments(sample))
             assert abs(sum(float(p) for p in got.outcomes.values()) - 1) < 1e-9
 
 

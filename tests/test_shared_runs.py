@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from interpreter.pipeline import compile_ref
-from interpreter.procedure import runner
+from interpreter.procedure.odds import odds as procedure_odds
 
 RULESET = """\
 ruleset: shared
@@ -61,7 +61,7 @@ def test_a_best_of_that_reads_an_earlier_roll_is_worked_out_for_each_value_of_it
     best: dict[int, Fraction] = defaultdict(Fraction)
     for a, b1, b2 in itertools.product(range(1, 5), range(1, 7), range(1, 7)):
         best[max(a * b1 % 5, a * b2 % 5)] += Fraction(1, 4 * 36)
-    odds = runner.odds(shared, "reads_an_earlier_roll", {})
+    odds = procedure_odds(shared, "reads_an_earlier_roll", {})
     assert odds.values["best"] == dict(sorted(best.items()))
     assert odds.outcomes["high"] == sum(p for v, p in best.items() if v >= 3)
 
@@ -72,7 +72,7 @@ def test_a_best_of_shared_by_every_world_keeps_each_worlds_own_names_and_worst(s
         p = Fraction(1, 4 * 36) * (Fraction(1, 2) if a <= 2 else (1 if bonus == 1 else 0))
         kept = min(b1, b2) if a == 1 else max(b1, b2)
         best[kept + a + (bonus if a <= 2 else 1)] += p
-    odds = runner.odds(shared, "reads_nothing_earlier", {})
+    odds = procedure_odds(shared, "reads_nothing_earlier", {})
     assert odds.exact
     assert odds.values["best"] == {k: v for k, v in sorted(best.items()) if v}
     assert odds.outcomes["high"] == sum(p for v, p in best.items() if v >= 8)

@@ -15,7 +15,9 @@ import pytest
 from interpreter.dice import expr as dice
 from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref
-from interpreter.procedure import batch, runner
+from interpreter.procedure import batch
+from interpreter.procedure.odds import odds as procedure_odds
+from interpreter.procedure.run import run as run_once
 
 
 @pytest.fixture(autouse=True)
@@ -93,7 +95,7 @@ def mixed_by_hand(bonus: int, divisor: int) -> tuple[dict[str, Fraction], dict[s
 @pytest.mark.parametrize("bonus, divisor", [(0, 2), (3, 3), (-4, 5)])
 def test_a_run_of_one_to_one_steps_gives_the_enumerated_odds(written: Any, bonus: int, divisor: int) -> None:
     outcomes, values = mixed_by_hand(bonus, divisor)
-    odds = runner.odds(written, "mixed", {"bonus": bonus, "divisor": divisor})
+    odds = procedure_odds(written, "mixed", {"bonus": bonus, "divisor": divisor})
     assert odds.exact
     assert odds.outcomes == {o: outcomes.get(o, Fraction(0)) for o in ("win", "lose", "bust", "great")}
     for name, dist in values.items():
@@ -101,7 +103,7 @@ def test_a_run_of_one_to_one_steps_gives_the_enumerated_odds(written: Any, bonus
 
 
 def test_a_world_stopped_without_an_outcome_keeps_the_one_it_had(written: Any) -> None:
-    odds = runner.odds(written, "stops_without_outcome", {})
+    odds = procedure_odds(written, "stops_without_outcome", {})
     assert odds.outcomes == {"low": Fraction(1, 3), "high": Fraction(2, 3)}
     assert odds.values["kept"] == {10: Fraction(1, 6), 20: Fraction(1, 6), 30: Fraction(1, 6), 40: Fraction(1, 6),
                                    50: Fraction(1, 6), 6: Fraction(1, 6)}
@@ -118,9 +120,9 @@ def test_the_steps_are_written_out_once_and_reused(written: Any) -> None:
 def test_an_error_in_a_written_run_is_the_traced_runners_error(written: Any) -> None:
     """A division by zero in the second `let` formula: the same message at the same place."""
     with pytest.raises(RulesError) as exact:
-        runner.odds(written, "mixed", {"divisor": 0})
+        procedure_odds(written, "mixed", {"divisor": 0})
     with pytest.raises(RulesError) as sampled:
-        runner.run(written, "mixed", {"divisor": "0"}, dice.GivenSource([3, 4, 2]))
+        run_once(written, "mixed", {"divisor": "0"}, dice.GivenSource([3, 4, 2]))
     assert str(exact.value) == str(sampled.value)
     assert "division by zero" in str(exact.value)
 
@@ -170,10 +172,10 @@ def test_a_stretch_is_written_only_once_it_has_run_over_enough_worlds(written: A
     monkeypatch.setattr(batch, "_SEEN", {})
     monkeypatch.setattr(batch, "_RUNS", {})
     monkeypatch.setattr(batch, "WORTH", 10_000)
-    first = runner.odds(written, "mixed", {"bonus": 1, "divisor": 2})
+    first = procedure_odds(written, "mixed", {"bonus": 1, "divisor": 2})
     assert batch._RUNS == {}  # 144 worlds: not worth writing
     monkeypatch.setattr(batch, "WORTH", 200)
-    second = runner.odds(written, "mixed", {"bonus": 1, "divisor": 2})  # 288 worlds seen by now
+    second = procedure_odds(written, "mixed", {"bonus": 1, "divisor": 2})  # 288 worlds seen by now
     assert batch._RUNS != {}
     assert second.outcomes == first.outcomes and second.values == first.values
 

@@ -13,7 +13,7 @@ from fractions import Fraction
 import pytest
 from helpers import assert_sampling_matches_odds, edited_copy, enumerate_dice, one_line_error, ruleset, run_given
 
-from interpreter.procedure.runner import table_functions
+from interpreter.ruleset.tables import table_functions
 
 # The published game's attribute modifiers (the seed uses modifiers without a table): W6.
 PUBLISHED_MODS = {3: -2, **{s: -1 for s in range(4, 8)}, **{s: 0 for s in range(8, 14)},

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
 
 import click
 
@@ -18,9 +17,6 @@ from interpreter.errors import BadParameter, RulesError
 from interpreter.hints import shown
 from interpreter.load.bundled import bundled_ids, schema_path
 from interpreter.pipeline import compile_ref, problems, resolve
-
-if TYPE_CHECKING:
-    from interpreter.procedure.runner import Result
 
 # Each command imports what it uses when it runs: a start pays only for the command given.
 
@@ -159,7 +155,6 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         raise click.UsageError("--times counts runs without a sheet or given dice")
     from interpreter.cli import render
     from interpreter.dice import sources as dice
-    from interpreter.procedure import runner
 
     rs = compile_ref(ruleset)
     if times is not None:
@@ -174,25 +169,25 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
     values = parse_dice_list(given)
     source = dice.GivenSource(values) if values is not None else dice.RandomSource.seeded(seed)
     args = parse_assignments(params)
+
+    def all_dice_used() -> None:
+        if isinstance(source, dice.GivenSource):
+            source.check_exhausted()
+
     if sheet is None:
-        result = runner.run(rs, procedure, args, source)
-        if values is not None:
-            cast(dice.GivenSource, source).check_exhausted()  # given values make a GivenSource
+        from interpreter.procedure.run import run as run_once
+
+        result = run_once(rs, procedure, args, source)
+        all_dice_used()
         if as_json:
             output.print_json(render.result_json(result))
         else:
             output.echo(render.result_text(result))
         return
-    from interpreter.sheet.file import SheetFile, transaction
+    from interpreter.sheet.session import run_on_file
 
-    if dry_run:  # a dry run only reads, so it takes no lock either
-        handle = SheetFile.read(sheet)
-        result = _run_on_sheet(rs, procedure, args, source, values, handle)
-    else:
-        with transaction(sheet) as handle:
-            result = _run_on_sheet(rs, procedure, args, source, values, handle)
-            if result.changes:
-                handle.write(backup=not no_backup)
+    result, handle = run_on_file(rs, procedure, args, source, sheet, write=not dry_run, backup=not no_backup,
+                                 after=all_dice_used)
     if as_json:
         data = render.result_json(result)
         data["changes"] = [{"path": render.sheet_path(p), "old": old, "new": new} for p, old, new in result.changes]
@@ -207,18 +202,6 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
             output.echo(f"  {render.sheet_path(path)}: {render.plain(old)} -> {render.plain(new)}")
         if dry_run:
             output.echo(handle.diff(), nl=False)
-
-
-def _run_on_sheet(rs: Any, procedure: str, args: dict[str, str], source: Any, values: list[int] | None,
-                  handle: Any) -> Result:
-    from interpreter.procedure import runner
-
-    result = runner.run(rs, procedure, args, source, handle.data, handle.doc)
-    if values is not None:
-        source.check_exhausted()
-    for path, _old, new in result.changes:
-        handle.set(path, new)
-    return result
 
 
 @main.command(cls=ProcedureCommand, epilog=examples(
@@ -242,7 +225,6 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
     """
     from interpreter.cli import odds_text, render
     from interpreter.dice import expr as dice
-    from interpreter.procedure import runner
 
     view = odds_text.View(show_all=show_all, at_least=at_least, at_most=at_most, outcomes_only=outcomes_only)
     if procedure is None:
@@ -261,13 +243,16 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
             output.echo(odds_text.expression_text(target, dist, view, output.can_show("█")))
         return
     rs = compile_ref(target)
-    data = doc = None
     if sheet is not None:
+        from interpreter.sheet import session
         from interpreter.sheet.file import SheetFile
 
         handle = SheetFile.read(sheet)
-        data, doc = handle.data, handle.doc
-    result = runner.odds(rs, procedure, parse_assignments(params), data, doc)
+        result = session.odds(rs, procedure, parse_assignments(params), handle.data, handle.doc)
+    else:
+        from interpreter.procedure.odds import odds as procedure_odds
+
+        result = procedure_odds(rs, procedure, parse_assignments(params))
     if as_json:
         out = render.odds_json(result)
         if outcomes_only:
@@ -285,11 +270,11 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
 def describe(ruleset: str, procedure: str | None, as_json: bool) -> None:
     """Print a Markdown reference of a ruleset, or of one of its procedures."""
     from interpreter.cli import describe as describe_mod
-    from interpreter.procedure import runner
+    from interpreter.ruleset.params import find_procedure
 
     rs = compile_ref(ruleset)
     if procedure is not None:
-        proc = runner.find_procedure(rs, procedure)
+        proc = find_procedure(rs, procedure)
         if as_json:
             output.print_json({"ruleset": rs.id, "procedure": describe_mod.procedure_json(proc)})
         else:

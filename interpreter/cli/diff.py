@@ -16,9 +16,9 @@ from interpreter.cli.help import json_option
 from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref, document
 from interpreter.procedure.compare import Comparison, Pair, Sheet, compare
-from interpreter.procedure.runner import find_procedure
-from interpreter.ruleset.diff import MISSING, Change, affected, changes
+from interpreter.ruleset.changes import MISSING, Change, affected, changes
 from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.params import find_procedure
 from interpreter.ruleset.samples import as_arguments, shown
 
 ARROW = "→"
@@ -61,13 +61,14 @@ def _cases(base: Ruleset, house: Ruleset, names: list[str], given: dict[str, str
 def _fresh_sheet(rs: Ruleset) -> Sheet | None:
     """A new character of a ruleset, as `rules sheet new` writes it; None when it cannot be made."""
     from interpreter.load.yaml import load_text
+    from interpreter.sheet.session import bound
     from interpreter.sheet.spread import new_sheet
 
     try:
         doc = load_text(new_sheet(rs, "New character", None, rs.file), rs.file)
+        return bound(rs, doc.data, doc)
     except RulesError:
         return None
-    return doc.data, doc
 
 
 def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Sequence[str]

@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from interpreter.cli.render import bar
-from interpreter.procedure.runner import Odds
+from interpreter.procedure.odds import Odds
 from interpreter.record import record
 
 TINY = Fraction(5, 1_000_000)  # 0.0005%: the smallest chance the percentage format shows as non-zero

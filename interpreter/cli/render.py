@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 from interpreter.cli import output
 from interpreter.dice import expr as dice
 from interpreter.dice.report import dice_text
-from interpreter.procedure.runner import Odds, Result
+from interpreter.procedure.odds import Odds
+from interpreter.procedure.run import Result
 from interpreter.procedure.trace import NoteRecord, RollRecord
 
 if TYPE_CHECKING:

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any, NoReturn, Self
 
+from interpreter.formula.functions import Partial
+
 BIG = 2 ** 62  # numbers this large are beyond any roll total (limits.MAX_DICE_ROLLED dice of at most MAX_FACES)
 
 
@@ -29,7 +31,7 @@ def _undecided(*_: Any) -> NoReturn:
     raise Undecided("a formula needs more of an exploding total than 'at least'")
 
 
-class AtLeast(int):
+class AtLeast(Partial):
     """A total of at least `int.__int__(self)`, exact value unknown.
 
     ``base`` is the cap of the roll it came from (it moves with additions), so that a comparison it cannot

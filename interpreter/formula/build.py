@@ -8,9 +8,8 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.absent import Absent
-from interpreter.dice.atleast import AtLeast
 from interpreter.errors import EvaluationError, Location, RulesError, UnknownName
-from interpreter.formula.functions import ALLOWED_FUNCTIONS, Env, Number, Runner, Tables
+from interpreter.formula.functions import ALLOWED_FUNCTIONS, Env, Number, Partial, Runner, Tables
 from interpreter.formula.source import Source
 
 _COMPARE = {
@@ -297,7 +296,7 @@ def _number_checker(lo: int, hi: int, what: Callable[[], str], where: Location) 
     def number(value: Any) -> Number:
         if isinstance(value, bool):
             return bool(value)
-        if isinstance(value, AtLeast):  # a saturated exploding total: it answers what it can
+        if isinstance(value, Partial):  # a saturated exploding total: it answers what it can
             return value
         if isinstance(value, int):
             value = int(value)

@@ -14,6 +14,13 @@ Tables = Mapping[str, Callable[..., Any]] | None
 Runner = Callable[[Env, Tables], Any]
 
 
+class Partial(int):
+    """A number known only in part (exact odds' "at least 12" of an exploding total): formulas pass it
+    through as it is, and it answers for itself what it can (see dice.atleast)."""
+
+    __slots__ = ()
+
+
 def _min(*args: Number) -> Number:
     return min(args)
 

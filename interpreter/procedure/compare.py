@@ -7,9 +7,10 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from interpreter.procedure import runner
+from interpreter.procedure.odds import odds
 from interpreter.record import record
 from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.params import find_procedure
 
 Number = Fraction | float
 
@@ -51,18 +52,17 @@ def mean(dist: Mapping[Any, Number]) -> Number | None:
     return total / mass
 
 
-Sheet = tuple[Any, Any]  # a sheet's data and its loaded document
+Sheet = Mapping[str, Any]  # a sheet bound to names (sheet.bind)
 
 
 def compare(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, str],
             sheets: tuple[Sheet | None, Sheet | None] = (None, None)) -> Comparison:
     """The odds of `name` with `args` under both rulesets; `sheets` are the base's and the house's
-    sheet, used where the procedure works on one."""
+    sheet bound to names, used where the procedure works on one."""
     sides = []
     for rs, sheet in zip((base, house), sheets, strict=True):
-        proc = runner.find_procedure(rs, name)
-        data, doc = sheet if sheet is not None and proc.sheet == "required" else (None, None)
-        sides.append(runner.odds(rs, name, args, data, doc))
+        proc = find_procedure(rs, name)
+        sides.append(odds(rs, name, args, sheet if sheet is not None and proc.sheet == "required" else None))
     before, after = sides
     outcomes = {o: Pair(before.outcomes.get(o), after.outcomes.get(o))
                 for o in list(before.outcomes) + [o for o in after.outcomes if o not in before.outcomes]}

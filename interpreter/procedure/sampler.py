@@ -26,10 +26,13 @@ from interpreter.dice import lean
 from interpreter.dice.expr import DiceExpr, RandomSource
 from interpreter.errors import LimitExceeded, RulesError
 from interpreter.formula.emit import Unsupported
-from interpreter.procedure import loops, runner
+from interpreter.procedure import loops
+from interpreter.procedure.run import run as run_once
+from interpreter.procedure.start import start_env
 from interpreter.procedure.writer import Function, Module
 from interpreter.record import record
 from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.params import find_procedure
 
 Sample = tuple[Any, ...]  # (outcome, value, ...): the values in the procedure's order
 Sampler = Callable[[random.Random], Sample]
@@ -41,8 +44,8 @@ _ROLLERS: dict[str, Callable[..., int]] = {}
 
 def sampler(ruleset: Ruleset, name: str, args: Mapping[str, Any]) -> Sampler:
     """A function giving one sampled run of the procedure with these parameters for a generator."""
-    proc = runner.find_procedure(ruleset, name)
-    env = runner.start_env(ruleset, proc, args)
+    proc = find_procedure(ruleset, name)
+    env = start_env(ruleset, proc, args)
     make = _maker(ruleset, proc, tuple(env))
     fast = make(env) if make is not None else None
     return fast if fast is not None else _traced(ruleset, name, args)
@@ -54,17 +57,17 @@ def written(ruleset: Ruleset, name: str, args: Mapping[str, Any] | None = None) 
     Without `args`, the procedure's first sample parameters are bound (the answer can differ only for
     a dice parameter given as dice that name other values).
     """
-    proc = runner.find_procedure(ruleset, name)
+    proc = find_procedure(ruleset, name)
     if args is None:
         args = {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in (proc.samples or [{}])[0].items()}
-    env = runner.start_env(ruleset, proc, args)
+    env = start_env(ruleset, proc, args)
     make = _maker(ruleset, proc, tuple(env))
     return make is not None and make(env) is not None
 
 
 def _traced(ruleset: Ruleset, name: str, args: Mapping[str, Any]) -> Sampler:
     def run(rng: random.Random) -> Sample:
-        result = runner.run(ruleset, name, args, RandomSource(rng))
+        result = run_once(ruleset, name, args, RandomSource(rng))
         return (result.outcome, *result.values.values())
     return run
 
@@ -160,7 +163,7 @@ def sample(ruleset: Ruleset, name: str, args: Mapping[str, Any], times: int, see
     """Run a procedure `times` times with dice from `random.Random(seed)` and count what came up."""
     if not 1 <= times <= limits.MAX_SAMPLES:
         raise LimitExceeded(f"{times} runs asked for; a sample is 1 to {limits.MAX_SAMPLES} runs")
-    proc = runner.find_procedure(ruleset, name)
+    proc = find_procedure(ruleset, name)
     run = sampler(ruleset, name, args)
     if seed is None:  # a seed all the same, so that a run that fails can be done again
         seed = random.SystemRandom().randrange(2**63)
@@ -185,7 +188,7 @@ def _again(ruleset: Ruleset, name: str, args: Mapping[str, Any], seed: int, i: i
     rng = random.Random(seed)
     for _ in range(i):
         run(rng)
-    result = runner.run(ruleset, name, args, RandomSource(rng))
+    result = run_once(ruleset, name, args, RandomSource(rng))
     if not isinstance(err, RulesError):
         raise err
     return (result.outcome, *result.values.values()), rng

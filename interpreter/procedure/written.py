@@ -8,7 +8,7 @@ from typing import Any
 from interpreter import limits
 from interpreter.absent import Absent, reported
 from interpreter.errors import EvaluationError, LimitExceeded, Location, Refused, TableMiss
-from interpreter.sheet.steps import fill
+from interpreter.ruleset.texts import fill
 
 
 def best_of_count(count: Any, where: Location) -> None:

@@ -15,9 +15,9 @@ from interpreter.ruleset.lazy import Procedures
 from interpreter.ruleset.liveness import ALL, SHEET, Liveness, annotate, mark_done, writes
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Table, Trait
 from interpreter.ruleset.samples import compile_samples
+from interpreter.ruleset.sheet_section import compile_sheet
 from interpreter.ruleset.specs import Call, walk
 from interpreter.ruleset.tables import compile_table
-from interpreter.sheet.compile import compile_sheet
 
 P = tuple[Any, ...]
 T = TypeVar("T")

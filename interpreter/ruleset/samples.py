@@ -8,9 +8,9 @@ from typing import Any
 
 from interpreter.errors import RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
-from interpreter.procedure.runner import convert
 from interpreter.ruleset.context import Checker
 from interpreter.ruleset.model import Param
+from interpreter.ruleset.params import convert
 
 P = tuple[Any, ...]
 

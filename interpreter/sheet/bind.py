@@ -15,10 +15,11 @@ from typing import Any
 
 from interpreter.errors import BadParameter, Location
 from interpreter.hints import suggest
+from interpreter.ruleset.derived import evaluate_derived, refresh, statuses
+from interpreter.ruleset.entries import FIELD, named_traits, trait_fields
 from interpreter.ruleset.model import Ruleset, SheetSpec
 from interpreter.ruleset.tables import table_functions
-from interpreter.sheet.entries import FIELD, named_traits, trait_fields
-from interpreter.sheet.tracks import EMPTY, MARKS, as_written, box_numbers, boxes_written, drawable, sorted_marks
+from interpreter.ruleset.tracks import EMPTY, MARKS, as_written, boxes_written, drawable
 
 
 def _number(value: Any, what: str, where: Location | None) -> int:
@@ -29,53 +30,6 @@ def _number(value: Any, what: str, where: Location | None) -> int:
 
 def _at(doc: Any, path: tuple[Any, ...]) -> Location | None:
     return doc.where(path) if doc is not None else None
-
-
-def evaluate_derived(ruleset: Ruleset, env: dict[str, Any], with_state: bool = True) -> None:
-    """Compute every derived value from the traits (and state values) in env, in dependency order.
-
-    Without ``with_state`` the derived values that read sheet state are left out (the state
-    values are not bound yet: their defaults may use the other derived values).
-    """
-    pending = {name: d for name, d in ruleset.derived.items() if with_state or not d.state}
-    for _ in range(len(pending) + 1):
-        if not pending:
-            return
-        for name, derived in list(pending.items()):
-            if derived.formula is not None and derived.formula.names & set(pending) - {name}:
-                continue
-            env[name] = derived.formula.evaluate(env, _functions(ruleset)) if derived.formula is not None else 0
-            del pending[name]
-
-
-def _functions(ruleset: Ruleset) -> Mapping[str, Any]:
-    return table_functions(ruleset)
-
-
-def refresh(ruleset: Ruleset, env: dict[str, Any]) -> None:
-    """Recompute what follows from the sheet's values: derived values, box tracks, resource maxima."""
-    spec = ruleset.sheet
-    assert spec is not None, "only a ruleset with a sheet section binds sheets"
-    evaluate_derived(ruleset, env)
-    functions = _functions(ruleset)
-    for track in spec.tracks.values():
-        if track.kind == "boxes":
-            size = max(0, int(track.size.evaluate(env, functions)))
-            marks = sorted_marks(list(env.get(MARKS + track.name, ())), size)
-            env[MARKS + track.name] = marks
-            env.update(box_numbers(track, marks))
-        else:
-            env[f"{track.name}_max"] = max(0, env[f"{track.name}_max"])
-            env[f"{track.name}_current"] = max(0, min(env[f"{track.name}_current"], env[f"{track.name}_max"]))
-    for resource in spec.resources.values():
-        top = resource.max.evaluate(env, functions)
-        env[f"{resource.name}_max"] = top
-        env[resource.name] = max(0, min(env[resource.name], top))
-    for name, value in spec.state.items():
-        if value.minimum is not None and env[name] < value.minimum:
-            env[name] = value.minimum
-        if value.maximum is not None and env[name] > value.maximum:
-            env[name] = value.maximum
 
 
 def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str, Any]:
@@ -94,7 +48,7 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
     evaluate_derived(ruleset, env, with_state=False)
     if spec is None:
         return env
-    functions = _functions(ruleset)
+    functions = table_functions(ruleset)
     for name, value in spec.state.items():
         raw = state.get(name)
         if raw is None:
@@ -186,16 +140,7 @@ def changed_paths(ruleset: Ruleset, before: Mapping[str, Any], after: Mapping[st
     return out
 
 
-def statuses(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
-    """The names of the status conditions that hold."""
-    spec = ruleset.sheet
-    if spec is None:
-        return []
-    functions = _functions(ruleset)
-    return [name for name, f in spec.status.items() if f.evaluate(env, functions)]
-
-
-__all__ = ["bind", "changed_paths", "names_ruleset", "refresh", "statuses"]
+__all__ = ["bind", "changed_paths", "evaluate_derived", "names_ruleset", "refresh", "statuses"]
 
 
 def names_ruleset(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:

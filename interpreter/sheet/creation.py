@@ -14,12 +14,12 @@ from typing import Any
 
 from interpreter.errors import BadParameter, Location, RulesError, SchemaViolation
 from interpreter.hints import sorted_unique, suggest
+from interpreter.ruleset.entries import entry_trait
 from interpreter.ruleset.model import CreationRule, Ruleset
 from interpreter.ruleset.tables import table_functions
+from interpreter.ruleset.texts import fill
+from interpreter.ruleset.tracks import boxes_written
 from interpreter.sheet.bind import bind, names_ruleset
-from interpreter.sheet.entries import entry_trait
-from interpreter.sheet.steps import fill
-from interpreter.sheet.tracks import boxes_written
 
 SHEET_KEYS = ("ruleset", "name", "traits", "choices", "state")
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from interpreter.ruleset.derived import statuses
 from interpreter.ruleset.model import Ruleset
-from interpreter.sheet.bind import bind, statuses
+from interpreter.ruleset.tracks import MARKS, draw
+from interpreter.sheet.bind import bind
 from interpreter.sheet.creation import refuse_broken
-from interpreter.sheet.tracks import MARKS, draw
 
 
 def view(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str, Any]:

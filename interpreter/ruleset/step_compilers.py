@@ -1,7 +1,7 @@
 """Compiling procedure steps: one small function per step key, each checking names and references.
 
 Each returns the step kind's frozen spec (see `specs`); the registry of step kinds
-(`procedure.kinds`) pairs each with its runner.
+(`ruleset.kinds`) names each step key's compiler, and `procedure.kinds` what each does when it runs.
 """
 
 from __future__ import annotations

@@ -1,0 +1,189 @@
+"""Exact odds of a compiled procedure: every possible world at once, each with its probability."""
+
+from __future__ import annotations
+
+import gc
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from interpreter import budget, limits
+from interpreter.absent import Absent, reported
+from interpreter.dice.atleast import AtLeast, Undecided
+from interpreter.errors import RulesError
+from interpreter.procedure.kinds import RUNNERS
+from interpreter.procedure.start import finished, sheet_names, start_env, worded
+from interpreter.procedure.steps import run_steps
+from interpreter.procedure.weights import Ratio, add_all, exact, forget_products
+from interpreter.procedure.worlds import EvalContext, World, Worlds, merge
+from interpreter.record import field, record
+from interpreter.ruleset.liveness import SHEET
+from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.params import find_procedure
+from interpreter.ruleset.tables import table_functions
+
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+
+@record
+class Odds:
+    """The exact probability of every outcome and the distribution of every value."""
+
+    ruleset: str
+    procedure: str
+    outcomes: Mapping[str, Fraction | float]
+    values: Mapping[str, Mapping[Any, Fraction | float]]
+    truncated: float
+    values_cut: Mapping[str, float] = field(default_factory=dict)  # value -> tail left out of it (see odds)
+
+    @property
+    def exact(self) -> bool:
+        """True when every probability is an exact fraction and nothing was cut off."""
+        from fractions import Fraction
+
+        return not self.truncated and all(isinstance(p, Fraction) for p in self.outcomes.values())
+
+
+def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[str, Any] | None = None) -> Odds:
+    """The exact distribution of a procedure's outcomes and values; `sheet` is a sheet bound to names (sheet.bind).
+
+    Exploding rolls are first saturated (their tail lumped into one AtLeast value with its exact
+    probability); when a formula needs more of such a total than "at least", the odds are
+    computed again with the tail cut off.
+    """
+    key = (ruleset.id, id(ruleset), name)
+    hint, tries = 0, 0
+    while key not in _UNSATURABLE:
+        try:
+            found = _odds(ruleset, name, args, sheet, saturate=True, cap_hint=hint)
+            lumped = [v for v, cut in found.values_cut.items() if cut > 16 * limits.TRUNCATION_MASS]
+            if not lumped:
+                return found
+            # a total was told apart only up to the number it is compared with: its own distribution comes
+            # from the same procedure with the dice cut off where they grow too unlikely instead
+            try:
+                plain = _odds(ruleset, name, args, sheet, saturate=False)
+            except RulesError:  # too much work cut off that way: the values stay told apart up to the number
+                return found
+            values, cut = dict(found.values), dict(found.values_cut)
+            for v in lumped:
+                values[v], cut[v] = plain.values[v], plain.truncated
+            return Odds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut)
+        except Undecided as undecided:
+            tries += 1
+            if undecided.need is None or undecided.need <= hint or tries > 4:
+                _UNSATURABLE.add(key)  # this procedure compares totals with each other: don't try again
+            else:  # a total was compared with a number above its cap: saturate up to that number
+                hint = undecided.need
+    return _odds(ruleset, name, args, sheet, saturate=False)
+
+
+_UNSATURABLE: set[tuple[str, int, str]] = set()
+
+
+def _odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[str, Any] | None,
+          saturate: bool, cap_hint: int = 0) -> Odds:
+    """The odds, with or without saturated explosions."""
+    proc = find_procedure(ruleset, name)
+    env = start_env(ruleset, proc, args, sheet)
+    sheet_env = sheet or {}
+    if proc.reads is not None and not (SHEET in proc.reads and sheet_env):
+        # Every world copies its env: leave out what no step reads (the trait flags of parameters mostly).
+        keep = proc.reads | set(proc.outcomes) | {"outcome", "has_sheet"}
+        if SHEET in proc.reads:  # sheet steps that a run without a sheet cannot take: constants stay
+            keep = keep | set(ruleset.constants) | set(ruleset.dice)
+        env = {k: v for k, v in env.items() if k in keep}
+    ctx = EvalContext(ruleset, exact=True, handlers=RUNNERS, functions=table_functions(ruleset),
+                      sheet_names=sheet_names(ruleset, sheet), saturate=saturate, cap_hint=cap_hint)
+    paused = gc.isenabled()
+    gc.disable()  # worlds are many short-lived objects without cycles: collecting finds nothing to free
+    clock = budget.start()  # one time budget for the whole computation
+    try:
+        worlds: Worlds = [(World(env), Ratio(1, 1))]
+        # A value that is final (no later step reads or writes it) is added up as soon as it is,
+        # with the mass of the worlds then; worlds are then no longer told apart by it.
+        retired: dict[str, tuple[dict[Any, Any], Any]] = {}
+        for i, step in enumerate(proc.steps):
+            worlds = run_steps((step,), worlds, ctx, proc.steps[i + 1] if i + 1 < len(proc.steps) else None)
+            done = [v for v in step.done if v not in ctx.sheet_names]
+            if done:
+                _retire(worlds, done, retired)
+                ctx.settled = ctx.settled | frozenset(done)  # no longer part of what tells worlds apart
+                worlds = merge(worlds, ctx.key_names(step.live))
+        by_outcome: dict[str, list[Any]] = {o: [] for o in proc.outcomes}
+        for world, weight in worlds:
+            by_outcome.setdefault(finished(proc, world.outcome), []).append(weight)
+        mass = exact(add_all(p for _, p in worlds))
+        outcomes: dict[str, Any] = {o: exact(add_all(ws)) for o, ws in by_outcome.items()}
+        values = _sums(worlds, [v for v in proc.values if v not in retired])
+    finally:
+        budget.stop(clock)
+        forget_products()
+        if paused:
+            gc.enable()
+    truncated = ctx.truncated
+    if truncated:
+        # What was cut off is reported, and the rest is renormalised so probabilities sum to 1.
+        outcomes = {k: float(p) / float(mass) for k, p in outcomes.items()}
+        values = {k: {x: float(p) / float(mass) for x, p in d.items()} for k, d in values.items()}
+    for v, (counts, then) in retired.items():
+        values[v] = {x: float(p) / float(then) for x, p in counts.items()} if truncated else counts
+    values = {v: values[v] for v in proc.values}
+    values_cut: dict[str, float] = {}
+    for v, dist in values.items():
+        tail = sum((p for x, p in dist.items() if isinstance(x, AtLeast)), 0)
+        if tail:  # a value with endless possible values: shown without its tail, which is reported
+            values_cut[v] = float(tail)
+            values[v] = {x: float(p) / float(1 - tail) for x, p in dist.items() if not isinstance(x, AtLeast)}
+    return Odds(ruleset.id, proc.name, outcomes,
+                {k: _worded_keys(proc, k, dict(sorted(d.items(), key=_order))) for k, d in values.items()},
+                truncated, values_cut)
+
+
+def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[Any, Any], Any]]) -> None:
+    """Add up the distribution of values that are final, with the mass of the worlds then."""
+    mass = exact(add_all(p for _, p in worlds))
+    for v, dist in _sums(worlds, names).items():
+        retired[v] = (dist, mass)
+
+
+def _sums(worlds: Worlds, names: list[str]) -> dict[str, dict[Any, Any]]:
+    """Each name's distribution over the worlds: its value as reported -> the exact sum of their weights."""
+    out: dict[str, dict[Any, Any]] = {}
+    for v in names:
+        by_value: dict[Any, list[Any]] = {}
+        for world, weight in worlds:
+            value = world.env.get(v)
+            seen = by_value.get(value)
+            if seen is None:
+                by_value[value] = [weight]
+            else:
+                seen.append(weight)
+        if any(isinstance(x, Absent) for x in by_value):  # absent values are all reported as None: in world order
+            by_value = {}
+            for world, weight in worlds:
+                by_value.setdefault(reported(world.env.get(v)), []).append(weight)
+        out[v] = {x: exact(add_all(ws)) for x, ws in by_value.items()}
+    return out
+
+
+def _worded_keys(proc: Procedure, name: str, dist: dict[Any, Any]) -> dict[Any, Any]:
+    """A value's distribution with its numbers shown as their declared words."""
+    if name not in proc.value_words:
+        return dist
+    out: dict[Any, Any] = {}
+    for value, p in dist.items():
+        key = worded(proc, name, value)
+        out[key] = out.get(key, 0) + p
+    return out
+
+
+def _order(item: tuple[Any, Any]) -> tuple[int, Any]:
+    value = item[0]
+    if value is None:
+        return (0, 0)
+    return (1, value)
+
+
+
+__all__ = ["Odds", "odds"]

@@ -1,0 +1,66 @@
+"""How a run begins and ends: its starting names from the parameters (and a bound sheet), and its outcome."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interpreter.absent import Absent
+from interpreter.dice import expr as dice
+from interpreter.errors import BadParameter, EvaluationError
+from interpreter.hints import shown
+from interpreter.procedure.call import initial_env
+from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.params import bind
+
+
+def start_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any],
+              sheet: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The starting env of a run: parameters checked and bound, constants, outcome ranks, and the sheet's names.
+
+    `sheet` is a sheet already bound to names (see sheet.bind); a procedure that works on no sheet
+    reads none of them, but its parameters may still name sheet values (`stat=STR`).
+    """
+    if proc.sheet == "required" and sheet is None:
+        raise BadParameter(f"procedure '{proc.name}' works on a character sheet: give --sheet FILE")
+    params = bind(proc, args, sheet, ruleset)
+    env = initial_env(ruleset, proc, params)
+    env.update({k: v for k, v in params.items() if k not in env})  # a trait parameter's name and group flags
+    env["has_sheet"] = sheet is not None
+    if proc.sheet != "none" and sheet is not None:
+        for key, value in sheet.items():
+            if key not in env or isinstance(env[key], Absent):  # a parameter's name stays the parameter's
+                env[key] = value
+    _check_dice_params(proc, params, env)
+    return env
+
+
+def _check_dice_params(proc: Procedure, params: Mapping[str, Any], env: Mapping[str, Any]) -> None:
+    """A dice expression given for a parameter names only what the run knows, whatever branch it takes."""
+    for param in proc.params:
+        value = params.get(param.name)
+        if param.type == "dice" and isinstance(value, dice.DiceExpr):
+            unknown = sorted(set(value.names) - set(env))
+            if unknown:
+                raise BadParameter(f"parameter '{param.name}' ({shown(value.text)}): unknown name '{unknown[0]}'",
+                                   hint="give dice such as 1d8, or a whole number")
+
+
+def sheet_names(ruleset: Ruleset, sheet: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The names a bound sheet adds to the constants."""
+    return tuple(k for k in sheet or () if k not in ruleset.constants)
+
+
+def finished(proc: Procedure, outcome: str | None) -> str:
+    """A run's outcome; a run that ended without one is an error in the procedure."""
+    if outcome is None:
+        raise EvaluationError(f"procedure '{proc.name}' ended without an outcome", proc.where)
+    return outcome
+
+
+def worded(proc: Procedure, name: str, value: Any) -> Any:
+    """A reported value as its declared word, when it has one (formulas keep the number)."""
+    words = proc.value_words.get(name)
+    if words is None or isinstance(value, bool) or not isinstance(value, int):
+        return value
+    return words.get(value, value)

@@ -1,0 +1,68 @@
+"""The values that follow from a character's: derived values, box-track numbers, resource maxima, statuses.
+
+A sheet bound for a procedure is a set of names (see sheet.bind); these functions recompute
+what follows from them, in place, whenever a step changes one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.tables import table_functions
+from interpreter.ruleset.tracks import MARKS, box_numbers, sorted_marks
+
+
+def evaluate_derived(ruleset: Ruleset, env: dict[str, Any], with_state: bool = True) -> None:
+    """Compute every derived value from the traits (and state values) in env, in dependency order.
+
+    Without ``with_state`` the derived values that read sheet state are left out (the state
+    values are not bound yet: their defaults may use the other derived values).
+    """
+    pending = {name: d for name, d in ruleset.derived.items() if with_state or not d.state}
+    for _ in range(len(pending) + 1):
+        if not pending:
+            return
+        for name, derived in list(pending.items()):
+            if derived.formula is not None and derived.formula.names & set(pending) - {name}:
+                continue
+            env[name] = derived.formula.evaluate(env, table_functions(ruleset)) if derived.formula is not None else 0
+            del pending[name]
+
+
+def refresh(ruleset: Ruleset, env: dict[str, Any]) -> None:
+    """Recompute what follows from the sheet's values: derived values, box tracks, resource maxima."""
+    spec = ruleset.sheet
+    assert spec is not None, "only a ruleset with a sheet section binds sheets"
+    evaluate_derived(ruleset, env)
+    functions = table_functions(ruleset)
+    for track in spec.tracks.values():
+        if track.kind == "boxes":
+            size = max(0, int(track.size.evaluate(env, functions)))
+            marks = sorted_marks(list(env.get(MARKS + track.name, ())), size)
+            env[MARKS + track.name] = marks
+            env.update(box_numbers(track, marks))
+        else:
+            env[f"{track.name}_max"] = max(0, env[f"{track.name}_max"])
+            env[f"{track.name}_current"] = max(0, min(env[f"{track.name}_current"], env[f"{track.name}_max"]))
+    for resource in spec.resources.values():
+        top = resource.max.evaluate(env, functions)
+        env[f"{resource.name}_max"] = top
+        env[resource.name] = max(0, min(env[resource.name], top))
+    for name, value in spec.state.items():
+        if value.minimum is not None and env[name] < value.minimum:
+            env[name] = value.minimum
+        if value.maximum is not None and env[name] > value.maximum:
+            env[name] = value.maximum
+
+
+def statuses(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
+    """The names of the status conditions that hold."""
+    spec = ruleset.sheet
+    if spec is None:
+        return []
+    functions = table_functions(ruleset)
+    return [name for name, f in spec.status.items() if f.evaluate(env, functions)]
+
+
