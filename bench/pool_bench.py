@@ -32,7 +32,7 @@ import icepool
 from interpreter.dice.expr import clear_caches, parse
 from interpreter.dice.pool import RESULT, parse_statistic, pool_odds
 from interpreter.pipeline import compile_ref
-from interpreter.procedure import runner
+from interpreter.procedure.odds import odds as procedure_odds
 
 REPEATS = 9
 Joint = dict[tuple[int, int], Fraction]
@@ -130,7 +130,7 @@ def growth() -> None:
     ours, theirs = [], []
     print(f"{'nwod pool target=8':22} {'ours (CPU)':>12} {'icepool':>12}")
     for n in sizes:
-        ours.append(cpu(lambda n=n: runner.odds(nwod, "pool", {"dice": str(n), "target": "8"}), clear_caches))
+        ours.append(cpu(lambda n=n: procedure_odds(nwod, "pool", {"dice": str(n), "target": "8"}), clear_caches))
         theirs.append(cpu(lambda n=n: n @ per_die, icepool_cold, repeats=1 if n >= 80 else 3))
         print(f"  dice={n:<16} {ours[-1] * 1e3:9.1f} ms {theirs[-1] * 1e3:9.1f} ms")
     print(f"growth exponent (N = {sizes[0]}..{sizes[-1]}): ours N^{slope(sizes, ours):.2f}, "
@@ -163,7 +163,7 @@ def questions() -> None:
         for ruleset, procedure, params in QUESTIONS:
             rs = compile_ref(ruleset if ruleset == "nwod" else str(Path(folder, f"{ruleset}.yaml")))
             args = {k: str(v) for k, v in params.items()}
-            ask = lambda rs=rs, procedure=procedure, args=args: runner.odds(rs, procedure, args)
+            ask = lambda rs=rs, procedure=procedure, args=args: procedure_odds(rs, procedure, args)
             cold = cpu(ask, clear_caches, repeats=1)
             warm = cpu(ask, lambda: None, repeats=3)
             shown = " ".join(f"{k}={v}" for k, v in params.items())
