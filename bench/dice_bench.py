@@ -1,6 +1,13 @@
-"""Dice speed: rolls per second against d20, and exact odds time against icepool.
+"""Dice speed: rolls against d20 and a hand-written roll, and exact odds time against icepool.
 
 Run as `python bench/dice_bench.py` after `pip install .[bench]`.
+
+- rolls per second (each roll keeps its full per-die trace) against `d20.roll`;
+- a kept expression (`interpreter.dice(EXPR)`, parsed once) rolled with one `random.Random`, beside
+  d20's `Roller.parse` once and `roll` of the parsed tree, and beside the same roll written by hand on
+  the same generator; and `interpreter.roll(EXPR)` (parsed by text, a generator seeded anew each call)
+  beside `d20.roll(EXPR)`, in microseconds a roll (min of several runs) with the ratios;
+- exact odds of 30 ten-again d10s counting 8+ against icepool.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from fractions import Fraction
 import d20
 import icepool
 
+import interpreter
 from interpreter.dice.expr import RandomSource, clear_caches, parse
 
 ROLL_CASES = [("1d20+5", "1d20+5"), ("4d6kh3", "4d6kh3"), ("10d10x10cs>=8", "10d10e10")]
@@ -40,6 +48,60 @@ def bench_rolls() -> None:
         ours = rolls_per_second(lambda expr=expr: expr.roll(env, source), 20000)
         theirs = rolls_per_second(lambda d20_text=d20_text: d20.roll(d20_text), 4000)
         print(f"  {ours_text:15} ours {ours:>10,.0f}/s   d20 ({d20_text}) {theirs:>10,.0f}/s   ratio {ours / theirs:5.1f}x")
+
+
+def _ten_again(r) -> int:  # type: ignore[no-untyped-def]
+    """10d10x10cs>=8 written by hand: successes at 8+, every 10 thrown again."""
+    throws, hits = 10, 0
+    while throws:
+        tens = 0
+        for _ in range(throws):
+            v = int(r() * 10) + 1
+            hits += v >= 8
+            tens += v == 10
+        throws = tens
+    return hits
+
+
+def _keep_three(r) -> int:  # type: ignore[no-untyped-def]
+    """4d6kh3 written by hand."""
+    a, b, c, d = int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1, int(r() * 6) + 1
+    return a + b + c + d - min(a, b, c, d)
+
+
+HAND = {"1d20+5": lambda r: int(r() * 20) + 1 + 5, "4d6kh3": _keep_three, "10d10x10cs>=8": _ten_again}
+
+
+def per_call(fn, count: int) -> float:  # type: ignore[no-untyped-def]
+    """Microseconds a call, the least of several timed runs (the least disturbed by other work)."""
+    best = float("inf")
+    for _ in range(REPEATS):
+        start = time.perf_counter()
+        for _ in range(count):
+            fn()
+        best = min(best, (time.perf_counter() - start) / count)
+    return best * 1e6
+
+
+def bench_kept() -> None:
+    """A kept expression's roll beside d20's parsed roll and a hand-written roll; interpreter.roll beside d20.roll."""
+    print(f"microseconds a roll (least of {REPEATS} runs); ratio = ours / peer")
+    rng = random.Random(1)
+    r = rng.random
+    for ours_text, d20_text in ROLL_CASES:
+        kept = interpreter.dice(ours_text)
+        hand = HAND[ours_text]
+        roller = d20.Roller()
+        tree = roller.parse(d20_text)
+        ours = per_call(lambda kept=kept: kept.roll(rng), 20000)
+        by_hand = per_call(lambda hand=hand: hand(r), 20000)
+        theirs = per_call(lambda tree=tree, roller=roller: roller.roll(tree), 4000)
+        print(f"  kept {ours_text:14} ours {ours:6.2f}   by hand {by_hand:6.2f} ({ours / by_hand:4.1f}x)   "
+              f"d20 parsed {theirs:6.2f} ({ours / theirs:4.2f}x)")
+    for ours_text, d20_text in ROLL_CASES:
+        ours = per_call(lambda t=ours_text: interpreter.roll(t), 4000)
+        theirs = per_call(lambda t=d20_text: d20.roll(t), 4000)
+        print(f"  interpreter.roll {ours_text:14} {ours:6.2f}   d20.roll {theirs:6.2f} ({ours / theirs:4.2f}x)")
 
 
 def icepool_ten_again(count: int, depth: int = 20) -> icepool.Die:
@@ -72,4 +134,5 @@ def bench_odds() -> None:
 
 if __name__ == "__main__":
     bench_rolls()
+    bench_kept()
     bench_odds()

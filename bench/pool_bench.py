@@ -4,20 +4,35 @@ Shadowrun: 30d6, hits (5 or 6) and ones read from the same roll; glitch = more t
 Blades: 6d6, the highest die and the number of sixes of the same roll.
 Both sides compute the joint distribution cold (caches cleared) and must agree exactly.
 
+Then growth: the exact odds of nwod `pool dice=N target=8` (N d10 counting 8+, 10-again, the chance
+die below 1 die) for N = 10, 20, 40, 80, 160, CPU time, beside icepool computing the successes of N
+ten-again d10s (`N @ die`, explosions followed 20 deep); the exponent is the slope of log time
+against log N, fitted by least squares.
+
+Then the questions of docs/cookbook-pools.md's five systems (the rulesets as the page gives them)
+and nwod's 200-dice questions, each cold (dice caches cleared) and warm (asked again in the same
+process), CPU time, with whether its outcomes are exact.
+
 Run as `python bench/pool_bench.py` after `pip install .[bench]`.
 """
 
 from __future__ import annotations
 
+import math
+import re
 import statistics
+import tempfile
 import time
 from collections.abc import Callable
 from fractions import Fraction
+from pathlib import Path
 
 import icepool
 
 from interpreter.dice.expr import clear_caches, parse
 from interpreter.dice.pool import RESULT, parse_statistic, pool_odds
+from interpreter.pipeline import compile_ref
+from interpreter.procedure.odds import odds as procedure_odds
 
 REPEATS = 9
 Joint = dict[tuple[int, int], Fraction]
@@ -89,5 +104,73 @@ def main() -> None:
             print(f"{'':28} P(glitch) = {float(glitch):.3e}")
 
 
+def cpu(fn: Callable[[], object], cold: Callable[[], None], repeats: int = 3) -> float:
+    """The least CPU seconds of fn over a few cold runs."""
+    best = float("inf")
+    for _ in range(repeats):
+        cold()
+        start = time.process_time()
+        fn()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def slope(sizes: list[int], seconds: list[float]) -> float:
+    """The least-squares slope of log(seconds) against log(size)."""
+    xs, ys = [math.log(n) for n in sizes], [math.log(t) for t in seconds]
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / sum((x - mx) ** 2 for x in xs)
+
+
+def growth() -> None:
+    """How the exact odds of a counting pool grow with its size, beside icepool."""
+    nwod = compile_ref("nwod")
+    per_die = icepool.Die([0] * 7 + [1] * 2 + [1 + icepool.Again], again_depth=20)
+    sizes = [10, 20, 40, 80, 160]
+    ours, theirs = [], []
+    print(f"{'nwod pool target=8':22} {'ours (CPU)':>12} {'icepool':>12}")
+    for n in sizes:
+        ours.append(cpu(lambda n=n: procedure_odds(nwod, "pool", {"dice": str(n), "target": "8"}), clear_caches))
+        theirs.append(cpu(lambda n=n: n @ per_die, icepool_cold, repeats=1 if n >= 80 else 3))
+        print(f"  dice={n:<16} {ours[-1] * 1e3:9.1f} ms {theirs[-1] * 1e3:9.1f} ms")
+    print(f"growth exponent (N = {sizes[0]}..{sizes[-1]}): ours N^{slope(sizes, ours):.2f}, "
+          f"icepool N^{slope(sizes, theirs):.2f}")
+
+
+PAGE = Path(__file__).resolve().parent.parent / "docs" / "cookbook-pools.md"
+QUESTIONS = [
+    ("l5r", "roll", {"dice": 10, "keep": 5, "tn": 30}), ("l5r", "roll", {"dice": 6, "keep": 3, "tn": 25}),
+    ("l5r", "roll", {"dice": 7, "keep": 4, "tn": 30}), ("l5r", "roll", {"dice": 8, "keep": 3, "tn": 40}),
+    ("ore", "roll", {"dice": 8}), ("ore", "height", {"dice": 8}), ("ore", "roll", {"dice": 10}),
+    ("ore", "height", {"dice": 10}), ("ore", "roll", {"dice": 12}),
+    ("cortex", "test", {"dice": "d10,d8,d8,d6,d4", "difficulty": 11}),
+    ("genesys", "check", {"ability": 3, "difficulty": 2}),
+    ("savage", "trait", {"die": 6}), ("savage", "trait", {"die": 6, "target": 8}),
+    ("savage", "trait", {"die": 10}), ("savage", "trait", {"die": 10, "target": 8}),
+    ("nwod", "pool", {"dice": 200, "target": 8}), ("nwod", "contested", {"actor": 200, "defender": 200}),
+]
+
+
+def questions() -> None:
+    """Each question of the issue's list, cold and warm."""
+    text = PAGE.read_text(encoding="utf-8")
+    with tempfile.TemporaryDirectory() as folder:
+        for name in ("l5r", "ore", "cortex", "genesys", "savage"):
+            block = re.search(rf"Save it as\s+`{name}.yaml`.*?^```yaml\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
+            assert block is not None, name
+            Path(folder, f"{name}.yaml").write_text(block.group(1), encoding="utf-8")
+        print(f"{'question':52} {'cold':>9} {'warm':>9}  exact")
+        for ruleset, procedure, params in QUESTIONS:
+            rs = compile_ref(ruleset if ruleset == "nwod" else str(Path(folder, f"{ruleset}.yaml")))
+            args = {k: str(v) for k, v in params.items()}
+            ask = lambda rs=rs, procedure=procedure, args=args: procedure_odds(rs, procedure, args)
+            cold = cpu(ask, clear_caches, repeats=1)
+            warm = cpu(ask, lambda: None, repeats=3)
+            shown = " ".join(f"{k}={v}" for k, v in params.items())
+            print(f"  {ruleset} {procedure} {shown:40} {cold * 1e3:6.1f} ms {warm * 1e3:6.1f} ms  {ask().exact}")
+
+
 if __name__ == "__main__":
     main()
+    growth()
+    questions()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from interpreter import dice as dice  # callable: interpreter.dice("4d6kh3") keeps a parsed expression
 from interpreter.api import load_ruleset, new_sheet, odds, read_sheet, roll, run, sample, validate
 from interpreter.errors import BadParameter, Invalid, RulesError
 
@@ -41,7 +42,27 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "BadParameter", "BoxTrack", "Invalid", "MeterTrack", "Odds", "Parameter", "Procedure", "Resource", "Result",
-    "Roll", "RulesError", "Ruleset", "Samples", "Sheet", "load_ruleset", "new_sheet", "odds", "read_sheet", "roll",
-    "run", "sample", "validate",
+    "BadParameter",
+    "BoxTrack",
+    "Invalid",
+    "MeterTrack",
+    "Odds",
+    "Parameter",
+    "Procedure",
+    "Resource",
+    "Result",
+    "Roll",
+    "RulesError",
+    "Ruleset",
+    "Samples",
+    "Sheet",
+    "dice",
+    "load_ruleset",
+    "new_sheet",
+    "odds",
+    "read_sheet",
+    "roll",
+    "run",
+    "sample",
+    "validate",
 ]

@@ -93,12 +93,20 @@ def sample(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
 
 
 def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = None) -> Roll:
-    """Roll a dice expression (docs/dice.md); ``Roll.value`` is the result and ``Roll.dice`` every die."""
+    """Roll a dice expression (docs/dice.md); ``Roll.value`` is the result and ``Roll.dice`` every die.
+
+    Without ``seed`` or ``dice`` the dice come from one generator the process seeds once (seeding a new
+    one for every roll costs more than the roll); ``interpreter.dice(expr)`` keeps the parsed expression.
+    """
     from interpreter.dice.expr import parse
     from interpreter.errors import BadParameter
 
     if not isinstance(expr, str):
         raise BadParameter(f"a dice expression is text, not {type(expr).__name__}")
+    if seed is None and dice is None:
+        from interpreter.dice.parsed import shared_source
+
+        return parse(expr).roll({}, shared_source())
     given = source(seed, dice)
     result = parse(expr).roll({}, given)
     exhausted(given)

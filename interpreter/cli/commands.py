@@ -104,17 +104,20 @@ def validate(rulesets: Sequence[str], as_json: bool) -> None:
 
 
 def _default_warnings(ref: str, shown: str) -> list[str]:
-    """A warning for each constant an overlay adds that nothing reads, and each way the trait and field
-    defaults break the ruleset's own creation rules."""
+    """A warning for each constant an overlay adds that nothing reads, each way the trait and field defaults
+    break the ruleset's own creation rules, and each dice expression that likely does not mean what it says."""
     from interpreter.pipeline import document
+    from interpreter.ruleset.dice_warnings import dice_warnings
     from interpreter.ruleset.unread import unread_constants
     from interpreter.sheet.spread import default_problems
 
     rs = compile_ref(ref)
-    doc = document(ref) if rs.extends is not None else None
-    unread = [str(w) for w in unread_constants(rs, doc.data, doc)] if doc is not None else []
+    unread: list[str] = []
+    if rs.extends is not None:
+        doc = document(ref)
+        unread = [str(w) for w in unread_constants(rs, doc.data, doc)]
     return unread + [f"{shown}: a sheet at the defaults breaks a creation rule: {message}"
-                     for message in default_problems(rs)]
+                     for message in default_problems(rs)] + dice_warnings(rs, lambda: document(ref))
 
 
 def parse_dice_list(text: str | None) -> list[int] | None:

@@ -32,6 +32,22 @@ def _parse_given(text: str) -> list[int]:
     return values
 
 
+def warning_lines(parsed: dice.DiceExpr) -> list[str]:
+    """Each warning about an expression as one located line, `<expr>:1:COL: message`."""
+    return [f"{w.where()}: {w.message}" for w in parsed.warnings]
+
+
+def show_warnings(parsed: dice.DiceExpr, out: dict[str, object] | None) -> None:
+    """Warnings on stderr, or under "warnings" in a JSON answer."""
+    lines = warning_lines(parsed)
+    if out is not None:
+        if lines:
+            out["warnings"] = lines
+        return
+    for line in lines:
+        output.echo(f"warning: {line}", err=True)
+
+
 def _parse_setting(item: str) -> tuple[str, object]:
     """NAME=VALUE where VALUE is a whole number or a dice expression."""
     name, sep, value = item.partition("=")
@@ -72,6 +88,9 @@ def roll(expr: str, seed: int | None, given: str | None, settings: tuple[str, ..
     if isinstance(source, dice.GivenSource):
         source.check_exhausted()
     if as_json:
-        output.print_json(dice.roll_json(parsed, result))
+        out = dice.roll_json(parsed, result)
+        show_warnings(parsed, out)
+        output.print_json(out)
     else:
+        show_warnings(parsed, None)
         output.echo(dice.render_roll(parsed, result))

@@ -78,7 +78,10 @@ def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | N
         from interpreter.cli.charts import require
 
         require()  # before any work: a missing extra is said at once
-    dist = dice.parse(expr).distribution({})
+    from interpreter.cli.dice import show_warnings
+
+    parsed = dice.parse(expr)
+    dist = parsed.distribution({})
     if chart is not None:
         from interpreter.cli.chart_data import expression_chart
 
@@ -87,12 +90,15 @@ def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | N
         data = render.expression_odds_json(expr, dist, render.sides(view.at_least, view.at_most))
         if plot is not None:
             data["plot"] = plot
+        show_warnings(parsed, data)
         output.print_json(data)
     elif as_csv:
         from interpreter.cli.sweep_text import distribution_csv
 
+        show_warnings(parsed, None)
         output.echo(distribution_csv([("value", dict(dist.probs), False)]), nl=False)
     else:
+        show_warnings(parsed, None)
         output.echo(odds_text.expression_text(expr, dist, view, output.can_show("█")))
     _wrote(shown)
 
@@ -100,8 +106,10 @@ def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | N
 def procedure(rs: Ruleset, name: str, params: Sequence[str], sheet: str | None, view: View, shown: Shown) -> None:
     """The odds of a procedure, or of a sweep of it when a parameter names several values."""
     from interpreter.cli.ranges import parse_sweep
+    from interpreter.ruleset.params import find_procedure
 
-    fixed, axes = parse_sweep(params)
+    pools = frozenset(p.name for p in find_procedure(rs, name).params if p.type == "dice")
+    fixed, axes = parse_sweep(params, pools)
     percentiles = _percentiles(shown.percentiles)
     if percentiles and not axes:
         raise click.UsageError("--percentiles is for a sweep (a parameter given as A..B or a,b,c)")

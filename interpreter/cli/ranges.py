@@ -33,8 +33,11 @@ def _whole(name: str, text: str) -> int:
     return value
 
 
-def values_of(name: str, text: str) -> tuple[str, ...] | None:
-    """The values a swept parameter takes, in order; None when `text` is one plain value."""
+def values_of(name: str, text: str, pool: bool = False) -> tuple[str, ...] | None:
+    """The values a swept parameter takes, in order; None when `text` is one plain value.
+
+    For a dice parameter (`pool`), commas join the dice of one mixed pool (`dice=d8,d6,d4`), so only
+    a range sweeps it."""
     match = _RANGE.match(text)
     if match:
         low, high = _whole(name, match.group(1)), _whole(name, match.group(2))
@@ -50,7 +53,7 @@ def values_of(name: str, text: str) -> tuple[str, ...] | None:
             raise LimitExceeded(f"parameter '{name}': {shown(text)} has {count} values; a sweep takes at most "
                                 f"{MAX_POINTS} points")
         return tuple(str(v) for v in range(low, high + 1, step))
-    if "," in text:
+    if "," in text and not pool:
         parts = tuple(part.strip() for part in text.split(","))
         if any(not part for part in parts):
             raise BadParameter(f"parameter '{name}': {shown(text)} has an empty value between its commas")
@@ -58,8 +61,9 @@ def values_of(name: str, text: str) -> tuple[str, ...] | None:
     return None
 
 
-def parse_sweep(items: Sequence[str]) -> tuple[dict[str, str], list[Axis]]:
-    """NAME=VALUE words as the fixed parameters and the swept ones (each with its values, in order)."""
+def parse_sweep(items: Sequence[str], pools: frozenset[str] = frozenset()) -> tuple[dict[str, str], list[Axis]]:
+    """NAME=VALUE words as the fixed parameters and the swept ones (each with its values, in order); `pools`
+    are the dice parameters, whose commas join one pool."""
     fixed: dict[str, str] = {}
     axes: list[Axis] = []
     for item in items:
@@ -67,7 +71,7 @@ def parse_sweep(items: Sequence[str]) -> tuple[dict[str, str], list[Axis]]:
         name = name.strip()
         if not sep or not name:
             raise BadParameter(f"expected NAME=VALUE, got '{item}'")
-        swept = values_of(name, value)
+        swept = values_of(name, value, name.strip() in pools)
         axes = [a for a in axes if a[0] != name]  # the last word for a name counts, as for a fixed one
         fixed.pop(name, None)
         if swept is None:

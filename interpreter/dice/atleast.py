@@ -8,7 +8,7 @@ answer for every number from c up (`>= 5`, `> 0`, `+ 2`) is answered; anything e
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any, NoReturn, Self
 
 from interpreter.formula.functions import Partial
 
@@ -16,7 +16,15 @@ BIG = 2 ** 62  # numbers this large are beyond any roll total (limits.MAX_DICE_R
 
 
 class Undecided(Exception):
-    """A formula asked of a saturated total something its lower bound does not settle."""
+    """A formula asked of a saturated total something its lower bound does not settle.
+
+    ``need`` is the cap the roll that made the total would need for the question to be settled, where
+    that is known (a comparison with a number); None otherwise.
+    """
+
+    def __init__(self, message: str, need: int | None = None):
+        super().__init__(message)
+        self.need = need
 
 
 def _undecided(*_: Any) -> NoReturn:
@@ -24,14 +32,27 @@ def _undecided(*_: Any) -> NoReturn:
 
 
 class AtLeast(Partial):
-    """A total of at least `int.__int__(self)`, exact value unknown."""
+    """A total of at least `int.__int__(self)`, exact value unknown.
 
-    __slots__ = ()
+    ``base`` is the cap of the roll it came from (it moves with additions), so that a comparison it cannot
+    settle can say how large that cap would have to be.
+    """
+
+    def __new__(cls, low: int, base: int | None = None) -> Self:
+        made = super().__new__(cls, low)
+        made.base = int.__int__(made) if base is None else base
+        return made
+
+    base: int
 
     @property
     def low(self) -> int:
         """The lower bound."""
         return int.__int__(self)
+
+    def _need(self, bound: int) -> NoReturn:
+        """Refuse a question settled only by knowing whether the total reaches `bound`."""
+        raise Undecided("a formula needs more of an exploding total than 'at least'", bound - self.low + self.base)
 
     def __repr__(self) -> str:
         return f"AtLeast({self.low})"
@@ -48,7 +69,7 @@ class AtLeast(Partial):
             return False
         if not isinstance(other, int):
             return NotImplemented
-        _undecided()
+        self._need(other + 1)
 
     def __ne__(self, other: object) -> bool:
         return not self == other
@@ -59,6 +80,7 @@ class AtLeast(Partial):
                 return True
             if other >= BIG:
                 return False
+            self._need(other)
         _undecided()
 
     def __gt__(self, other: object) -> bool:
@@ -67,6 +89,7 @@ class AtLeast(Partial):
                 return True
             if other >= BIG:
                 return False
+            self._need(other + 1)
         _undecided()
 
     def __le__(self, other: object) -> bool:
@@ -76,15 +99,17 @@ class AtLeast(Partial):
         return not self >= other
 
     def __add__(self, other: object) -> AtLeast:
+        if isinstance(other, AtLeast):
+            return AtLeast(self.low + other.low, None)
         if isinstance(other, int):
-            return AtLeast(self.low + int.__int__(other))
+            return AtLeast(self.low + other, self.base)
         _undecided()
 
     __radd__ = __add__
 
     def __sub__(self, other: object) -> AtLeast:
         if isinstance(other, int) and not isinstance(other, AtLeast):
-            return AtLeast(self.low - other)
+            return AtLeast(self.low - other, self.base)
         _undecided()
 
     def __mul__(self, other: object) -> int:
@@ -97,7 +122,7 @@ class AtLeast(Partial):
     def __bool__(self) -> bool:
         if self.low > 0:
             return True
-        _undecided()
+        self._need(1)
 
     __rsub__ = __neg__ = __floordiv__ = __rfloordiv__ = __mod__ = __rmod__ = _undecided
     __truediv__ = __rtruediv__ = __pow__ = __rpow__ = __int__ = __index__ = __float__ = _undecided

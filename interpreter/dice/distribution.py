@@ -40,7 +40,7 @@ def _pack(weights: list[int], slot: int) -> int:
     return int.from_bytes(b"".join(w.to_bytes(slot, "little") for w in weights), "little")
 
 
-def _unpack(packed: int, count: int, slot: int) -> list[int]:
+def unpack(packed: int, count: int, slot: int) -> list[int]:
     """The inverse of _pack for `count` slots."""
     raw = packed.to_bytes(count * slot, "little")
     frm = int.from_bytes
@@ -66,7 +66,7 @@ def poly_mul(a: Poly, b: Poly) -> Poly:
     slot = bound.bit_length() // 8 + 1
     count = len(wa) + len(wb) - 1
     _check_bits(count, slot * 8)
-    return oa + ob, _unpack(_pack(wa, slot) * _pack(wb, slot), count, slot)
+    return oa + ob, unpack(_pack(wa, slot) * _pack(wb, slot), count, slot)
 
 
 def poly_pow(a: Poly, n: int) -> Poly:
@@ -85,7 +85,7 @@ def poly_pow(a: Poly, n: int) -> Poly:
     count = (len(w) - 1) * n + 1
     slot = (sum(w) ** n).bit_length() // 8 + 1
     _check_bits(count, slot * 8)
-    return off * n, _unpack(_pack(w, slot) ** n, count, slot)
+    return off * n, unpack(_pack(w, slot) ** n, count, slot)
 
 
 def poly_add(a: Poly, b: Poly) -> Poly:
@@ -207,6 +207,32 @@ class Distribution:
             if v == value:
                 return p
         return Fraction(0) if self.exact else 0.0
+
+    def tail_start(self, mass: float) -> int:
+        """The smallest value from which the values up make at most `mass` of the probability (the largest
+        value when even it makes more)."""
+        probs = self.probs
+        acc = 0.0
+        start = probs[-1][0]
+        for v, p in reversed(probs):
+            acc += float(p)
+            if acc > mass:
+                break
+            start = v
+        return start
+
+    def trimmed(self, mass: float) -> Distribution:
+        """Integer weights without the largest values whose probability, with what is cut off already,
+        stays within `mass`: values too unlikely to tell apart from the cut."""
+        if self._w is None or not self._w:
+            return self
+        room = int(Fraction(mass) * self._den) - (self._den - sum(self._w.values()))
+        out = dict(self._w)
+        for v in sorted(out, reverse=True):
+            if out[v] > room or len(out) == 1:
+                break
+            room -= out.pop(v)
+        return self if len(out) == len(self._w) else Distribution(out, self._den)
 
     def weights(self) -> tuple[dict[int, int], int] | None:
         """Integer weights and their denominator, or None for a float distribution."""

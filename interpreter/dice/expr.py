@@ -17,9 +17,10 @@ from interpreter.dice.report import distribution_json, render_roll, roll_json
 from interpreter.dice.roller import Runner, compile_node, static_dice
 from interpreter.dice.sources import DiceSource, GivenSource, RandomSource
 from interpreter.dice.syntax import parse_tree
-from interpreter.dice.term import TermSpec, free_names, make_spec, parameter_nodes, spec_for
+from interpreter.dice.term import TermSpec, free_names, make_spec, parameter_nodes, spec_for, walk
 from interpreter.dice.trace import Die, Roll, TermTrace
-from interpreter.dice.tree import Dice, Name, Node
+from interpreter.dice.tree import Dice, Name, Node, Num
+from interpreter.dice.warnings import DiceWarning, warnings_of
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
 if TYPE_CHECKING:
@@ -40,6 +41,7 @@ __all__ = [
     "clear_caches",
     "distribution_json",
     "parse",
+    "parse_parameter",
     "render_roll",
     "roll_json",
 ]
@@ -51,11 +53,12 @@ _DIST_CACHE_SIZE = 4096
 class DiceExpr:
     """A parsed dice expression; immutable, hashable, and equal to another with the same text."""
 
-    __slots__ = ("_run", "_static", "names", "text", "tree")
+    __slots__ = ("_run", "_static", "names", "text", "tree", "warnings")
 
     text: str
     names: frozenset[str]
     tree: Node
+    warnings: tuple[DiceWarning, ...]
     _run: Runner | int
     _static: int
 
@@ -72,6 +75,7 @@ class DiceExpr:
         set_(self, "tree", tree)
         set_(self, "_static", static)
         set_(self, "_run", compile_node(tree))
+        set_(self, "warnings", warnings_of(text, tree))
 
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("a dice expression cannot be changed")
@@ -105,6 +109,16 @@ class DiceExpr:
             raise EvaluationError(f"the result of '{self.text}' is too large")
         return value, ctx[0]
 
+    @property
+    def runner(self) -> Runner | int:
+        """The compiled roll function (or the constant value) the expression rolls with."""
+        return self._run
+
+    @property
+    def static(self) -> int:
+        """How many dice the expression rolls before explosions, rerolls and dice given by name."""
+        return self._static
+
     def run_in(self, env: Mapping[str, Any], draw: Any, ctx: list[Any], traces: list[tuple[Any, ...]]) -> int:
         """Roll as part of a larger roll (for a dice-typed parameter), sharing its dice count."""
         ctx[0] += self._static
@@ -118,29 +132,41 @@ class DiceExpr:
         tree = self.tree
         if not isinstance(tree, Dice):
             raise BadParameter(f"'{self.text}' is not one dice term, so it has no pool to read")
-        args: list[int | None] = []
-        for part in parameter_nodes(tree):
-            if part is None:
-                args.append(None)
-                continue
-            dist = _odds().node_distribution(part, lambda node: _resolve(node, env))
-            if len(dist.probs) != 1:
-                raise BadParameter(f"exact odds of the pool '{self.text}' need its dice count and modifiers fixed")
-            args.append(dist.probs[0][0])
-        return spec_for(tree, args)
+        return self.spec_of(tree, env)
 
-    def saturated(self, env: Mapping[str, Any]) -> tuple[Distribution, int] | None:
+    def spec_of(self, node: Dice, env: Mapping[str, Any]) -> TermSpec:
+        """A dice term of this expression with its parameters resolved; each must have one value."""
+        return spec_for(node, [None if part is None else self.fixed(part, env) for part in parameter_nodes(node)])
+
+    def fixed(self, node: Node, env: Mapping[str, Any]) -> int:
+        """The one value a part of this expression (a term's count, a keep) has; an error when it varies."""
+        dist = _odds().node_distribution(node, lambda name: _resolve(name, env))
+        if len(dist.probs) != 1:
+            raise BadParameter(f"exact odds of the pool '{self.text}' need its dice count and modifiers fixed")
+        value: int = dist.probs[0][0]
+        return value
+
+    def saturated(self, env: Mapping[str, Any], hint: int = 0) -> tuple[Distribution, int] | None:
         """For an expression whose odds are cut off only because of endless explosions that never
-        take away: the exact distribution of min(value, cap) and the cap (its largest value before
-        the cut); None when the expression is exact already or cannot be saturated."""
+        take away: the exact distribution of min(value, cap) and the cap; None when the expression is
+        exact already or cannot be saturated.
+
+        The cap is where what remains of the distribution falls below the truncation mass, so values
+        below it are told apart; or `hint`, when larger (a comparison asked for it).  Compounding dice
+        kept or dropped are the exception: their exact odds grow costly with the cap, so they are
+        saturated just above their highest face, or at the hint.
+        """
         tree = self.tree
         if isinstance(tree, Name):
             named = _lookup(tree.name, env, tree.col)
-            return named.saturated(env) if isinstance(named, DiceExpr) else None
-        full = self.distribution(env)
-        if not full.truncated or not full.values:
-            return None
-        cap = full.values[-1]
+            return named.saturated(env, hint) if isinstance(named, DiceExpr) else None
+        if _kept_compounding(tree):
+            cap = max(hint, _highest_face(tree) + 1)
+        else:
+            full = self.distribution(env)
+            if not full.truncated or not full.values:
+                return None
+            cap = max(hint, full.tail_start(limits.TRUNCATION_MASS))
         with budget.odds_budget():
             capped = _odds().node_distribution(tree, lambda node: _resolve(node, env), cap)
         if not capped.exact:
@@ -162,6 +188,24 @@ class DiceExpr:
             _DIST_CACHE.clear()
         _DIST_CACHE[key] = dist
         return dist
+
+
+def _kept_compounding(tree: Node) -> bool:
+    """Whether a tree holds a compounding term that keeps or drops dice and adds up their values."""
+    return any(isinstance(node, Dice) and node.mods.compound and node.mods.keep is not None
+               and node.mods.success is None for node in walk(tree))
+
+
+def _highest_face(tree: Node) -> int:
+    """The highest face any dice term of the tree with a fixed number of sides can show (at least 1)."""
+    faces = [1]
+    for node in walk(tree):
+        if isinstance(node, Dice):
+            if node.faces is not None:
+                faces.extend(node.faces)
+            elif isinstance(node.sides, Num):
+                faces.append(node.sides.value)
+    return max(faces)
 
 
 def _lookup(name: str, env: Mapping[str, Any], col: int = 0) -> Any:
@@ -207,6 +251,17 @@ def parse(text: str) -> DiceExpr:
     if not isinstance(text, str):
         raise BadParameter(f"a dice expression must be text, not {type(text).__name__}")
     return DiceExpr(text)
+
+
+def parse_parameter(text: str) -> DiceExpr:
+    """A dice parameter's value: an expression, or dice separated by commas (`d8,d6,d6,d4`), one dice group."""
+    depth = 0
+    for ch in text:
+        depth += ch in "({"
+        depth -= ch in ")}"
+        if ch == "," and depth == 0:
+            return parse("{" + text + "}")
+    return parse(text)
 
 
 def clear_caches() -> None:

@@ -9,8 +9,9 @@ from functools import lru_cache
 from itertools import product
 
 from interpreter import budget, limits
+from interpreter.dice.compound import compound_term
 from interpreter.dice.distribution import Distribution, Poly, poly_add, poly_mul, poly_pow, poly_scale
-from interpreter.dice.saturate import capped_term, keep_members, operand_caps
+from interpreter.dice.saturate import capped_term, keep_members, lower_bound, operand_caps
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
 from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, Num
 from interpreter.errors import EvaluationError, LimitExceeded
@@ -32,7 +33,7 @@ def _poly(weights: list[int], gain: tuple[int, ...], faces: range | list[int]) -
     return lo, out
 
 
-def explosion_cutoff(count: int, exploding: int, total: int) -> int:
+def explosion_cutoff(count: int, exploding: int, total: int, mass: float = limits.TRUNCATION_MASS) -> int:
     """The fewest total explosions t with P(more than t explosions among `count` dice) below the truncation mass.
 
     The number of explosions is negative binomial.  Its tail is summed directly, from the far
@@ -47,7 +48,7 @@ def explosion_cutoff(count: int, exploding: int, total: int) -> int:
     t = 0
     limit = limits.MAX_DICE_ROLLED * 4
     mode = max(0, math.floor((count - 1) * q / (1 - q)))
-    floor = limits.TRUNCATION_MASS * 1e-3
+    floor = mass * 1e-3
     while True:
         term = math.exp(logp)
         terms.append(term)
@@ -62,7 +63,7 @@ def explosion_cutoff(count: int, exploding: int, total: int) -> int:
     tail = floor  # bounds the mass beyond the last term computed
     cut = len(terms) - 1
     for i in range(len(terms) - 1, -1, -1):
-        if tail >= limits.TRUNCATION_MASS:
+        if tail >= mass:
             break
         cut = i
         tail += terms[i]
@@ -196,6 +197,11 @@ def term_distribution(spec: TermSpec) -> Distribution:
     n = spec.count
     if n == 0:
         return Distribution.point(0)
+    if spec.compound:  # added up without a keep, compounding dice total what exploding ones do
+        if spec.keep is None and spec.success is None:
+            return term_distribution(replace(spec, compound=False))
+        kept_sum = spec.keep is not None and spec.success is None
+        return compound_term(spec, term_distribution(replace(spec, compound=False, keep=None)) if kept_sum else None)
     s, gain = spec.sides, spec.gain
     w = spec.draw_weights()
     g = 0
@@ -219,7 +225,8 @@ def term_distribution(spec: TermSpec) -> Distribution:
         per_die = poly_add(poly_scale(a, total), poly_mul(b, _poly(w, gain, faces)))
         return Distribution.from_poly(poly_pow(per_die, n), total ** (2 * n))
     wsum = sum(wE)
-    tmax = explosion_cutoff(n, wsum, total)
+    # half the truncation mass goes to the explosions left out, the rest to the unlikeliest largest totals
+    tmax = explosion_cutoff(n, wsum, total, limits.TRUNCATION_MASS / 2)
     work.add(tmax * (tmax * len(b[1]) + 1))
     series: Poly = (0, [0])
     bt: Poly = (0, [1])
@@ -227,7 +234,8 @@ def term_distribution(spec: TermSpec) -> Distribution:
         series = poly_add(series, poly_scale(bt, math.comb(n + t - 1, t) * total ** (tmax - t)))
         work.add(len(bt[1]) + len(series[1]))
         bt = poly_mul(bt, b)
-    return Distribution.from_poly(poly_mul(poly_pow(a, n), series), total ** (n + tmax))
+    whole = Distribution.from_poly(poly_mul(poly_pow(a, n), series), total ** (n + tmax))
+    return whole.trimmed(limits.TRUNCATION_MASS)
 
 
 def _keep_term(spec: TermSpec, w: list[int], wE: list[int], wN: list[int], total: int,
@@ -319,10 +327,13 @@ def _group_distribution(node: Group, resolve: Resolver, cap: int | None) -> Dist
     k = kd.probs[0][0]
     if k < 0:
         raise EvaluationError(f"'{node.text}' keeps or drops a negative number of members ({k})")
-    one = keep_plan(node.keep[0], k, len(node.members))[1] == 1
-    dists = [node_distribution(m, resolve, cap if one else None) for m in node.members]
+    # Members never below 0 can be capped whatever is kept: the kept total reaches the cap just when
+    # it would with each member capped.
+    capped = keep_plan(node.keep[0], k, len(node.members))[1] == 1 or all(
+        (low := lower_bound(m)) is not None and low >= 0 for m in node.members)
+    dists = [node_distribution(m, resolve, cap if capped else None) for m in node.members]
     out = keep_members(dists, node.keep[0], k)
-    return out if cap is None or not one else out.map(lambda v: min(v, cap))
+    return out if cap is None or not capped else out.map(lambda v: min(v, cap))
 
 
 def _dice_distribution(node: Dice, resolve: Resolver, cap: int | None = None) -> Distribution:

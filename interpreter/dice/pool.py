@@ -1,91 +1,122 @@
-"""Statistics of one pool of dice: what a `roll` step's `read` binds, rolled and as exact odds.
+"""A pool of dice as a value: the dice a `roll` step's `read` takes its statistics from.
 
-A pool is the kept dice of one dice term (explosions included).  Its statistics are read from
-the same dice: `sum`, `dice`, `highest`, `lowest`, `2nd highest`, `count >= 5`, `largest set`,
-`any match`.  Exact odds never enumerate the dice one by one: the pool is a multiset, walked
-face by face from the highest, choosing how many dice show each face (weighted by binomial
-coefficients), with a small state per statistic.  Faces no statistic tells apart are merged.
+A pool is one dice term (its kept dice; with `x` each extra die is a die of the pool, with `!!` a die
+and its explosions are one die), or a dice group of dice terms (`{d8, d6, d6, d4}`, or a parameter
+given `d8,d6,d6,d4`): each member one die of the pool, worth its total, showing the symbols of its
+dice; a group's keep picks members.  Either may come through a name bound to such an expression.
+
+Its statistics (dice.statistic) are read from a rolled pool by folding its dice, and as exact odds by
+one walk over the multiset: faces from the highest down, choosing how many dice of each kind show each
+face (weighted by binomial coefficients) while every statistic folds in what it sees.  Faces no
+statistic tells apart are merged.  A die whose values are endless (a compounding die, an exploding
+member) is saturated: its values below a common cap are exact, the rest one "at least the cap" face
+with its exact probability; without saturation that rest is cut off.
 """
 
 from __future__ import annotations
 
 import math
-import operator
-import re
-from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from itertools import product
+from typing import Any
 
+from interpreter import budget, limits
+from interpreter.dice.atleast import AtLeast
+from interpreter.dice.statistic import RESULT, Face, Fold, Statistic, fold_for, fold_rolled, order_key, parse_statistic
 from interpreter.dice.term import TermSpec
-from interpreter.errors import BadParameter
-from interpreter.record import record
+from interpreter.errors import LimitExceeded
 
-_OPS: dict[str, Callable[[int, int], bool]] = {
-    "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
-}
-_ORDINAL = re.compile(r"^(?:(\d+)(?:st|nd|rd|th) )?(highest|lowest)$")
-_COUNT = re.compile(r"^count *(==|!=|>=|<=|>|<|=) *(-?\d+)$")
-SIMPLE = ("sum", "dice", "largest set", "any match")
-FORMS = "sum, dice, highest, lowest, 2nd highest, 3rd lowest, count >= 5, count == 1, largest set, any match"
+__all__ = ["RESULT", "Joint", "Statistic", "bind", "parse_statistic", "pool_odds", "read_pool", "walk"]
+
+Joint = dict[tuple[Any, ...], int]
+Pools = list[tuple[int, list[int]]]  # (dice, weight of each face) per kind of die
+ADVICE = "use fewer dice, or sample it with `rules run ... --seed N`"
+GUESS_LIMIT = 1000  # the estimate runs far above the real count, so only what is far beyond is refused at once
 
 
-@record
-class Statistic:
-    """One statistic of a pool: its kind ('result' is the term's own value), a rank, a condition."""
-
-    text: str
-    kind: str
-    rank: int = 0
-    op: str = ""
-    arg: int = 0
-
-    def of(self, values: Sequence[int], result: int) -> int | bool:
-        """The statistic of kept dice showing these values."""
-        kind = self.kind
-        if kind == "result":
-            return result
-        if kind == "sum":
-            return sum(values)
-        if kind == "dice":
-            return len(values)
-        if kind == "count":
-            test = _OPS[self.op]
-            return sum(1 for v in values if test(v, self.arg))
-        if kind in ("highest", "lowest"):
-            ordered = sorted(values, reverse=kind == "highest")
-            return ordered[self.rank - 1] if len(ordered) >= self.rank else 0
-        most = max(Counter(values).values(), default=0)
-        return most if kind == "largest set" else most >= 2
+def term_faces(spec: TermSpec) -> list[Face]:
+    """The faces of one die of a term, by face index (index 0 unused)."""
+    marks = spec.marks
+    none: tuple[int, ...] = ()
+    return [(spec.value(i), spec.gain[i], marks[i] if marks is not None else none) for i in range(spec.sides + 1)]
 
 
-RESULT = Statistic("result", "result")
+def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, folds: Sequence[Fold]) -> Joint:
+    """Weights of every combination of the folds' values over a union of independent kinds of dice.
 
-
-def parse_statistic(text: str) -> Statistic:
-    """A statistic from its text; BadParameter (with the forms allowed) when it is none."""
-    words = " ".join(str(text).split())
-    if words in SIMPLE:
-        return Statistic(words, words)
-    found = _ORDINAL.match(words)
-    if found:
-        rank = int(found.group(1) or 1)
-        if rank >= 1:
-            return Statistic(words, found.group(2), rank=rank)
-    found = _COUNT.match(words)
-    if found:
-        op = "==" if found.group(1) == "=" else found.group(1)
-        return Statistic(words, "count", op=op, arg=int(found.group(2)))
-    raise BadParameter(f"'{text}' is not a statistic of a pool; use one of: {FORMS}")
-
-
-def read_pool(kept: Sequence[int], result: int, stats: Sequence[Statistic]) -> tuple[int | bool, ...]:
-    """Every statistic of one rolled pool."""
-    return tuple(s.of(kept, result) for s in stats)
-
-
-# -- exact odds ----------------------------------------------------------------------------------
-
-Joint = dict[tuple[int | bool, ...], int]
+    Faces are taken from the highest down; for each, how many dice of each kind show it.  The weight of a
+    state is the number of ordered throws (times face weights) leading to it; kept dice are those a
+    keep/drop of the whole pool keeps, the highest first.
+    """
+    order = sorted((i for i in range(len(faces)) if any(w[i] for _, w in pools)),
+                   key=lambda i: order_key(faces[i]), reverse=True)
+    total = sum(c for c, _ in pools)
+    lo, hi = _kept_range(keep, total)
+    groups = _merged(faces, order, pools, folds, keep)
+    last = [max((g for g, (_, ws) in enumerate(groups) if ws[p]), default=-1) for p in range(len(pools))]
+    values = [int.__int__(face[0]) for face, _ in groups]
+    span = max(values) - min(values) + 1 if values else 1
+    # At most: for each face, each count of dice still to place of each kind, each choice of how many show
+    # it, each state the statistics can be in (no more than the multisets of faces placed so far).
+    kinds = math.prod(c + 1 for c, _ in pools)
+    per_face = sum(math.prod(c + 1 for (c, _), w in zip(pools, ws, strict=True) if w) for _, ws in groups)
+    bound = min(math.prod(f.states(hi - lo, len(groups), span) for f in folds), math.comb(total + len(groups), total))
+    if per_face * kinds * bound > GUESS_LIMIT * limits.MAX_ODDS_WORK:  # refused before any work
+        raise LimitExceeded(f"exact odds of this pool would take too much work; {ADVICE}")
+    most = limits.MAX_ODDS_WORK // 8  # what one walk may do: about a third of a second
+    start = tuple(f.start(hi - lo) for f in folds)
+    steps = [f.step for f in folds]
+    # states by the dice of each kind still to place, then by the folds' states; a state whose dice are
+    # all placed is done (nothing it reads comes later)
+    states: dict[tuple[int, ...], dict[tuple[Any, ...], int]] = {tuple(c for c, _ in pools): {start: 1}}
+    done: dict[tuple[Any, ...], int] = {}
+    comb = math.comb
+    work = 0
+    for g, (face, ws) in enumerate(groups):
+        active = [p for p in range(len(pools)) if ws[p]]
+        nxt: dict[tuple[int, ...], dict[tuple[Any, ...], int]] = {}
+        stepped: dict[tuple[tuple[Any, ...], int], tuple[Any, ...]] = {}
+        for rems, inner in states.items():
+            placed = total - sum(rems)
+            choices = [[rems[p]] if last[p] == g else range(rems[p] + 1) for p in active]
+            for ks in product(*choices):
+                factor = 1
+                new_rems = list(rems)
+                for p, k in zip(active, ks, strict=True):
+                    if k:
+                        factor *= comb(rems[p], k) * ws[p] ** k
+                        new_rems[p] -= k
+                kept = max(0, min(placed + sum(ks), hi) - max(placed, lo))
+                key = tuple(new_rems)
+                work += len(inner)
+                if work > most:
+                    raise LimitExceeded(f"exact odds of this pool would take too much work; {ADVICE}")
+                if not any(key):
+                    target = done
+                elif kept or key in nxt:
+                    target = nxt.setdefault(key, {})
+                else:  # the usual case: dice carried past this face unchanged
+                    nxt[key] = {accs: wt * factor for accs, wt in inner.items()} if factor != 1 else dict(inner)
+                    continue
+                get = target.get
+                if not kept:
+                    for accs, wt in inner.items():
+                        target[accs] = get(accs, 0) + wt * factor
+                    continue
+                for accs, wt in inner.items():
+                    after = stepped.get((accs, kept))
+                    if after is None:
+                        after = stepped[accs, kept] = tuple([step(a, face, kept) for step, a in zip(steps, accs, strict=True)])
+                    target[after] = get(after, 0) + wt * factor
+        budget.check("these exact odds", ADVICE)
+        states = nxt
+    if not any(c for c, _ in pools):
+        done = {start: 1}
+    out: Joint = {}
+    for accs, wt in done.items():
+        final = tuple(f.final(a) for f, a in zip(folds, accs, strict=True))
+        out[final] = out.get(final, 0) + wt
+    return out
 
 
 def _kept_range(keep: tuple[str, int] | None, total: int) -> tuple[int, int]:
@@ -97,108 +128,46 @@ def _kept_range(keep: tuple[str, int] | None, total: int) -> tuple[int, int]:
     return {"kh": (0, k), "kl": (total - k, total), "dh": (k, total), "dl": (0, total - k)}[kind]
 
 
-def _walk(spec: TermSpec, stats: Sequence[Statistic], pools: list[tuple[int, list[int]]]) -> Joint:
-    """Weights of every combination of statistics over a union of independent sub-pools.
+def _merged(faces: Sequence[Face], order: list[int], pools: Pools, folds: Sequence[Fold],
+            keep: tuple[str, int] | None) -> list[tuple[Face, list[int]]]:
+    """(a face, weights per kind of die) for each run of faces no fold tells apart.
 
-    Faces are taken from the highest down; for each, how many dice of each sub-pool show it.
-    The weight of a state is the number of ordered throws (times face weights) leading to it.
+    Only folds that do not care about order (they say what one die adds) allow merging, and only
+    without keep/drop.
     """
-    faces = [v for v in range(spec.sides, 0, -1) if any(w[v] for _, w in pools)]
-    value, gain = spec.value, spec.gain
-    total = sum(c for c, _ in pools)
-    lo, hi = _kept_range(spec.keep, total)
-    groups = _merged(spec, stats, faces, pools)
-    last = {i: max((g for g, (_, ws) in enumerate(groups) if ws[i]), default=-1) for i in range(len(pools))}
-    states: dict[tuple[tuple[int, ...], tuple[int | bool, ...]], int] = {
-        (tuple(c for c, _ in pools), tuple(0 if s.kind not in ("any match",) else False for s in stats)): 1}
-    comb = math.comb
-    for g, (v, ws) in enumerate(groups):
-        active = [i for i in range(len(pools)) if ws[i]]
-        nxt: dict[tuple[tuple[int, ...], tuple[int | bool, ...]], int] = {}
-        for (rems, accs), wt in states.items():
-            placed = total - sum(rems)
-            choices = [[rems[i]] if last[i] == g else range(rems[i] + 1) for i in active]
-            for ks in product(*choices):
-                w2 = wt
-                new_rems = list(rems)
-                for i, k in zip(active, ks, strict=True):
-                    w2 *= comb(rems[i], k) * ws[i] ** k
-                    new_rems[i] -= k
-                k_all = sum(ks)
-                kept_before = max(0, min(placed, hi) - lo)
-                kk = max(0, min(placed + k_all, hi) - max(placed, lo))
-                key = (tuple(new_rems), _update(stats, accs, value(v), gain[v], kk, kept_before, hi - lo))
-                nxt[key] = nxt.get(key, 0) + w2
-        states = nxt
-    out: Joint = {}
-    for (rems, accs), wt in states.items():
-        if not any(rems):
-            out[accs] = out.get(accs, 0) + wt
-    return out
-
-
-def _merged(spec: TermSpec, stats: Sequence[Statistic], faces: list[int],
-            pools: list[tuple[int, list[int]]]) -> list[tuple[int, list[int]]]:
-    """(a representative face, weights per sub-pool) for each group of faces no statistic tells apart.
-
-    Only order-free statistics (the result, dice, counts) allow merging, and only without keep/drop.
-    """
-    if spec.keep is not None or any(s.kind not in ("result", "dice", "count") for s in stats):
-        return [(v, [w[v] for _, w in pools]) for v in faces]
-    groups: dict[tuple[object, ...], tuple[int, list[int]]] = {}
-    for v in faces:
-        shown = spec.value(v)
-        sig = (spec.gain[v], tuple(_OPS[s.op](shown, s.arg) for s in stats if s.kind == "count"),
-               tuple(bool(w[v]) for _, w in pools))
-        _, ws = groups.setdefault(sig, (v, [0] * len(pools)))
-        for i, (_, w) in enumerate(pools):
-            ws[i] += w[v]
+    if keep is not None or any(f.key is None for f in folds):
+        return [(faces[i], [w[i] for _, w in pools]) for i in order]
+    groups: dict[tuple[Any, ...], tuple[Face, list[int]]] = {}
+    for i in order:
+        face = faces[i]
+        sig = (tuple(f.key(face) for f in folds if f.key is not None), tuple(bool(w[i]) for _, w in pools))
+        _, ws = groups.setdefault(sig, (face, [0] * len(pools)))
+        for p, (_, w) in enumerate(pools):
+            ws[p] += w[i]
     return list(groups.values())
 
 
-def _update(stats: Sequence[Statistic], accs: tuple[int | bool, ...], shown: int, gain: int, kk: int,
-            kept_before: int, kept_total: int) -> tuple[int | bool, ...]:
-    """The statistics after `kk` more kept dice showing `shown`, `kept_before` kept dice above them."""
-    if kk == 0:
-        return accs
-    out: list[int | bool] = []
-    for s, acc in zip(stats, accs, strict=True):
-        kind = s.kind
-        if kind == "result":
-            out.append(acc + kk * gain)
-        elif kind == "sum":
-            out.append(acc + kk * shown)
-        elif kind == "dice":
-            out.append(acc + kk)
-        elif kind == "count":
-            out.append(acc + kk if _OPS[s.op](shown, s.arg) else acc)
-        elif kind in ("highest", "lowest"):
-            rank = s.rank if kind == "highest" else kept_total - s.rank + 1
-            out.append(shown if kept_before < rank <= kept_before + kk else acc)
-        elif kind == "largest set":
-            out.append(max(int(acc), kk))
-        else:
-            out.append(bool(acc) or kk >= 2)
-    return tuple(out)
-
-
-def pool_odds(spec: TermSpec, stats: Sequence[Statistic]) -> tuple[Joint, int]:
-    """Integer weights of every combination of the statistics, and their denominator.
+def pool_odds(spec: TermSpec, stats: Sequence[Statistic], saturate: bool = False) -> tuple[Joint, int]:
+    """Integer weights of every combination of a term's statistics, and their denominator.
 
     The weights add up to less than the denominator only when endless explosions were cut off.
     """
+    folds = [fold_for(s, spec.symbols) for s in stats]
     n = spec.count
+    if spec.compound:
+        return _compound_pool(spec, folds, saturate)
     w = spec.draw_weights()
     total = sum(w)
+    faces = term_faces(spec)
     if spec.explode is None or not any(w[v] for v in range(1, spec.sides + 1) if spec.explode[v]):
-        return _walk(spec, stats, [(n, w)]), total ** n
+        return walk(faces, [(n, w)], spec.keep, folds), total ** n
     wE = [x if spec.explode[v] else 0 for v, x in enumerate(w)]
     wN = [x - e for x, e in zip(w, wE, strict=True)]
     merged: Joint = {}
     if spec.explode_once:
         for a in range(n + 1):
             factor = math.comb(n, a) * total ** (n - a)
-            for key, x in _walk(spec, stats, [(a, wE), (n - a, wN), (a, w)]).items():
+            for key, x in walk(faces, [(a, wE), (n - a, wN), (a, w)], spec.keep, folds).items():
                 merged[key] = merged.get(key, 0) + x * factor
         return merged, total ** (2 * n)
     from interpreter.dice.odds import explosion_cutoff  # (exact odds only: a roll never loads them)
@@ -206,7 +175,47 @@ def pool_odds(spec: TermSpec, stats: Sequence[Statistic]) -> tuple[Joint, int]:
     tmax = explosion_cutoff(n, sum(wE), total)
     for t in range(tmax + 1):
         factor = math.comb(n + t - 1, t) * total ** (tmax - t)
-        part = _walk(spec, stats, [(t, wE), (n, wN)])
-        for key, x in part.items():
+        for key, x in walk(faces, [(t, wE), (n, wN)], spec.keep, folds).items():
             merged[key] = merged.get(key, 0) + x * factor
     return merged, total ** (n + tmax)
+
+
+def _compound_pool(spec: TermSpec, folds: Sequence[Fold], saturate: bool) -> tuple[Joint, int]:
+    """A term of compounding dice: each die's values from its series, saturated or cut off at a cap."""
+    from interpreter.dice.compound import compound_die, die_cap
+
+    n = max(spec.count, 1)
+    cap = die_cap(spec, limits.TRUNCATION_MASS / (2 * n))
+    pairs, den, tail = compound_die(spec, cap)
+    faces: list[Face] = [(v, spec.gain_of(v), ()) for v, _ in pairs]
+    weights = [w for _, w in pairs]
+    if saturate and tail:
+        faces.append((AtLeast(cap), spec.gain_of(cap), ()))
+        weights.append(tail)
+    return walk(faces, [(spec.count, weights)], spec.keep, folds), den ** spec.count
+
+
+def read_pool(kept: Sequence[int], result: int, stats: Sequence[Statistic]) -> tuple[Any, ...]:
+    """Every statistic of one rolled pool of numbered dice, given the values of its kept dice."""
+    faces: list[Face] = [(v, v, ()) for v in kept]
+    rest = [s for s in stats if s.kind != "result"]
+    got = iter(fold_rolled(rest, faces, ()))
+    return tuple(result if s.kind == "result" else next(got) for s in stats)
+
+
+def bind(reads: Sequence[Statistic], values: Sequence[Sequence[int]]) -> list[Statistic]:
+    """The statistics with their formula thresholds given values (one sequence per statistic)."""
+    return [s.bound(v) for s, v in zip(reads, values, strict=True)]
+
+
+def symbols_of(specs: Sequence[TermSpec]) -> tuple[str, ...]:
+    """Every symbol the dice show, in the order they are first written."""
+    return tuple(dict.fromkeys(sym for spec in specs for sym in spec.symbols))
+
+
+def marks_in(spec: TermSpec, index: int, symbols: Sequence[str]) -> tuple[int, ...]:
+    """A face's count of each of the pool's symbols."""
+    if spec.marks is None:
+        return (0,) * len(symbols)
+    own = dict(zip(spec.symbols, spec.marks[index], strict=True))
+    return tuple(own.get(sym, 0) for sym in symbols)

@@ -23,9 +23,14 @@ class Expression(Protocol):
 
 
 def _die_text(term: TermTrace, i: int) -> str:
-    """One die: struck through when dropped, with any reroll history."""
+    """One die: struck through when dropped, with any reroll history, its throws when it compounded,
+    its symbols for a symbol die, and what it showed before `mi` or `ma` changed it."""
     d = term.dice[i]
-    text = str(d.value)
+    text = d.face if d.face is not None else str(d.value)
+    if d.throws:
+        text = f"{text} ({'+'.join(map(str, d.throws))})"
+    if d.natural is not None:
+        text = f"{text} (rolled {d.natural})"
     if d.rerolled:
         text = f"{text} (rerolled {', '.join(map(str, d.rerolled))})"
     if d.deducted:
@@ -58,6 +63,40 @@ def _successes(n: int) -> str:
     return f"{n} success" if n in (1, -1) else f"{n} successes"
 
 
+def symbol_totals(term: TermTrace) -> str:
+    """How many of each symbol a symbol term's kept dice show, as `2 S, 1 A` ('no symbols' when none)."""
+    counts: dict[str, int] = {}
+    for d in term.dice:
+        if d.kept and d.face is not None and d.face != "blank":
+            for sym in _split_symbols(d.face):
+                counts[sym] = counts.get(sym, 0) + 1
+    return ", ".join(f"{n} {sym}" for sym, n in counts.items()) or "no symbols"
+
+
+def _split_symbols(face: str) -> list[str]:
+    """The symbols of a face as written: `SAA` is S, A, A; `Tr` one symbol."""
+    out: list[str] = []
+    for ch in face:
+        if ch.isupper() or not out:
+            out.append(ch)
+        else:
+            out[-1] += ch
+    return out
+
+
+def _result_text(term: TermTrace, value: int) -> str:
+    """A single term's result: successes when it counts, symbol totals for symbol dice, else the number."""
+    if term.counting:
+        return _successes(value)
+    if term.dice and term.dice[0].face is not None:
+        return f"{value} ({symbol_totals(term)})"
+    return str(value)
+
+
+def _labelled(text: str, label: str | None) -> str:
+    return text if label is None else f"{text}[{label}]"
+
+
 class _Renderer:
     """Walks a tree in roll order, pairing each dice term with its trace."""
 
@@ -69,17 +108,17 @@ class _Renderer:
     def node(self, node: Node, wrap: bool = False) -> str:
         """The rendering of one node; `wrap` puts sums in parentheses."""
         if isinstance(node, Num):
-            return str(node.value)
+            return _labelled(str(node.value), node.label)
         if isinstance(node, Dice):
-            return self.dice(node)
+            return _labelled(self.dice(node), node.label)
         if isinstance(node, Name):
-            return self.name(node)
+            return _labelled(self.name(node), node.label)
         if isinstance(node, Neg):
             return "-" + self.node(node.operand, True)
         if isinstance(node, Compare):
             return f"{self.node(node.left)} {node.op} {self.node(node.right)}"
         if isinstance(node, Group):
-            return self.group(node)
+            return _labelled(self.group(node), node.label)
         assert isinstance(node, Chain)
         inner_wrap = node.rest[0][0] in ("*", "//")
         text = self.node(node.first, inner_wrap)
@@ -96,6 +135,8 @@ class _Renderer:
         text = dice_text(term)
         if term.counting:
             text += f" ({_successes(term.result)})"
+        elif term.dice and term.dice[0].face is not None:
+            text += f" ({symbol_totals(term)})"
         if params:
             text = f"{node.text} with {', '.join(params)}: {text}"
         return text
@@ -130,8 +171,7 @@ def render_roll(expr: Expression, roll: Roll) -> str:
         return f"{expr.text}: [] = {roll.value}"
     if isinstance(tree, Dice) and len(roll.terms) == 1:
         term = roll.terms[0]
-        result = _successes(roll.value) if term.counting else str(roll.value)
-        return f"{expr.text}: {dice_text(term)} = {result}"
+        return f"{expr.text}: {dice_text(term)} = {_result_text(term, roll.value)}"
     body = _Renderer(roll).node(tree)
     result = str(roll.value)
     if isinstance(tree, Compare):
@@ -148,6 +188,8 @@ def roll_json(expr: Expression, roll: Roll) -> dict[str, Any]:
                                 "first": first, "count": len(t.dice)}
         if t.faces is not None:
             item["faces"] = list(t.faces)
+        if t.label is not None:
+            item["label"] = t.label
         terms.append(item)
         first += len(t.dice)
     return {"expr": expr.text, "result": roll.value, "dice": roll.to_json(), "terms": terms}

@@ -49,18 +49,22 @@ def roll_spec(spec: TermSpec, draw: Callable[[int], int], ctx: Context, traces: 
     n, s = spec.count, spec.sides
     if spec.raw is not None:
         draw = _face_drawer(spec, ctx[2])
+    elif spec.codes is not None:
+        draw = _symbol_drawer(spec, draw)
     if not counted:
         ctx[0] += n
         if ctx[0] > limits.MAX_DICE_ROLLED:
             raise _too_many()
     hist: dict[int, tuple[int, ...]] = {}
-    if spec.reroll is None:
+    parents = None
+    etab = spec.explode
+    if spec.compound:
+        vals, parents = _compound(spec, draw, ctx, hist)
+    elif spec.reroll is None:
         vals = [draw(s) for _ in range(n)]
     else:
         vals = [_draw_rerolled(spec, draw, ctx, hist, i) for i in range(n)]
-    parents = None
-    etab = spec.explode
-    if etab is not None:
+    if etab is not None and not spec.compound:
         frontier = [i for i, v in enumerate(vals) if etab[v]]
         if frontier:
             parents = {}
@@ -92,7 +96,12 @@ def roll_spec(spec: TermSpec, draw: Callable[[int], int], ctx: Context, traces: 
         if keep < total_dice:
             order = sorted(range(total_dice), key=vals.__getitem__, reverse=high)
             dropped = frozenset(order[max(keep, 0):])
-    if spec.success is None and spec.faces is None:
+    if spec.compound:
+        gain_of = spec.gain_of
+        result = sum(map(gain_of, vals))
+        if dropped:
+            result -= sum(gain_of(vals[i]) for i in dropped)
+    elif spec.success is None and spec.faces is None and not spec.natural:
         result = sum(vals)
         if dropped:
             result -= sum(vals[i] for i in dropped)
@@ -103,6 +112,42 @@ def roll_spec(spec: TermSpec, draw: Callable[[int], int], ctx: Context, traces: 
             result -= sum(gain[vals[i]] for i in dropped)
     traces.append((spec, vals, dropped, hist or None, parents, result))
     return result
+
+
+def _compound(spec: TermSpec, draw: Callable[[int], int], ctx: Context,
+              hist: dict[int, Any]) -> tuple[list[int], dict[int, Any]]:
+    """`!!`: each die thrown, and thrown again while it shows an exploding face, before the next die is
+    thrown; a die's value is the sum of its throws.  The dice's values, and the throws (face indices) of
+    each die that exploded."""
+    etab, value, s = spec.explode, spec.value, spec.sides
+    assert etab is not None
+    vals: list[int] = []
+    throws: dict[int, Any] = {}
+    for i in range(spec.count):
+        v = draw(s) if spec.reroll is None else _draw_rerolled(spec, draw, ctx, hist, i)
+        if not etab[v]:
+            vals.append(value(v))
+            continue
+        thrown = [v]
+        while etab[v]:
+            if len(thrown) > limits.MAX_EXPLOSION_DEPTH:
+                raise LimitExceeded(f"'{spec.text}' exploded more than {limits.MAX_EXPLOSION_DEPTH} times in a row")
+            ctx[0] += 1
+            if ctx[0] > limits.MAX_DICE_ROLLED:
+                raise _too_many()
+            v = draw(s) if spec.reroll is None else _draw_rerolled(spec, draw, ctx, {}, 0)
+            thrown.append(v)
+        throws[i] = tuple(thrown)
+        vals.append(sum(map(value, thrown)))
+    return vals, throws
+
+
+def _symbol_drawer(spec: TermSpec, draw: Callable[[int], int]) -> Callable[[int], int]:
+    """A draw function for a symbol die: a written face is drawn (1 to the number written), its index given."""
+    codes = spec.codes
+    assert codes is not None
+    written = len(codes)
+    return lambda _sides: codes[draw(written) - 1]
 
 
 def _face_drawer(spec: TermSpec, source: DiceSource) -> Callable[[int], int]:
@@ -116,7 +161,7 @@ def _face_drawer(spec: TermSpec, source: DiceSource) -> Callable[[int], int]:
 def _term_runner(spec: TermSpec) -> Runner:
     """A fast roll function for a term whose parameters are all constant."""
     s, n = spec.sides, spec.count
-    if spec.raw is not None:
+    if spec.raw is not None or spec.codes is not None or spec.compound:
         def run_faces(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
             return roll_spec(spec, draw, ctx, traces, True)
         return run_faces
@@ -151,7 +196,8 @@ def _keep_one_runner(spec: TermSpec) -> Runner | None:
     The dice it drops are the ones roll_spec's stable sort would drop, so the trace is the same.
     """
     n, s = spec.count, spec.sides
-    if spec.keep is None or spec.reroll is not None or spec.explode is not None or spec.success is not None:
+    if spec.keep is None or spec.reroll is not None or spec.explode is not None or spec.success is not None \
+            or spec.natural or spec.codes is not None:
         return None
     high, keep = keep_plan(spec.keep[0], spec.keep[1], n)
     if n < 2 or keep not in (1, n - 1):

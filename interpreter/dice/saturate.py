@@ -14,9 +14,11 @@ from functools import lru_cache
 from itertools import product
 
 from interpreter import budget
-from interpreter.dice.distribution import Distribution
+from interpreter.dice.compound import capped_compound, kept_total
+from interpreter.dice.distribution import Distribution, poly_mul, poly_pow
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
 from interpreter.dice.tree import Chain, Dice, Node, Num
+from interpreter.record import replace
 
 Capped = list[int]  # weights of 0 .. cap-1, then of "cap or more"
 
@@ -38,6 +40,10 @@ def _capped_mul(a: Capped, b: Capped, cap: int) -> Capped:
 def capped_term(spec: TermSpec, cap: int) -> Distribution | None:
     """The exact distribution of min(value, cap) of an endlessly exploding term, or None when this
     method does not apply (no endless explosion, a keep/drop, or a face that takes away)."""
+    if spec.compound:
+        if spec.keep is None and spec.success is None:
+            return capped_term(replace(spec, compound=False), cap)
+        return capped_compound(spec, cap)  # (counting compounding dice are exact already)
     if spec.explode is None or spec.explode_once or spec.keep is not None:
         return None
     weights, gain, table = spec.draw_weights(), spec.gain, spec.explode
@@ -53,23 +59,31 @@ def capped_term(spec: TermSpec, cap: int) -> Distribution | None:
         if gain[v] < cap:
             (again if table[v] else stop)[gain[v]] += weights[v]
     lead = sum(weights) - again[0]
-    # q_i = P(one die adds i) = (stop_i + sum_j again_j q_(i-j)) / lead; kept as integers Q_i = q_i lead^(i+1)
-    big: list[int] = []
-    for i in range(cap):
-        acc = stop[i] * lead ** i + sum(again[j] * big[i - j] * lead ** (j - 1) for j in range(1, i + 1) if again[j])
-        big.append(acc)
-    den = lead ** cap
-    die = [x * lead ** (cap - 1 - i) for i, x in enumerate(big)]
-    die.append(den - sum(die))
-    result: Capped = [1] + [0] * cap
-    base, n = die, spec.count
-    while n:
-        if n & 1:
-            result = _capped_mul(result, base, cap)
-        n >>= 1
-        if n:
-            base = _capped_mul(base, base, cap)
-    return Distribution(dict(enumerate(result)), den ** spec.count)
+    n = spec.count
+    # n dice add up to S(x)^n / (lead - E(x))^n, S the faces that stop and E those that explode (by what
+    # they add; E without its constant term, which `lead` holds).  The series of (lead - E)^-n has
+    # coefficients G_k / lead^(n+k), G_k whole numbers from k G_k = sum_j (k + (n-1) j) e_j lead^(j-1) G_(k-j)
+    # (J. C. P. Miller's recurrence for a power of a series); only those below the cap are needed.
+    steps = [(j, e) for j, e in enumerate(again) if j and e]
+    series = [1]
+    for k in range(1, cap):
+        acc = 0
+        for j, e in steps:
+            if j > k:
+                break
+            acc += (k + (n - 1) * j) * e * lead ** (j - 1) * series[k - j]
+        series.append(acc // k)
+        if not k % 64:
+            budget.check("these exact odds", "use fewer dice, or roll them with `rules roll EXPR --seed N`")
+    scaled = (0, [g * lead ** (cap - 1 - k) for k, g in enumerate(series)])
+    off, power = poly_pow((0, stop), n)
+    if off >= cap:
+        return Distribution({cap: 1}, 1)
+    low, weights_below = poly_mul((off, power[:cap - off]), scaled)
+    den = lead ** (n + cap - 1)
+    out = {low + i: x for i, x in enumerate(weights_below) if x and low + i < cap}
+    out[cap] = den - sum(out.values())
+    return Distribution(out, den)
 
 
 def keep_members(dists: list[Distribution], kind: str, k: int) -> Distribution:
@@ -88,6 +102,11 @@ def keep_members(dists: list[Distribution], kind: str, k: int) -> Distribution:
         for d in dists[1:]:
             acc = Distribution.combine(acc, d, pick)
         return acc
+    first = dists[0].weights()
+    if first is not None and all(d == dists[0] for d in dists[1:]):  # members alike: their totals kept face by face
+        found, den = first
+        faces = sorted(found.items(), reverse=high)
+        return Distribution(kept_total(faces, len(dists), keep, den), den ** len(dists))
     states: dict[tuple[int, ...], Fraction | float] = {(): Fraction(1)}
     for d in dists:
         nxt: dict[tuple[int, ...], Fraction | float] = {}
@@ -95,6 +114,7 @@ def keep_members(dists: list[Distribution], kind: str, k: int) -> Distribution:
             best = tuple(sorted((*state, v), reverse=high)[:keep])
             nxt[best] = nxt.get(best, 0) + p * q
         states = nxt
+        budget.check("these exact odds", "use fewer dice, or roll them with `rules roll EXPR --seed N`")
     out: dict[int, Fraction | float] = {}
     for state, p in states.items():
         out[sum(state)] = out.get(sum(state), 0) + p

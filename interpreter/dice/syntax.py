@@ -19,6 +19,7 @@ from interpreter.dice.tree import (
     Num,
 )
 from interpreter.errors import LimitExceeded, Location
+from interpreter.record import replace
 
 __all__ = ["COMPARISONS", "CONDITIONS", "Chain", "Compare", "Cond", "Dice", "Group", "Mods", "Name", "Neg", "Node",
            "Num", "Parser", "parse_tree"]
@@ -45,10 +46,10 @@ class Parser(Scanner):
         """Arithmetic with at most one comparison at the end."""
         left = self.sum()
         self.skip_space()
+        col = self.pos + 1
         op = self.comparison()
         if op is None:
             return left
-        col = self.pos + 1 - len(op)
         self.skip_space()
         right = self.sum()
         self.skip_space()
@@ -112,35 +113,44 @@ class Parser(Scanner):
         return self.atom()
 
     def atom(self) -> Node:
-        """A number, a name, a parenthesized expression or a dice term."""
+        """A number, a name, a parenthesized expression or a dice term; any but the parenthesized one
+        may carry a `[label]`."""
         start = self.pos
         ch = self.peek()
+        node: Node
         if ch.isdigit() and ch.isascii():
             value = self.digits()
             assert value is not None
             if self.at_dice():
-                return self.dice(Num(value, start + 1), start)
-            self.no_bad_die()
-            return Num(value, start + 1)
-        if ch == "(":
+                node = self.dice(Num(value, start + 1), start)
+            else:
+                self.no_bad_die()
+                node = Num(value, start + 1)
+        elif ch == "(":
             inner = self.group()
-            if self.at_dice():
-                return self.dice(inner, start)
-            self.no_bad_die()
-            return inner
-        if ch == "d" and self.at_dice(bare=True):
-            return self.dice(Num(1, start + 1), start)
-        if ch == "{":
-            return self.group_of_dice()
-        if ch and ch in NAME_START:
+            if not self.at_dice():
+                self.no_bad_die()
+                if self.label() is not None:
+                    raise fail("a label follows a number, a name, a dice term or a dice group, "
+                               "not a parenthesized expression", start)
+                return inner
+            node = self.dice(inner, start)
+        elif ch == "d" and self.at_dice(bare=True):
+            node = self.dice(Num(1, start + 1), start)
+        elif ch == "{":
+            node = self.group_of_dice()
+        elif ch and ch in NAME_START:
             end = start
             while end < len(self.text) and self.text[end] in NAME_CHARS:
                 end += 1
             self.pos = end
-            return Name(self.text[start:end], start + 1)
-        if not ch:
+            node = Name(self.text[start:end], start + 1)
+        elif not ch:
             raise fail("the expression ends where a number, name or dice were expected", start)
-        raise fail(f"expected a number, name or dice, not '{ch}'", start)
+        else:
+            raise fail(f"expected a number, name or dice, not '{ch}'", start)
+        label = self.label()
+        return node if label is None else replace(node, label=label)
 
     def group(self) -> Node:
         """A parenthesized expression."""
@@ -239,6 +249,8 @@ class Parser(Scanner):
         self.pos += 1  # the 'd'
         side_col = self.pos + 1
         faces: tuple[int, ...] | None = None
+        marks: tuple[tuple[int, ...], ...] | None = None
+        symbols: tuple[str, ...] = ()
         if self.peek() == "%":
             self.pos += 1
             sides: Node = Num(100, side_col)
@@ -247,12 +259,12 @@ class Parser(Scanner):
             faces = (-1, 0, 1)
             sides = Num(3, side_col)
         elif self.peek() == "{":
-            faces = self.face_list()
+            faces, marks, symbols = self.face_list()
             sides = Num(len(faces), side_col)
         else:
             sides = self.argument("d")
         mods = self.modifiers()
-        return Dice(count, sides, mods, self.text[start:self.pos], start + 1, faces)
+        return Dice(count, sides, mods, self.text[start:self.pos], start + 1, faces, None, marks, symbols)
 
     def at_keep(self) -> bool:
         """Whether a keep or drop modifier comes next."""
@@ -294,6 +306,15 @@ class Parser(Scanner):
                 once("cs", "cs", pos)
                 self.pos += 2
                 found["cs_v"] = self.condition("cs", True)
+            elif two == "!!":
+                once("explode", "explode", pos)
+                self.pos += 2
+                found["compound"] = True
+                # only a face (`!!5`, `!!(again)`): a comparison right after `!!` is the expression's
+                # (`1d6!!>=10` asks whether the die's sum reaches 10)
+                nxt = self.peek()
+                face = self.signed("!!") if nxt == "(" or (nxt.isdigit() and nxt.isascii()) else None
+                found["explode_v"] = Cond("==", face) if face is not None else Cond("max", None)
             elif ch in ("x", "!") and two != "!=":
                 once("explode", "explode", pos)
                 self.pos += 1
@@ -312,7 +333,17 @@ class Parser(Scanner):
                     self.pos += 1
                     found["reroll_again"] = True
                     label = "rr"
+                elif self.peek() == "o":  # Roll20's "reroll once", which `r` already is
+                    self.pos += 1
+                    label = "ro"
                 found["reroll_v"] = self.condition(label, True)
+            elif two in ("mi", "ma"):
+                kind = "least" if two == "mi" else "most"
+                once(kind, two, pos)
+                word = two + ("n" if two == "mi" else "x")
+                written = word if self.text.startswith(word, pos) else two
+                self.pos += len(written)
+                found[kind] = self.signed(written)
             elif ch and ch in NAME_CHARS:
                 end = pos
                 while end < len(self.text) and self.text[end] in NAME_CHARS:
@@ -330,6 +361,9 @@ class Parser(Scanner):
             keep=found.get("keep_v"),  # type: ignore[arg-type]
             success=found.get("cs_v"),  # type: ignore[arg-type]
             deduct=found.get("df_v"),  # type: ignore[arg-type]
+            compound=bool(found.get("compound")),
+            least=found.get("least"),  # type: ignore[arg-type]
+            most=found.get("most"),  # type: ignore[arg-type]
         )
 
 

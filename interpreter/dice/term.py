@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from interpreter import limits
@@ -33,8 +33,16 @@ class TermSpec:
     success: Table | None
     deduct: Table | None
     gain: tuple[int, ...]  # what each face adds to the result when kept
-    faces: tuple[int, ...] | None = None  # Fate/custom dice: face index i shows faces[i - 1] (distinct, ascending)
+    faces: tuple[int, ...] | None = None  # Fate/custom dice: face index i shows faces[i - 1] (ascending)
     raw: tuple[int, ...] | None = None  # the faces as written, repeats included, to draw from
+    compound: bool = False  # `!!`: a die's explosions add to that die (each die's value is the sum of its throws)
+    tests: tuple[tuple[str, int] | None, tuple[str, int] | None] = (None, None)  # the cs and df conditions
+    shown: tuple[int, ...] = ()  # what each face index shows after mi/ma (index 0 unused)
+    marks: tuple[tuple[int, ...], ...] | None = None  # symbol dice: each face index's count of every symbol
+    symbols: tuple[str, ...] = ()
+    codes: tuple[int, ...] | None = None  # symbol dice: the face index of each written face, in written order
+    natural: tuple[int, ...] = ()  # what each face index shows before mi/ma, where mi or ma changes a face
+    label: str | None = None  # the `[label]` written after the term
 
     @property
     def counting(self) -> bool:
@@ -43,15 +51,18 @@ class TermSpec:
 
     @property
     def plain(self) -> bool:
-        """Whether the term has no modifiers at all."""
+        """Whether the term has no modifiers at all (mi and ma included) and is of numbered dice."""
         return (self.reroll is None and self.explode is None and self.keep is None
-                and self.success is None)
+                and self.success is None and not self.natural and self.codes is None)
 
     def draw_weights(self) -> list[int]:
         """Relative chance of each face (index = face) for one die after its reroll rule."""
         s = self.sides
         table = self.reroll
-        many = [0] + ([1] * s if self.raw is None else [self.raw.count(f) for f in self.faces or ()])
+        if self.codes is not None:
+            many = [0] + [self.codes.count(i) for i in range(1, s + 1)]
+        else:
+            many = [0] + ([1] * s if self.raw is None else [self.raw.count(f) for f in self.faces or ()])
         if table is None:
             return many
         if self.reroll_again:
@@ -61,19 +72,37 @@ class TermSpec:
         return [0] + [(0 if table[v] else throws) * many[v] + matching * many[v] for v in range(1, s + 1)]
 
     def value(self, index: int) -> int:
-        """What face index `index` shows."""
-        return index if self.faces is None else self.faces[index - 1]
+        """What face index `index` shows (after mi and ma)."""
+        return self.shown[index]
+
+    def gain_of(self, value: int) -> int:
+        """What a die of this value adds to the result: itself, or its success less its failure when counting."""
+        success, deduct = self.tests
+        if success is None:
+            return value
+        return int(meets(success, value)) - int(deduct is not None and meets(deduct, value))
+
+    def face_text(self, index: int) -> str:
+        """A symbol face as written (`SA`, `blank`); other faces as their number."""
+        if self.marks is None:
+            return str(self.shown[index])
+        text = "".join(sym * n for sym, n in zip(self.symbols, self.marks[index], strict=True))
+        return text or "blank"
 
 
-def _table(sides: int, cond: tuple[str, int | None], faces: tuple[int, ...] | None = None) -> Table:
-    """The faces of a die meeting a condition (tested on what each face shows)."""
+def meets(cond: tuple[str, int], value: int) -> bool:
+    """Whether a value meets a condition such as ('>=', 8)."""
+    return bool(_TESTS[cond[0]](value, cond[1]))
+
+
+def _table(sides: int, cond: tuple[str, int | None], shown: tuple[int, ...]) -> Table:
+    """The faces of a die meeting a condition (tested on what each face shows; index 0 unused)."""
     op, arg = cond
     if op == "max":
         return tuple(v == sides for v in range(sides + 1))
     test = _TESTS[op]
     assert arg is not None
-    shown = faces if faces is not None else range(1, sides + 1)
-    return (False,) + tuple(bool(test(v, arg)) for v in shown)
+    return (False,) + tuple(bool(test(v, arg)) for v in shown[1:])
 
 
 def _describe(op: str, arg: int | None) -> str:
@@ -87,14 +116,27 @@ def make_spec(text: str, col: int, count: int, sides: int,
               explode: tuple[str, int | None] | None, explode_once: bool,
               keep: tuple[str, int] | None,
               success: tuple[str, int] | None, deduct: tuple[str, int] | None,
-              raw: tuple[int, ...] | None = None) -> TermSpec:
+              raw: tuple[int, ...] | None = None, compound: bool = False,
+              least: int | None = None, most: int | None = None,
+              marks: tuple[tuple[int, ...], ...] | None = None, symbols: tuple[str, ...] = (),
+              label: str | None = None) -> TermSpec:
     """Check resolved parameters against the rules and limits and build the term.
 
     A die with written faces (Fate, custom) is rolled as its distinct faces in ascending order,
     each weighted by how often it is written, so order statistics and tables work on indices.
+    A symbol die likewise, its faces told apart by their symbols too and ordered by how many
+    symbols they show; `codes` gives the face index of each written face, which is what it draws.
     """
     where = Location(file="<expr>", line=1, col=col)
     faces = None if raw is None else tuple(sorted(set(raw)))
+    codes = None
+    if marks is not None:
+        assert raw is not None
+        distinct = sorted(set(zip(raw, marks, strict=True)))
+        faces = tuple(n for n, _ in distinct)
+        codes = tuple(distinct.index(face) + 1 for face in zip(raw, marks, strict=True))
+        marks = ((0,) * len(symbols), *(m for _, m in distinct))
+        raw = None
     if faces is not None:
         sides = len(faces)
     if count < 0:
@@ -107,11 +149,17 @@ def make_spec(text: str, col: int, count: int, sides: int,
     if sides > limits.MAX_FACES:
         raise LimitExceeded(
             f"'{text}' asks for dice with {sides} faces; at most {limits.MAX_FACES} are allowed", where)
-    rtable = _table(sides, reroll, faces) if reroll is not None else None
+    if least is not None and most is not None and least > most:
+        raise EvaluationError(f"'{text}' makes every die at least {least} and at most {most}", where)
+    natural = (0, *(faces if faces is not None else range(1, sides + 1)))
+    low = natural[1:] and min(natural[1:]) if least is None else least
+    high = natural[1:] and max(natural[1:]) if most is None else most
+    shown = tuple(v if i == 0 else min(max(v, low), high) for i, v in enumerate(natural))
+    rtable = _table(sides, reroll, shown) if reroll is not None else None
     if rtable is not None and reroll_again and all(rtable[1:]):
         raise LimitExceeded(
             f"'{text}' rerolls forever: every face of a d{sides} matches {_describe(*reroll)}", where)  # type: ignore[misc]
-    etable = _table(sides, explode, faces) if explode is not None else None
+    etable = _table(sides, explode, shown) if explode is not None else None
     if etable is not None and not any(etable):
         etable = None
     if etable is not None and not explode_once:
@@ -123,27 +171,29 @@ def make_spec(text: str, col: int, count: int, sides: int,
                 f"{_describe(*explode)}", where)  # type: ignore[misc]
     if keep is not None and keep[1] < 0:
         raise EvaluationError(f"'{text}' keeps or drops a negative number of dice ({keep[1]})", where)
-    stable = _table(sides, success, faces) if success is not None else None
-    dtable = _table(sides, deduct, faces) if deduct is not None else None
+    stable = _table(sides, success, shown) if success is not None else None
+    dtable = _table(sides, deduct, shown) if deduct is not None else None
     if stable is None:
-        gain = tuple(range(sides + 1)) if faces is None else (0, *faces)
+        gain = shown
     else:
         gain = tuple(int(stable[v]) - int(dtable[v] if dtable else 0) for v in range(sides + 1))
     return TermSpec(text, count, sides, rtable, reroll_again, etable, explode_once,
-                    keep, stable, dtable, gain, faces, raw)
+                    keep, stable, dtable, gain, faces, raw, compound and etable is not None,
+                    (success, deduct), shown, marks, symbols, codes, natural if natural != shown else (), label)
 
 
 def spec_for(node: Dice, args: list[int | None]) -> TermSpec:
-    """The resolved term for given parameter values (count, sides, then modifier arguments)."""
+    """The resolved term for given parameter values (count, sides, modifier arguments, then mi and ma)."""
     m = node.mods
-    count, sides, rr, ex, kp, cs, df = args
+    count, sides, rr, ex, kp, cs, df, least, most = args
     return make_spec(
         node.text, node.col, count, sides,
         (m.reroll.op, rr) if m.reroll else None, m.reroll_again,
         (m.explode.op, ex) if m.explode else None, m.explode_once,
         (m.keep[0], kp) if m.keep else None,
         (m.success.op, cs) if m.success else None,
-        (m.deduct.op, df) if m.deduct else None, node.faces)
+        (m.deduct.op, df) if m.deduct else None, node.faces, m.compound, least, most, node.marks, node.symbols,
+        node.label)
 
 
 def parameter_nodes(node: Dice) -> list[Node | None]:
@@ -156,18 +206,17 @@ def parameter_nodes(node: Dice) -> list[Node | None]:
         m.keep[1] if m.keep else None,
         m.success.arg if m.success else None,
         m.deduct.arg if m.deduct else None,
+        m.least, m.most,
     ]
 
 
-def free_names(node: Node) -> frozenset[str]:
-    """Every variable name used anywhere in a tree."""
-    out: set[str] = set()
-    stack: list[object] = [node]
+def walk(node: Node) -> Iterator[Node]:
+    """Every node of a tree, the tree first."""
+    stack: list[Node] = [node]
     while stack:
         item = stack.pop()
-        if isinstance(item, Name):
-            out.add(item.name)
-        elif isinstance(item, Neg):
+        yield item
+        if isinstance(item, Neg):
             stack.append(item.operand)
         elif isinstance(item, Chain):
             stack.append(item.first)
@@ -180,7 +229,11 @@ def free_names(node: Node) -> frozenset[str]:
             stack.extend(item.members)
             if item.keep is not None:
                 stack.append(item.keep[1])
-    return frozenset(out)
+
+
+def free_names(node: Node) -> frozenset[str]:
+    """Every variable name used anywhere in a tree."""
+    return frozenset(item.name for item in walk(node) if isinstance(item, Name))
 
 
 def keep_plan(kind: str, k: int, total: int) -> tuple[bool, int]:

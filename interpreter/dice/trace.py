@@ -5,23 +5,32 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from interpreter.dice.term import meets
+
 # What one dice term leaves behind: (spec, values, dropped, reroll history, parents, result).
 RawTerm = tuple[Any, ...]
 
 
 class Die:
-    """One die of a roll, with what happened to it."""
+    """One die of a roll, with what happened to it.
 
-    __slots__ = ("deducted", "exploded", "from_", "kept", "rerolled", "sides", "success", "value")
+    ``throws`` are the throws a compounding die (`!!`) added up, ``face`` a symbol die's face as written
+    (`SA`), ``natural`` what the die showed before `mi` or `ma` changed it.
+    """
+
+    __slots__ = ("deducted", "exploded", "face", "from_", "kept", "natural", "rerolled", "sides", "success",
+                 "throws", "value")
 
     def __init__(self, value: int, sides: int, kept: bool = True, rerolled: tuple[int, ...] = (),
                  exploded: bool = False, from_: int | None = None, success: bool | None = None,
-                 deducted: bool = False):
+                 deducted: bool = False, face: str | None = None, natural: int | None = None,
+                 throws: tuple[int, ...] = ()):
         self.value, self.sides, self.kept, self.rerolled = value, sides, kept, rerolled
         self.exploded, self.from_, self.success, self.deducted = exploded, from_, success, deducted
+        self.face, self.natural, self.throws = face, natural, throws
 
     def __repr__(self) -> str:
-        extra = "".join(f", {k}={getattr(self, k)!r}" for k in self.__slots__[2:]
+        extra = "".join(f", {k}={getattr(self, k)!r}" for k in self.__slots__[3:]
                         if getattr(self, k) not in (None, False, (), True) or k == "kept" and not self.kept)
         return f"Die({self.value}, d{self.sides}{extra})"
 
@@ -36,19 +45,36 @@ class Die:
 class TermTrace:
     """One dice term of a roll: its text, its dice in draw order and its result."""
 
-    __slots__ = ("counting", "dice", "faces", "result", "sides", "text")
+    __slots__ = ("counting", "dice", "faces", "label", "result", "sides", "text")
 
     def __init__(self, raw: RawTerm):
         spec, vals, dropped, hist, parents, result = raw
         self.text: str = spec.text
-        self.sides: int = spec.sides if spec.raw is None else len(spec.raw)
-        self.faces: tuple[int, ...] | None = spec.raw
+        written = spec.raw if spec.raw is not None else spec.codes
+        self.sides: int = spec.sides if written is None else len(written)
+        self.faces: tuple[int, ...] | tuple[str, ...] | None = spec.raw
+        if spec.codes is not None:
+            self.faces = tuple(spec.face_text(i) for i in spec.codes)
+        self.label: str | None = spec.label
         shown = spec.value
         self.result: int = result
         self.counting: bool = spec.success is not None
-        triggered = set(parents.values()) if parents else ()
         succ, ded = spec.success, spec.deduct
         dice = []
+        if spec.compound:  # the values are the dice's sums; `parents` holds each exploded die's throws
+            success, deduct = spec.tests
+            for i, v in enumerate(vals):
+                kept = not dropped or i not in dropped
+                thrown = parents.get(i, ()) if parents else ()
+                dice.append(Die(v, self.sides, kept, tuple(map(shown, hist.get(i, ()))) if hist else (),
+                                bool(thrown), None, (kept and meets(success, v)) if success is not None else None,
+                                bool(kept and deduct is not None and meets(deduct, v)), None, None,
+                                tuple(map(shown, thrown))))
+            self.dice: tuple[Die, ...] = tuple(dice)
+            return
+        triggered = set(parents.values()) if parents else ()
+        natural = spec.natural
+        symbolic = spec.marks is not None
         for i, v in enumerate(vals):
             kept = not dropped or i not in dropped
             dice.append(Die(
@@ -57,8 +83,10 @@ class TermTrace:
                 i in triggered,
                 parents.get(i) if parents else None,
                 (kept and succ[v]) if succ is not None else None,
-                bool(kept and ded is not None and ded[v])))
-        self.dice: tuple[Die, ...] = tuple(dice)
+                bool(kept and ded is not None and ded[v]),
+                spec.face_text(v) if symbolic else None,
+                natural[v] if natural and natural[v] != shown(v) else None))
+        self.dice = tuple(dice)
 
     def __repr__(self) -> str:
         return f"TermTrace({self.text!r}, {list(self.dice)!r}, result={self.result})"
@@ -74,6 +102,12 @@ class Roll:
         self._raw = raw
         self._terms: tuple[TermTrace, ...] | None = None
         self.env = env
+
+    @property
+    def raw(self) -> list[RawTerm]:
+        """What each dice term left behind, in roll order: (spec, face indices or values, dropped, rerolls,
+        explosions, result) as the roller records it."""
+        return self._raw
 
     @property
     def terms(self) -> tuple[TermTrace, ...]:
@@ -107,6 +141,12 @@ class Roll:
                     item["exploded"] = True
                 if d.from_ is not None:
                     item["from"] = base + d.from_
+                if d.throws:
+                    item["throws"] = list(d.throws)
+                if d.face is not None:
+                    item["face"] = d.face
+                if d.natural is not None:
+                    item["rolled"] = d.natural
                 out.append(item)
         return out
 

@@ -1,4 +1,8 @@
-"""The syntax tree of a dice expression: literals, names, operators, comparisons, dice terms and groups."""
+"""The syntax tree of a dice expression: literals, names, operators, comparisons, dice terms and groups.
+
+A `[label]` written after a number, a name, a dice term or a group is kept on that node (`label`) for
+the trace; it changes nothing else.
+"""
 
 from __future__ import annotations
 
@@ -14,6 +18,7 @@ class Num:
 
     value: int
     col: int
+    label: str | None = None
 
 
 @record
@@ -22,6 +27,7 @@ class Name:
 
     name: str
     col: int
+    label: str | None = None
 
 
 @record
@@ -70,6 +76,9 @@ class Mods:
     keep: tuple[str, Node] | None = None
     success: Cond | None = None
     deduct: Cond | None = None
+    compound: bool = False  # `!!`: a die and the throws its explosions add are one die
+    least: Node | None = None  # `miN`: a die showing less than N counts as N
+    most: Node | None = None  # `maN`: a die showing more than N counts as N
 
 
 @record
@@ -81,7 +90,10 @@ class Dice:
     mods: Mods
     text: str
     col: int
-    faces: tuple[int, ...] | None = None  # the faces as written, for Fate and custom dice
+    faces: tuple[int, ...] | None = None  # the faces as written, for Fate and custom dice (a symbol face: its symbol count)
+    label: str | None = None
+    marks: tuple[tuple[int, ...], ...] | None = None  # symbol dice: each written face's count of every symbol
+    symbols: tuple[str, ...] = ()  # symbol dice: the symbols, in the order they are first written
 
 
 @record
@@ -92,6 +104,7 @@ class Group:
     keep: tuple[str, Node] | None
     text: str
     col: int
+    label: str | None = None
 
 
 Node = Num | Name | Neg | Chain | Compare | Dice | Group

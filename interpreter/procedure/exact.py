@@ -22,12 +22,13 @@ how results are enumerated, merged and cut off:
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from interpreter import budget, limits
 from interpreter.dice.atleast import AtLeast
-from interpreter.dice.pool import RESULT, pool_odds
+from interpreter.dice.pool import RESULT, bind
+from interpreter.dice.reading import read_odds
 from interpreter.errors import LimitExceeded, Location, RulesError
 from interpreter.procedure.kinds import program_of
 from interpreter.procedure.merging import Merger, Weight, Worlds, total
@@ -45,11 +46,12 @@ class Exact:
     """One exact-odds computation: its worlds' context, the work done, what was cut off, what it keeps."""
 
     def __init__(self, ruleset: Ruleset, functions: Mapping[str, Callable[..., Any]], sheet_names: tuple[str, ...],
-                 saturate: bool) -> None:
+                 saturate: bool, cap_hint: int = 0) -> None:
         self.ruleset = ruleset
         self.functions = functions
         self.sheet_names = sheet_names  # the names a bound sheet gives (what SHEET stands for in a key)
         self.saturate = saturate  # lump an exploding roll's endless tail into one AtLeast value
+        self.cap_hint = cap_hint  # the least cap for that, asked for by a comparison in an earlier attempt
         self.truncated = 0.0  # the probability cut off at endless explosions and loops
         self.work = 0
         self.settled: frozenset[str] = frozenset()  # reported values already added up (see procedure.odds)
@@ -146,7 +148,7 @@ class Exact:
     def outcomes(self, expr: Any, env: Mapping[str, Any], where: Location, weight: Weight = 1) -> Outcomes:
         """Each result of a roll with its probability (an exploding tail lumped, when saturating)."""
         try:
-            sat = expr.saturated(env) if self.saturate else None
+            sat = expr.saturated(env, self.cap_hint) if self.saturate else None
             if sat is not None:
                 dist, cap = sat
                 self.tick(len(dist.probs), where)
@@ -159,11 +161,17 @@ class Exact:
             self.truncated += float(weight) * dist.truncated
         return _weights(dist)
 
-    def pool_outcomes(self, r: RollInto, env: Mapping[str, Any], weight: Weight = 1) -> Outcomes:
-        """Each combination of a pool's result and the statistics it reads, with its probability."""
-        stats = [RESULT, *(stat for _, stat in r.reads)]
+    def pool_outcomes(self, r: RollInto, env: Mapping[str, Any], thresholds: Sequence[Sequence[int]],
+                      value_read: bool, weight: Weight = 1) -> Outcomes:
+        """Each combination of a pool's result and the statistics it reads, with its probability (the result
+        left out, as None, when nothing reads it)."""
         try:
-            joint, den = pool_odds(r.expr.pool_spec(env), stats)
+            stats = bind([stat for _, stat in r.reads], thresholds)
+            if value_read:
+                joint, den = read_odds(r.expr, env, [RESULT, *stats], self.saturate)
+            else:
+                part, den = read_odds(r.expr, env, stats, self.saturate)
+                joint = {(None, *key): x for key, x in part.items()}
         except RulesError as err:
             raise err.located(r.where) from None
         self.tick(len(joint), r.where)
@@ -297,8 +305,9 @@ class Path:
     def roll(self, s: State, name: str, expr: Any, where: Location, env: Mapping[str, Any]) -> Any:
         return self._draw(self.exact.outcomes, expr, env, where)
 
-    def pool(self, s: State, r: RollInto, env: Mapping[str, Any]) -> tuple[Any, ...]:
-        got: tuple[Any, ...] = self._draw(self.exact.pool_outcomes, r, env)
+    def pool(self, s: State, r: RollInto, env: Mapping[str, Any], thresholds: Sequence[Sequence[int]],
+             value_read: bool) -> tuple[Any, ...]:
+        got: tuple[Any, ...] = self._draw(self.exact.pool_outcomes, r, env, thresholds, value_read)
         return got
 
     def call(self, s: State, site: Any, args: dict[str, Any]) -> Any:

@@ -164,8 +164,8 @@ class LocalWriter(Writer):
     def roll(self, name: str, expr: Any, where: Location) -> str:
         return f"c.roll({name!r}, {self.keep(expr)}, {self.keep(where)}, {self._seen(expr)})"
 
-    def pool(self, r: Any) -> str:
-        return f"c.pool({self.keep(r)}, {self._seen(r.expr)})"
+    def pool(self, r: Any, thresholds: str, value_read: bool) -> str:
+        return f"c.pool({self.keep(r)}, {self._seen(r.expr)}, {thresholds})"
 
     def call(self, site: Any, args: list[tuple[str, str]]) -> str:
         given = ", ".join(f"{n!r}: {v}" for n, v in args)

@@ -5,9 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from interpreter import budget
+from interpreter import budget, limits
 from interpreter.absent import Absent, reported
 from interpreter.dice.atleast import AtLeast, Undecided
+from interpreter.errors import RulesError
 from interpreter.procedure.exact import Exact
 from interpreter.procedure.kinds import program_of
 from interpreter.procedure.merging import Worlds
@@ -55,16 +56,35 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[st
     """
     proc = find_procedure(ruleset, name)
     with budget.odds_budget():  # one time budget for the whole computation
-        if not proc.memo.unsaturable:
+        hint, tries = 0, 0
+        while not proc.memo.unsaturable:
             try:
-                return _odds(ruleset, proc, args, sheet, saturate=True)
-            except Undecided:
-                proc.memo.unsaturable = True  # this procedure compares totals with each other
+                found = _odds(ruleset, proc, args, sheet, saturate=True, cap_hint=hint)
+            except Undecided as undecided:
+                tries += 1
+                if undecided.need is None or undecided.need <= hint or tries > 4:
+                    proc.memo.unsaturable = True  # this procedure compares totals with each other
+                else:  # a total was compared with a number above its cap: saturate up to that number
+                    hint = undecided.need
+                continue
+            lumped = [v for v, cut in found.values_cut.items() if cut > 16 * limits.TRUNCATION_MASS]
+            if not lumped:
+                return found
+            # a total was told apart only up to the number it is compared with: its own distribution comes
+            # from the same procedure with the dice cut off where they grow too unlikely instead
+            try:
+                plain = _odds(ruleset, proc, args, sheet, saturate=False)
+            except RulesError:  # too much work cut off that way: the values stay told apart up to the number
+                return found
+            values, cut = dict(found.values), dict(found.values_cut)
+            for v in lumped:
+                values[v], cut[v] = plain.values[v], plain.truncated
+            return Odds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut)
         return _odds(ruleset, proc, args, sheet, saturate=False)
 
 
 def _odds(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Mapping[str, Any] | None,
-          saturate: bool) -> Odds:
+          saturate: bool, cap_hint: int = 0) -> Odds:
     """The odds, with or without saturated explosions."""
     env = start_env(ruleset, proc, args, sheet)
     sheet_env = sheet or {}
@@ -74,7 +94,7 @@ def _odds(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Map
         if SHEET in proc.reads:  # sheet steps that a run without a sheet cannot take: constants stay
             keep = keep | set(ruleset.constants) | set(ruleset.dice)
         env = {k: v for k, v in env.items() if k in keep}
-    ctx = Exact(ruleset, table_functions(ruleset), sheet_names(ruleset, sheet), saturate)
+    ctx = Exact(ruleset, table_functions(ruleset), sheet_names(ruleset, sheet), saturate, cap_hint)
     # A value that is final (no later step reads or writes it) is added up as soon as it is,
     # with the mass of the worlds then; worlds are then no longer told apart by it.
     retired: dict[str, tuple[dict[Any, Any], Any]] = {}

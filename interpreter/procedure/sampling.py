@@ -9,11 +9,12 @@ outcome, values and errors.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from interpreter import limits
-from interpreter.dice.pool import RESULT, read_pool
+from interpreter.dice.pool import RESULT, bind
+from interpreter.dice.reading import read_rolled
 from interpreter.errors import LimitExceeded, Location
 from interpreter.procedure.kinds import function_of
 from interpreter.procedure.records import NoteRecord, Record, RollRecord
@@ -62,13 +63,12 @@ class Sampling:
         self.thrown(count, where)
         return value
 
-    def pool(self, r: RollInto, env: Mapping[str, Any]) -> tuple[Any, ...]:
-        """One roll of a pool, and the statistics of it that the step reads."""
-        stats = [RESULT, *(stat for _, stat in r.reads)]
+    def pool(self, r: RollInto, env: Mapping[str, Any], thresholds: Sequence[Sequence[int]]) -> tuple[Any, ...]:
+        """One roll of a pool, and the statistics of it that the step reads (their thresholds given)."""
+        stats = [RESULT, *bind([stat for _, stat in r.reads], thresholds)]
         roll = r.expr.roll(env, self.source)
         self.thrown(sum(len(t.dice) for t in roll.terms), r.where)
-        kept = [d.value for t in roll.terms for d in t.dice if d.kept]
-        got = read_pool(kept, roll.value, stats)
+        got = read_rolled(r.expr, env, roll, stats)
         if self.trace is not None:
             self.trace.append(RollRecord(r.name, r.expr, env, roll))
             self.trace.append(NoteRecord(f"{r.name}: " + ", ".join(

@@ -321,8 +321,9 @@ class Writer:
         """An expression: the result of rolling a dice expression (one result, or each in turn for odds)."""
         raise NotImplementedError
 
-    def pool(self, r: Any) -> str:
-        """An expression: a pool's result and the statistics a roll step reads, as a tuple."""
+    def pool(self, r: Any, thresholds: str, value_read: bool) -> str:
+        """An expression: a pool's result and the statistics a roll step reads, as a tuple (`thresholds`: the
+        code of each statistic's threshold values; without `value_read` exact odds may give None as the result)."""
         raise NotImplementedError
 
     def call(self, site: Any, args: list[tuple[str, str]]) -> str:

@@ -132,6 +132,7 @@ class Liveness:
                     live_in.discard(r.name)
                     live_in -= {name for name, _ in r.reads}
                     live_in |= self.dice_reads(r.expr)
+                    live_in.update(*(_names(f) for fs in r.thresholds for f in fs))
             case Decide(branches=branches):
                 live_in = set(out).union(*(_names(b.cond) for b in branches))
             case Stop(when=when):

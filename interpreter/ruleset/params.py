@@ -41,7 +41,7 @@ def convert(param: Param, raw: Any) -> Any:
             value = param.options[text]
         elif param.type == "dice":
             try:
-                value = dice.parse(text)
+                value = dice.parse_parameter(text)  # (dice separated by commas are one group)
             except RulesError as err:
                 raise BadParameter(f"parameter '{param.name}' ({shown(text)}): {err.message}") from None
         elif param.type == "flag":

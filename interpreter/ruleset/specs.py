@@ -14,7 +14,7 @@ from interpreter.record import record
 
 if TYPE_CHECKING:
     from interpreter.dice.expr import DiceExpr
-    from interpreter.dice.pool import Statistic
+    from interpreter.dice.statistic import Statistic
     from interpreter.formula.compile import Formula
 
 
@@ -75,6 +75,7 @@ class RollInto:
     expr: DiceExpr
     where: Location
     reads: tuple[tuple[str, Statistic], ...] = ()  # `read`: names bound to statistics of the same pool
+    thresholds: tuple[tuple[Any, ...], ...] = ()  # each statistic's thresholds written as formulas, compiled
 
 
 @record

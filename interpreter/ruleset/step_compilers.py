@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interpreter.dice.pool import Statistic, parse_statistic
-from interpreter.dice.tree import Dice as DiceTerm
+from interpreter.dice.reading import pool_problem
+from interpreter.dice.statistic import Statistic, parse_statistic
 from interpreter.errors import RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.record import replace
@@ -84,29 +84,36 @@ def compile_roll(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
         rolls.append(RollInto(name, expr, c.where(at)))
         _bind(scope, ctx, name)
     if "read" in spec:
-        rolls[-1] = replace(rolls[-1], reads=_pool_reads(c, spec, path, rolls[-1].expr))
+        reads, thresholds = _pool_reads(c, spec, path, rolls[-1].expr, scope)
+        rolls[-1] = replace(rolls[-1], reads=reads, thresholds=thresholds)
         for name in spec["read"]:
             _not_sheet(c, name, path + ("read", name), ctx)
             _bind(scope, ctx, name)
     return Roll(tuple(rolls))
 
 
-def _pool_reads(c: Checker, spec: Spec, path: P, expr: Any) -> tuple[tuple[str, Statistic], ...]:
-    """`read`: statistics of the pool of a roll step's one dice term."""
+def _pool_reads(c: Checker, spec: Spec, path: P, expr: Any,
+                scope: Scope) -> tuple[tuple[tuple[str, Statistic], ...], tuple[tuple[Any, ...], ...]]:
+    """`read`: statistics of the pool of a roll step's one dice term or dice group, with the thresholds
+    written as formulas compiled (`count >= hit_face`)."""
     if len(spec["roll"]) != 1:
         c.problem(SchemaViolation("a roll step with 'read' rolls one pool: give 'roll' one name",
                                   c.where(path + ("read",), key=True)))
-    elif expr is not None and not isinstance(expr.tree, DiceTerm):
-        c.problem(SchemaViolation(f"'{expr.text}' is not one dice term, so it has no pool to read",
-                                  c.where(path + ("roll", next(iter(spec["roll"]))))))
+    elif expr is not None and (problem := pool_problem(expr.tree)) is not None:
+        c.problem(SchemaViolation(f"'{expr.text}' {problem}", c.where(path + ("roll", next(iter(spec["roll"]))))))
     reads = []
+    thresholds = []
     for name, text in spec["read"].items():
+        at = path + ("read", name)
         try:
-            reads.append((name, parse_statistic(text)))
+            stat = parse_statistic(text)
         except RulesError as err:
-            err.where = c.where(path + ("read", name))
+            err.where = c.where(at)
             c.problem(err)
-    return tuple(reads)
+            continue
+        reads.append((name, stat))
+        thresholds.append(tuple(_f(c, formula, at, scope) for formula in stat.texts))
+    return tuple(reads), tuple(thresholds)
 
 
 def compile_decide(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Decide:
