@@ -4,35 +4,40 @@ Exact odds count their work in steps (limits.MAX_ODDS_STEPS), but a step's cost 
 lot (worlds with many values, probabilities with long numerators), so the work is also
 held to limits.MAX_ODDS_SECONDS of CPU time.  The clock starts with the outermost
 computation (a procedure's odds, or a dice expression's distribution); every place that
-counts work calls check().
+counts work calls check().  The clock belongs to the call that started it: it is a context
+variable, so computations in other threads (or other asyncio tasks) each have their own.
+The time counted is the thread's CPU time where the platform offers it.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 
 from interpreter import limits
 from interpreter.errors import LimitExceeded, Location
 
-__all__ = ["check", "odds_budget", "spent", "start", "stop"]
+__all__ = ["check", "odds_budget", "start", "stop"]
 
-_started: list[float] = []  # the CPU time the outermost running computation started at; empty when none runs
+# the CPU time the outermost computation of this context started at; None when none runs
+_started: ContextVar[float | None] = ContextVar("rulesmith_odds_started", default=None)
+_clock: Callable[[], float] = getattr(time, "thread_time", time.process_time)
 
 
 def start() -> bool:
     """Start the clock of an exact-odds computation; False when one is running already (it shares that budget)."""
-    if _started:
+    if _started.get() is not None:
         return False
-    _started.append(time.process_time())
+    _started.set(_clock())
     return True
 
 
 def stop(started: bool) -> None:
     """Stop the clock that start() started (when it returned True)."""
     if started:
-        _started.clear()
+        _started.set(None)
 
 
 @contextmanager
@@ -45,12 +50,8 @@ def odds_budget() -> Iterator[None]:
         stop(started)
 
 
-def spent() -> float:
-    """CPU seconds the running computation has taken (0 when none runs)."""
-    return time.process_time() - _started[0] if _started else 0.0
-
-
 def check(what: str, advice: str, where: Location | None = None) -> None:
     """Refuse the running computation once it has taken more than its time budget."""
-    if _started and time.process_time() - _started[0] > limits.MAX_ODDS_SECONDS:
+    started = _started.get()
+    if started is not None and _clock() - started > limits.MAX_ODDS_SECONDS:
         raise LimitExceeded(f"{what} need more than {limits.MAX_ODDS_SECONDS:g} s of work; {advice}", where)

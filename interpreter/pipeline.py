@@ -156,9 +156,4 @@ def document(ref: str) -> Document:
     return load_checked(find(ref)).doc
 
 
-def load_ruleset(ref: str) -> Ruleset:
-    """A compiled ruleset from a bundled id or a path."""
-    return compile_ref(ref)
-
-
-__all__ = ["compile_documents", "compile_ref", "document", "forget_compiled", "load_ruleset", "problems", "resolve"]
+__all__ = ["compile_documents", "compile_ref", "document", "forget_compiled", "problems", "resolve"]

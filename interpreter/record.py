@@ -207,7 +207,7 @@ def _own_fields(cls: type, namespace: dict[str, Any], inherited: set[str]) -> li
     """The fields a class's body declares, taken out of the namespace they were written in."""
     out = []
     for name, annotation in namespace.get("__annotations__", {}).items():
-        if (annotation if isinstance(annotation, str) else repr(annotation)).startswith(("ClassVar", "typing.ClassVar")):
+        if _is_class_var(annotation, namespace.get("__module__")):
             continue
         value = namespace.pop(name, MISSING)
         if value.__class__ is Field:
@@ -221,6 +221,26 @@ def _own_fields(cls: type, namespace: dict[str, Any], inherited: set[str]) -> li
             raise TypeError(f"record {cls.__name__} declares {name!r} again")
         out.append(made)
     return out
+
+
+def _is_class_var(annotation: Any, module: str | None) -> bool:
+    """Whether an annotation is ``typing.ClassVar`` (bare or subscripted), under whatever name it was imported.
+
+    A written annotation (``from __future__ import annotations``) is resolved by looking up its head
+    name, dotted or not, in the class's module: it is never evaluated.
+    """
+    import sys
+    import typing
+
+    if not isinstance(annotation, str):
+        return annotation is typing.ClassVar or typing.get_origin(annotation) is typing.ClassVar
+    head = annotation.split("[", 1)[0].strip()
+    found: Any = vars(sys.modules[module]) if module in sys.modules else {}
+    for part in head.split("."):
+        found = found.get(part, MISSING) if isinstance(found, dict) else getattr(found, part, MISSING)
+        if found is MISSING:
+            return head in ("ClassVar", "typing.ClassVar")  # a name the module does not have (yet)
+    return found is typing.ClassVar
 
 
 def _rebind(namespace: dict[str, Any], old: type, new: type) -> None:

@@ -269,3 +269,13 @@ def test_roll_command_bad_usage_exits_2():
     assert run_roll("1d6", "--dice", "1,x").exit_code == 2
     assert run_roll("1d6", "--seed", "1", "--dice", "1").exit_code == 2
     assert run_roll().exit_code == 2
+
+
+def test_a_die_shows_its_value_once_and_everything_that_happened_to_it():
+    from interpreter.dice.trace import Die
+
+    assert repr(Die(1, 6)) == "Die(1, d6)"
+    assert repr(Die(3, 10, kept=False, exploded=True, deducted=True)) == \
+        "Die(3, d10, kept=False, exploded=True, deducted=True)"
+    assert repr(Die(6, 6, rerolled=(1,), success=True)) == "Die(6, d6, rerolled=(1,), success=True)"
+    assert repr(Die(1, 6, success=False)) == "Die(1, d6, success=False)"

@@ -6,7 +6,9 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import FrozenInstanceError, field
 from types import MappingProxyType
+import typing as kinds_of
 from typing import Any, ClassVar
+from typing import ClassVar as Shared
 
 import pytest
 
@@ -210,3 +212,27 @@ def test_a_class_variable_is_not_a_field_as_in_dataclasses():
 
         assert Counter.limit == 3 and Counter(2).value == 2
         assert Counter.__match_args__ == ("value",)
+
+
+def test_a_class_variable_imported_under_another_name_is_not_a_field_either():
+    """The annotation is resolved in the class's module, as dataclasses does, not matched by its text."""
+    for decorate in (dataclasses.dataclass(frozen=True, slots=True), record):
+        @decorate
+        class Counter:
+            limit: Shared[int] = 3
+            step: kinds_of.ClassVar[int] = 2
+            bare: Shared = 1
+            value: int = 0
+
+        assert (Counter.limit, Counter.step, Counter.bare) == (3, 2, 1)
+        assert Counter.__match_args__ == ("value",) and Counter(5).value == 5
+
+
+def test_a_field_whose_type_only_starts_like_class_var_is_a_field():
+    ClassVariety = int  # noqa: N806 (a type alias named to look like ClassVar)
+    for decorate in (dataclasses.dataclass(frozen=True, slots=True), record):
+        @decorate
+        class Counter:
+            limit: ClassVariety = 3
+
+        assert Counter.__match_args__ == ("limit",) and Counter(4).limit == 4

@@ -1,18 +1,40 @@
-"""The `rules` command line: click commands and the renderers of their output."""
+"""The `rules` command line: click commands and the renderers of their output.
 
-import gc
+``main`` is the click group (imported when first asked for); ``console`` is the console entry
+point, the one place that tunes the garbage collector.
+"""
 
-# Importing the command line makes thousands of objects and no garbage; the cycle collector
-# would only slow the start (by milliseconds), so it is paused meanwhile.  The objects made are
-# then frozen (they live as long as the process): else the first collection after the pause
-# would scan them all, for nothing.
-_collecting = gc.isenabled()
-gc.disable()
-try:
-    from interpreter.cli.commands import main
-finally:
-    if _collecting:
-        gc.freeze()
-        gc.enable()
+from __future__ import annotations
 
-__all__ = ["main"]
+from typing import Any
+
+__all__ = ["console", "main"]
+
+
+def console() -> None:
+    """Run `rules` as a command: import the commands with the cycle collector paused, then run them.
+
+    Importing the command line makes thousands of objects and no garbage; the cycle collector would
+    only slow the start (by milliseconds), so it is paused meanwhile.  The objects made are then
+    frozen (they live as long as the process): else the first collection after the pause would scan
+    them all, for nothing.  A library that imports ``interpreter`` keeps its collector as it was.
+    """
+    import gc
+
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from interpreter.cli.commands import main as command
+    finally:
+        if collecting:
+            gc.freeze()
+            gc.enable()
+    command()
+
+
+def __getattr__(name: str) -> Any:
+    if name == "main":
+        from interpreter.cli.commands import main
+
+        return main
+    raise AttributeError(f"module 'interpreter.cli' has no attribute '{name}'")

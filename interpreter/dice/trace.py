@@ -30,8 +30,8 @@ class Die:
         self.face, self.natural, self.throws = face, natural, throws
 
     def __repr__(self) -> str:
-        extra = "".join(f", {k}={getattr(self, k)!r}" for k in self.__slots__[3:]
-                        if getattr(self, k) not in (None, False, (), True) or k == "kept" and not self.kept)
+        extra = "".join(f", {name}={getattr(self, name)!r}" for name, usual in _DIE_DEFAULTS
+                        if getattr(self, name) is not usual and getattr(self, name) != usual)
         return f"Die({self.value}, d{self.sides}{extra})"
 
     def __eq__(self, other: object) -> bool:
@@ -40,6 +40,12 @@ class Die:
         return all(getattr(self, k) == getattr(other, k) for k in self.__slots__)
 
     __hash__ = None  # type: ignore[assignment]
+
+
+# a die's fields after its value and sides, with the value each has when nothing happened to it
+_DIE_DEFAULTS: tuple[tuple[str, Any], ...] = (
+    ("kept", True), ("rerolled", ()), ("exploded", False), ("from_", None), ("success", None),
+    ("deducted", False), ("face", None), ("natural", None), ("throws", ()))
 
 
 class TermTrace:
