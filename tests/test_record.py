@@ -4,9 +4,9 @@ both ways and compares what they do (the standard library's dataclass is the ora
 from __future__ import annotations
 
 import dataclasses
+import typing as kinds_of
 from dataclasses import FrozenInstanceError, field
 from types import MappingProxyType
-import typing as kinds_of
 from typing import Any, ClassVar
 from typing import ClassVar as Shared
 
@@ -229,7 +229,7 @@ def test_a_class_variable_imported_under_another_name_is_not_a_field_either():
 
 
 def test_a_field_whose_type_only_starts_like_class_var_is_a_field():
-    ClassVariety = int  # noqa: N806 (a type alias named to look like ClassVar)
+    ClassVariety = int
     for decorate in (dataclasses.dataclass(frozen=True, slots=True), record):
         @decorate
         class Counter:
