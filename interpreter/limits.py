@@ -22,6 +22,9 @@ MAX_FACES = 1000
 MAX_DICE_DEPTH = 16
 MAX_EXPLOSION_DEPTH = 100
 
+MAX_PROCEDURE_STEPS = 500  # steps one procedure is written with, nested ones included
+MAX_PROCEDURE_CHARS = 50_000  # characters of one procedure's steps (keys and texts)
+MAX_WRITTEN_LINES = 40_000  # lines of code the steps of one procedure are written as (one way of running it)
 MAX_STEPS = 100_000  # steps one sampled run may take
 MAX_ODDS_STEPS = 100_000  # world-steps and roll branches exact odds may take (worlds alive at once stay fewer)
 MAX_ODDS_SECONDS = 1.0  # CPU time one exact-odds computation may take before it is refused

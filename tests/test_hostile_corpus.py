@@ -9,7 +9,9 @@ at test time.  The last test prints the count (CI shows it).
 
 The cases: ``hostile/round_one.py`` (rulesets, formulas, dice, arguments, sheets and command lines
 broken by mutation) and ``hostile/round_two.py`` (the parse cache, files named by files, ruleset
-folders, names, nesting, creation rules, tracks, writes and completion).  How a case runs and what it
+folders, names, nesting, creation rules, tracks, writes and completion) and ``hostile/round_three.py``
+(valid rulesets made costly to compile and run: long formulas, large files, deep nesting, 64-bit
+margins).  How a case runs and what it
 must end in: ``hostile/case.py``.
 """
 
@@ -19,10 +21,10 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
-from hostile import round_one, round_two
+from hostile import round_one, round_three, round_two
 from hostile.case import Case, environment, launch, run_case
 
-CASES: list[Case] = [*round_one.cases(), *round_two.cases()]
+CASES: list[Case] = [*round_one.cases(), *round_two.cases(), *round_three.cases()]
 KINDS = ("yaml", "formula", "dice", "arguments", "sheets", "command line")
 
 

@@ -2,6 +2,16 @@
 
 ``main`` is the click group (imported when first asked for); ``console`` is the console entry
 point, the one place that tunes the garbage collector.
+
+- ``group``, ``commands``: the guard (one line per mistake) and the commands over the library;
+- ``arguments``, ``ranges``: `NAME=VALUE` parameters, and swept ones (`A..B`, `a,b,c`);
+- ``dice``: `rules roll` and the odds of an expression; ``sheets``: `rules sheet ...`; ``export``,
+  ``diff`` (with ``diff_cases``, ``diff_text``, ``diff_chart``), ``describe`` (with ``prose``), ``lsp``;
+- ``render``, ``odds_output``, ``odds_text``, ``sweep_text``, ``cumulative``: results as text, JSON and CSV;
+- ``chart_data``, ``charts``, ``chart_page``: charts of the odds (PNG, SVG, one HTML page);
+- ``output``, ``caret``: text any terminal shows as it is, and errors with a caret under the column;
+- ``help``, ``examples``: help where you stand, with examples from the bundled rulesets;
+- ``complete``, ``shells``: shell completion.
 """
 
 from __future__ import annotations

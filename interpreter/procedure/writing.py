@@ -23,7 +23,8 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
-from interpreter.errors import Location, RulesError
+from interpreter import limits
+from interpreter.errors import LimitExceeded, Location, RulesError
 from interpreter.formula.code import HELPERS, FormulaWriter
 from interpreter.procedure.state import END
 
@@ -52,6 +53,7 @@ class Code:
         self.globals: dict[str, Any] = {**HELPERS, **helpers, "RulesError": RulesError, "END": END}
         self._kept: dict[int, str] = {}
         self._temps = 0
+        self.lines = 0  # lines written so far (limits.MAX_WRITTEN_LINES)
 
     def keep(self, obj: object) -> str:
         """An identifier for an object, stored in the module's globals."""
@@ -188,6 +190,11 @@ class Writer:
     # -- lines ----------------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
         self.parts[self.current].lines.append("    " * self.depth + line)
+        self.code.lines += 1
+        if self.code.lines > limits.MAX_WRITTEN_LINES:  # (located at the step being written, by steps())
+            raise LimitExceeded(
+                f"the procedure's steps are written as more than {limits.MAX_WRITTEN_LINES} lines of code; "
+                "a procedure this large is refused", hint="split it into procedures that `call` one another")
 
     @contextmanager
     def indented(self) -> Iterator[None]:
@@ -346,7 +353,10 @@ class Writer:
             if part.where is None:
                 part.where = step.where
             part.cost += 1
-            self.writers[step.kind](self, step)
+            try:
+                self.writers[step.kind](self, step)
+            except LimitExceeded as err:
+                raise err.located(step.where) from None
             if self.top and not self.loop_names and step.done:
                 self.done = self.done + step.done
             before = step

@@ -1,0 +1,21 @@
+"""Rulesets: a validated document compiled into an immutable Ruleset, with the checks a schema cannot make.
+
+- ``compiler``: the document compiled: constants, dice, traits, tables, procedures, notes, examples;
+- ``context``: what compiling knows at each point: problems, names in scope, the procedure at hand;
+- ``kinds``: the step keys of the procedure language and the compiler of each;
+- ``step_compilers``, ``sheet_step_compilers``: one small compiler per step key;
+- ``specs``: the compiled parts of each step kind, one frozen record per kind;
+- ``model``: the compiled, immutable form of a ruleset;
+- ``lazy``: procedures compiled when first asked for;
+- ``size``: a procedure's size, counted before it is compiled;
+- ``liveness``: which names each step leaves for later steps;
+- ``params``, ``param_values``: parameters as callers give them, looked up, converted and checked;
+- ``tables``: tables, and number-keyed tables as formula functions;
+- ``samples``: sample parameter sets, checked at load;
+- ``sheet_section``, ``derived``, ``tracks``, ``entries``, ``sheet_sum``: the `sheet:` section, the values that
+  follow from a character's, damage tracks, trait entries of list fields, sheet values named in parameters;
+- ``texts``: texts that name constants in braces, filled in;
+- ``dice_warnings``: dice expressions that likely do not say what was meant;
+- ``changes``, ``unread``, ``strays``, ``partial``: what differs between two rulesets, house rules that
+  change nothing, keys dedented out of their section, and later problems of a refused document.
+"""

@@ -16,6 +16,7 @@ from interpreter.ruleset.liveness import ALL, SHEET, Liveness, annotate, mark_do
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Table, Trait
 from interpreter.ruleset.samples import compile_samples
 from interpreter.ruleset.sheet_section import compile_sheet
+from interpreter.ruleset.size import check_size
 from interpreter.ruleset.specs import Call, walk
 from interpreter.ruleset.tables import compile_table
 
@@ -112,8 +113,13 @@ class Compiler(Checker):
              fresh: Callable[[], Ruleset], tables: Mapping[str, Any]) -> Procedures[Procedure]:
         """The procedures, each compiled when first read (the checks across procedures passed before)."""
         bare = Procedures(tuple(specs), lambda name: self.procedure(name, specs[name], base, sections))
-        return Procedures(tuple(specs), lambda name: self.trusted(
-            lambda: with_liveness(bare[name], sections.dice, tables, bare), lambda: fresh().procedures[name]))
+
+        def compiled(name: str) -> Procedure:
+            check_size(name, specs, self.where)  # (refused as it is: compiling it afresh would only take longer)
+            return self.trusted(lambda: with_liveness(bare[name], sections.dice, tables, bare),
+                                lambda: fresh().procedures[name])
+
+        return Procedures(tuple(specs), compiled)
 
     def trusted(self, make: Callable[[], T], fresh: Callable[[], T]) -> T:
         """What ``make`` compiles from bytes that compiled before, or, should it fail after all, ``fresh``'s."""
@@ -169,6 +175,7 @@ class Compiler(Checker):
 
     def procedure(self, name: str, spec: dict[str, Any], base: set[str], sections: Sections) -> Procedure:
         path: P = ("procedures", name)
+        check_size(name, self.data.get("procedures") or {}, self.where)
         outcomes = tuple(spec.get("outcomes") or {})
         values = tuple(spec.get("values") or {})
         params = tuple(self.param(pname, pspec, path + ("params", pname), sections.constants)
@@ -381,3 +388,4 @@ def _value_help(spec: dict[str, Any]) -> dict[str, str]:
     """Each value's description (from a plain description or the `help` of an object)."""
     return {name: entry.get("help", "") if isinstance(entry, dict) else entry
             for name, entry in (spec.get("values") or {}).items()}
+

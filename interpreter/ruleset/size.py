@@ -1,0 +1,85 @@
+"""How large a procedure is, counted on its document before any step of it is compiled.
+
+Compiling a procedure and writing its code take time and memory in proportion to its size, the
+procedures it calls included; a procedure larger than limits.MAX_PROCEDURE_STEPS steps or
+MAX_PROCEDURE_CHARS characters of steps is refused in one line, in milliseconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from interpreter import limits
+from interpreter.errors import Invalid, LimitExceeded, Location
+
+
+def check_size(name: str, specs: Mapping[str, Any], where: Callable[[tuple[Any, ...]], Location]) -> None:
+    """Refuse a procedure larger than a procedure may be, the procedures it calls included
+    (limits.MAX_PROCEDURE_STEPS and MAX_PROCEDURE_CHARS), before compiling any of its steps:
+    compiling and writing a procedure grow with its size."""
+    count = chars = 0
+    seen, todo = {name}, [name]
+    while todo:
+        steps = (specs.get(todo.pop()) or {}).get("steps") or []
+        count, chars = count + _steps_in(steps), chars + _chars_in(steps)
+        for callee in _callees(steps):
+            if callee not in seen and callee in specs:
+                seen.add(callee)
+                todo.append(callee)
+    if count > limits.MAX_PROCEDURE_STEPS or chars > limits.MAX_PROCEDURE_CHARS:
+        size = f"{count} steps" if count > limits.MAX_PROCEDURE_STEPS else f"{chars} characters of steps"
+        calls = f" (nested ones and those of the {len(seen) - 1} procedures it calls included)" if len(seen) > 1 \
+            else " (nested ones included)"
+        raise Invalid([LimitExceeded(
+            f"procedure '{name}' has {size}{calls}; a procedure has at most {limits.MAX_PROCEDURE_STEPS} "
+            f"steps and {limits.MAX_PROCEDURE_CHARS} characters of steps", where(("procedures", name, "steps")),
+            "split it into procedures that `call` one another" if len(seen) == 1 else "make it smaller")])
+
+
+def _steps_in(steps: list[Any]) -> int:
+    """How many steps a list of steps holds, the steps nested in theirs included (counted before compiling)."""
+    count = 0
+    todo: list[Any] = [steps]  # lists of steps (or what a malformed step holds instead)
+    while todo:
+        found = todo.pop()
+        if not isinstance(found, list):
+            continue
+        count += len(found)
+        todo.extend(step.get(key) for step in found if isinstance(step, dict) for key in _NESTED if key in step)
+    return count
+
+
+def _callees(steps: list[Any]) -> list[str]:
+    """The procedures steps call, nested steps included."""
+    out: list[str] = []
+    todo: list[Any] = [steps]
+    while todo:
+        found = todo.pop()
+        if isinstance(found, list):
+            for step in found:
+                if isinstance(step, dict):
+                    if isinstance(step.get("call"), str):
+                        out.append(step["call"])
+                    todo.extend(step.get(key) for key in _NESTED if key in step)
+    return out
+
+
+def _chars_in(value: Any) -> int:
+    """The characters of a document's keys and texts (a number or a flag counts as one)."""
+    count, todo = 0, [value]
+    while todo:
+        found = todo.pop()
+        if isinstance(found, str):
+            count += len(found)
+        elif isinstance(found, dict):
+            count += sum(len(str(key)) for key in found)
+            todo.extend(found.values())
+        elif isinstance(found, list):
+            todo.extend(found)
+        else:
+            count += 1
+    return count
+
+
+_NESTED = ("then", "else", "steps")  # the keys of a step that hold steps
