@@ -116,7 +116,16 @@ class Invalid(RulesError):
         self.document = document  # the document the schema refused, when these are its problems
 
     def __str__(self) -> str:
-        return "\n".join(str(p) for p in self.problems)
+        """One line, as every error's: the first problem, and how many more ``problems`` holds."""
+        if not self.problems:
+            return self.message
+        first = str(self.problems[0])
+        more = len(self.problems) - 1
+        return f"{first} (and {more} more problem{'s' if more > 1 else ''})" if more else first
+
+    def lines(self) -> list[str]:
+        """Every problem's line, in order."""
+        return [str(p) for p in self.problems] or [self.message]
 
 
 class Refused(RulesError):

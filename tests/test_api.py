@@ -283,3 +283,17 @@ def test_every_name_the_package_lists_is_there():
         assert getattr(interpreter, name) is not None, name
     with pytest.raises(AttributeError):
         interpreter.no_such_name  # noqa: B018
+
+
+def test_an_invalid_ruleset_is_one_line_that_counts_the_rest(tmp_path):
+    """Invalid's str() is one line like every RulesError's; `problems` (and `lines()`) hold each one."""
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("ruleset: broken\ntitle: Broken\nbogus: 2\nworse: 3\nconstants: {x: y}\n", encoding="utf-8")
+    with pytest.raises(interpreter.Invalid) as caught:
+        interpreter.load_ruleset(str(broken))
+    err = caught.value
+    assert len(err.problems) >= 2
+    text = str(err)
+    assert "\n" not in text
+    assert text.startswith(str(err.problems[0])) and text.endswith(f"(and {len(err.problems) - 1} more problems)")
+    assert err.lines() == [str(p) for p in err.problems]

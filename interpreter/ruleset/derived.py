@@ -45,6 +45,7 @@ def refresh(ruleset: Ruleset, env: dict[str, Any], doc: Any = None) -> None:
     functions = table_functions(ruleset)
     for track in spec.tracks.values():
         if track.kind == "boxes":
+            assert track.size is not None, "a box track has a size"
             size = max(0, int(track.size.evaluate(env, functions)))
             if size > limits.MAX_TRACK_BOXES:
                 cause = next((("traits", n) for n in ruleset.traits if n in track.size.names), ("state", track.name))

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import Location
 from interpreter.record import field, record
 from interpreter.ruleset.specs import Step, Steps
+
+if TYPE_CHECKING:
+    from interpreter.dice.expr import DiceExpr
+    from interpreter.formula.compile import Formula
 
 
 @record
@@ -76,9 +80,9 @@ class Row:
 
     low: int
     high: int
-    value: Any  # compiled formula or None
+    value: Formula | None
     outcome: str | None
-    values: tuple[tuple[str, Any], ...]  # (name, dice expression)
+    values: tuple[tuple[str, DiceExpr], ...]  # (name, the dice rolled for it)
     text: str
     where: Location
 
@@ -88,7 +92,7 @@ class Table:
     """A lookup table keyed by a die or by a number."""
 
     name: str
-    die: Any  # compiled dice expression, or None for number-keyed tables
+    die: DiceExpr | None  # None for number-keyed tables
     rows: tuple[Row, ...]
     default: Row | None
     summary: str
@@ -121,7 +125,7 @@ class Derived:
 
     name: str
     label: str
-    formula: Any
+    formula: Formula
     refs: tuple[str, ...]
     state: frozenset[str] = frozenset()  # the sheet state values it reads, itself or through other derived values
 
@@ -181,7 +185,7 @@ class SheetField:
     kind: str  # text | list | points
     count: int | None
     unique: bool
-    total: Any  # formula, for points
+    total: Formula | None  # for points
     options: tuple[str, ...]
     default: Any
     help: str
@@ -194,7 +198,7 @@ class StateValue:
 
     name: str
     type: str  # int | flag
-    default: Any  # formula
+    default: Formula
     minimum: int | None
     maximum: int | None
     help: str
@@ -206,8 +210,8 @@ class Track:
 
     name: str
     kind: str  # current_max | boxes
-    max: Any  # formula, for current_max
-    size: Any  # formula, for boxes
+    max: Formula | None  # for current_max
+    size: Formula | None  # for boxes
     types: tuple[str, ...]
     marks: tuple[str, ...]
     penalties: tuple[int, ...]
@@ -221,8 +225,8 @@ class Resource:
     """A resource with a maximum (willpower, luck points, system strain)."""
 
     name: str
-    max: Any
-    start: Any
+    max: Formula
+    start: Formula | None
     help: str
 
 

@@ -58,6 +58,7 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
     for track in spec.tracks.values():
         raw = state.get(track.name)
         if track.kind == "current_max":
+            assert track.max is not None, "a current_max track has a max"
             top = track.max.evaluate(env, functions)
             raw = raw if isinstance(raw, Mapping) else {}
             env[f"{track.name}_max"] = _number(raw.get("max", top), f"{track.name} max",
