@@ -18,10 +18,16 @@ _SCRATCH: list[str] = []  # the folder this run keeps its cache and sheet locks 
 
 def pytest_configure(config):
     """Keep the record of schema-valid files and the sheet locks inside one folder of the run's own, removed when
-    the run ends, so that a test run leaves nothing in the temporary folder; and read output in a UTF-8 locale
-    whatever the caller's (the tests of LANG=C set it themselves)."""
+    the run ends, so that a test run leaves nothing in the temporary folder; read output in a UTF-8 locale
+    whatever the caller's (the tests of LANG=C set it themselves); and put this checkout first on every
+    child process's PYTHONPATH, so that a test that starts `rules` or Python tests the code in front of
+    it, never a copy installed earlier (the README's install is not editable)."""
     import os
     import tempfile
+    from pathlib import Path
+
+    checkout = str(Path(__file__).resolve().parent.parent)
+    os.environ["PYTHONPATH"] = os.pathsep.join([checkout, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
 
     from interpreter.cli.output import c_locale
 

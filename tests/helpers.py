@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
+import os
 import re
 import shutil
+import sys
 from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
@@ -156,3 +158,15 @@ def with_constants(tmp_path: Path, ref: str, **values: int) -> Path:
     path = tmp_path / f"{ref}-house.yaml"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+CHECKOUT = Path(__file__).resolve().parent.parent
+# `rules` as a command of its own, running this checkout's code (never a copy installed earlier)
+RULES = [sys.executable, "-c", "import sys; sys.argv[0] = 'rules'; from interpreter.cli import console; console()"]
+
+
+def checkout_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
+    """An environment (the process's, or the one given) whose Python imports this checkout first."""
+    full = dict(os.environ if env is None else env)
+    full["PYTHONPATH"] = os.pathsep.join([str(CHECKOUT), full.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    return full

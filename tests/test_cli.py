@@ -12,11 +12,9 @@ from pathlib import Path
 
 import click
 import pytest
-from helpers import one_line_error
+from helpers import RULES, checkout_env, one_line_error
 
 from cli import main
-
-RULES = str(Path(sys.executable).with_name("rules"))
 
 
 def commands(group: click.Group = main, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
@@ -116,17 +114,17 @@ def test_no_output_encoding_ends_in_a_traceback(tmp_path, monkeypatch, encoding)
 
 
 def subprocess_rules(folder: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
-    full = {**os.environ, **env}
-    return subprocess.run([RULES, *args], cwd=folder, env=full, capture_output=True, text=True,
+    full = checkout_env({**os.environ, **env})
+    return subprocess.run([*RULES, *args], cwd=folder, env=full, capture_output=True, text=True,
                           encoding="utf-8", errors="replace", timeout=120, check=False)
 
 
-@pytest.mark.skipif(not Path(RULES).exists(), reason="the `rules` script is not installed beside this Python")
 @pytest.mark.parametrize("env", [{"PYTHONIOENCODING": "cp1252"}, {"LANG": "C", "LC_ALL": "C"}],
                          ids=["cp1252", "LANG=C"])
 def test_every_command_under_a_narrow_encoding_has_no_traceback(tmp_path, env):
-    script = " ; ".join(shlex.join([RULES, *args]) + " >> out 2>&1; echo $? >> codes" for args in EVERY_COMMAND)
-    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env={**os.environ, **env}, timeout=600, check=False)
+    script = " ; ".join(shlex.join([*RULES, *args]) + " >> out 2>&1; echo $? >> codes" for args in EVERY_COMMAND)
+    done = subprocess.run(["bash", "-c", script], cwd=tmp_path, env=checkout_env({**os.environ, **env}), timeout=600,
+                          check=False)
     assert done.returncode == 0
     text = (tmp_path / "out").read_bytes().decode("utf-8", errors="replace")
     codes = (tmp_path / "codes").read_text().split()

@@ -17,13 +17,11 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import edited_copy, ruleset
+from helpers import RULES, checkout_env, edited_copy, ruleset
 from helpers import show_sheet as show
 
 from interpreter.load.yaml import load_text
 from interpreter.sheet.file import TEMP_MARK
-
-RULES = str(Path(sys.executable).with_name("rules"))  # the console script installed beside this Python
 
 # A legal new character: mental attributes primary (2+2+1 = 5 dots above the free 1), physical
 # secondary (1+2+1 = 4), social tertiary (1+1+1 = 3); mental skills 11, physical 7, social 4.
@@ -606,8 +604,9 @@ def test_twenty_processes_at_once_lose_no_damage(tmp_path):
     # Stamina 5: 12 boxes. 20 bashing fill 12 boxes, then 8 promote bashing to lethal: XXXXXXXX////.
     # Every lost update would leave a different mix, so the count proves all 20 were applied.
     path = write(tmp_path, ("  Stamina: 2\n", "  Stamina: 5\n"))
-    cmd = [RULES, "run", "nwod", "take_damage", "amount=1", "type=bashing", "--sheet", str(path)]
-    procs = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(20)]
+    cmd = [*RULES, "run", "nwod", "take_damage", "amount=1", "type=bashing", "--sheet", str(path)]
+    procs = [subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=checkout_env())
+             for _ in range(20)]
     try:
         errors = [p.communicate(timeout=120)[1] for p in procs]
     finally:
@@ -643,8 +642,8 @@ def test_a_write_killed_midway_leaves_the_old_sheet_whole(tmp_path):
     assert path.read_bytes() == old                       # killed mid-write: the old sheet, whole
     assert new.startswith(caught.read_bytes()) and len(caught.read_bytes()) < len(new)
     # the lock died with the process: the next run goes through and writes the new sheet
-    done = subprocess.run([RULES, "run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", str(path)],
-                          capture_output=True, timeout=60, check=False)
+    done = subprocess.run([*RULES, "run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", str(path)],
+                          capture_output=True, timeout=60, check=False, env=checkout_env())
     assert done.returncode == 0, done.stderr
     assert path.read_bytes() == new
     assert not list(tmp_path.glob(f".{path.name}{TEMP_MARK}*"))  # and removed the killed writer's temporary file
