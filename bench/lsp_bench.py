@@ -104,11 +104,11 @@ def timed_edits(server: Server, path: Path, good: str, bad: str, bad_count: int)
 
 def whole_checks(path: Path, text: str, runs: int) -> list[float]:
     """Milliseconds of the same check done afresh each time (no pieces kept), as `rules validate FILE` does."""
-    from interpreter.lsp.checks import Checker
+    from interpreter.lsp.checks import DocumentChecks
 
     out = []
     for _ in range(runs):
-        checker = Checker()  # nothing kept from one check to the next
+        checker = DocumentChecks()  # nothing kept from one check to the next
         start = time.perf_counter()
         checker.check(str(path), text, {})
         out.append((time.perf_counter() - start) * 1000)

@@ -13,7 +13,7 @@ from interpreter.dice.compound import compound_term
 from interpreter.dice.distribution import Distribution, Poly, poly_add, poly_mul, poly_pow, poly_scale
 from interpreter.dice.saturate import capped_term, keep_members, lower_bound, operand_caps
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
-from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, Num
+from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node, Num
 from interpreter.errors import EvaluationError, LimitExceeded
 from interpreter.record import replace
 
@@ -300,7 +300,7 @@ def node_distribution(node: Node, resolve: Resolver, cap: int | None = None) -> 
         return resolve(node)
     if isinstance(node, Neg):
         return node_distribution(node.operand, resolve).map(lambda v: -v)
-    if isinstance(node, Group):
+    if isinstance(node, DiceGroup):
         return _group_distribution(node, resolve, cap)
     assert isinstance(node, Compare)
     right = node_distribution(node.right, resolve)
@@ -316,7 +316,7 @@ def _above(dist: Distribution) -> int | None:
     return values[-1] + 1 if values and not dist.truncated else None
 
 
-def _group_distribution(node: Group, resolve: Resolver, cap: int | None) -> Distribution:
+def _group_distribution(node: DiceGroup, resolve: Resolver, cap: int | None) -> Distribution:
     """A dice group: the sum of its members, or of the members a keep/drop keeps."""
     if node.keep is None:
         return node_distribution(Chain(node.members[0], tuple(("+", m) for m in node.members[1:]), node.col),

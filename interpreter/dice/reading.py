@@ -18,7 +18,7 @@ from interpreter.dice.roller import kept_members
 from interpreter.dice.statistic import Face, Statistic, fold_for, fold_rolled
 from interpreter.dice.term import TermSpec, parameter_nodes
 from interpreter.dice.term import walk as nodes
-from interpreter.dice.tree import Dice, Group, Name, Node
+from interpreter.dice.tree import Dice, DiceGroup, Name, Node
 from interpreter.errors import BadParameter
 
 __all__ = ["pool_problem", "read_odds", "read_rolled"]
@@ -28,7 +28,7 @@ def pool_problem(tree: Node) -> str | None:
     """Why an expression cannot be a pool to read, or None when it can (a name is checked when it runs)."""
     if isinstance(tree, (Dice, Name)):
         return None
-    if not isinstance(tree, Group):
+    if not isinstance(tree, DiceGroup):
         return "is not one dice term or a dice group, so it has no pool to read"
     for member in tree.members:
         if not isinstance(member, Dice):
@@ -40,7 +40,7 @@ def pool_problem(tree: Node) -> str | None:
     return None
 
 
-def _pool(expr: Any, env: Mapping[str, Any]) -> tuple[Any, Dice | Group]:
+def _pool(expr: Any, env: Mapping[str, Any]) -> tuple[Any, Dice | DiceGroup]:
     """The expression that is the pool (a name followed to the dice it stands for) and its tree."""
     for _ in range(limits.MAX_DICE_DEPTH):
         tree = expr.tree
@@ -48,7 +48,7 @@ def _pool(expr: Any, env: Mapping[str, Any]) -> tuple[Any, Dice | Group]:
             problem = pool_problem(tree)
             if problem is not None:
                 raise BadParameter(f"'{expr.text}' {problem}")
-            assert isinstance(tree, (Dice, Group))
+            assert isinstance(tree, (Dice, DiceGroup))
             return expr, tree
         value = env.get(tree.name)
         if not hasattr(value, "tree"):

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from interpreter.dice.term import parameter_nodes
 from interpreter.dice.trace import Roll, TermTrace
-from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, Num
+from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node, Num
 
 if TYPE_CHECKING:
     from interpreter.dice.distribution import Distribution
@@ -117,7 +117,7 @@ class _Renderer:
             return "-" + self.node(node.operand, True)
         if isinstance(node, Compare):
             return f"{self.node(node.left)} {node.op} {self.node(node.right)}"
-        if isinstance(node, Group):
+        if isinstance(node, DiceGroup):
             return _labelled(self.group(node), node.label)
         assert isinstance(node, Chain)
         inner_wrap = node.rest[0][0] in ("*", "//")
@@ -141,7 +141,7 @@ class _Renderer:
             text = f"{node.text} with {', '.join(params)}: {text}"
         return text
 
-    def group(self, node: Group) -> str:
+    def group(self, node: DiceGroup) -> str:
         """Each member of a dice group with its total; a dropped member says so."""
         parts = []
         for member in node.members:

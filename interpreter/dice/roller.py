@@ -10,7 +10,7 @@ from interpreter import limits
 from interpreter.absent import Absent
 from interpreter.dice.sources import DiceSource
 from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
-from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node, Num
+from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node, Num
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
 # A compiled node: run(env, draw, ctx, traces) -> value.  ctx is [dice rolled, name depth].
@@ -250,7 +250,7 @@ def static_dice(node: Node) -> int:
         return static_dice(node.operand)
     if isinstance(node, Compare):
         return static_dice(node.left) + static_dice(node.right)
-    if isinstance(node, Group):
+    if isinstance(node, DiceGroup):
         return sum(static_dice(m) for m in node.members)
     return 0
 
@@ -270,7 +270,7 @@ def compile_node(node: Node) -> Runner | int:
         return lambda env, draw, ctx, tr: -inner(env, draw, ctx, tr)
     if isinstance(node, Compare):
         return _compile_pair(_COMPARE[node.op], compile_node(node.left), compile_node(node.right), node.col)
-    if isinstance(node, Group):
+    if isinstance(node, DiceGroup):
         return _compile_group(node)
     assert isinstance(node, Chain)
     acc = compile_node(node.first)
@@ -363,7 +363,7 @@ def kept_members(kind: str, k: int, totals: list[int]) -> set[int]:
     return set(order[:max(keep, 0)])
 
 
-def _compile_group(node: Group) -> Runner:
+def _compile_group(node: DiceGroup) -> Runner:
     """A roll function for a dice group: members rolled in turn, dice of dropped members marked dropped."""
     members = [compile_node(m) for m in node.members]
     keep = node.keep

@@ -11,7 +11,7 @@ from interpreter.dice.tree import (
     Compare,
     Cond,
     Dice,
-    Group,
+    DiceGroup,
     Mods,
     Name,
     Neg,
@@ -21,7 +21,7 @@ from interpreter.dice.tree import (
 from interpreter.errors import LimitExceeded, Location
 from interpreter.record import replace
 
-__all__ = ["COMPARISONS", "CONDITIONS", "Chain", "Compare", "Cond", "Dice", "Group", "Mods", "Name", "Neg", "Node",
+__all__ = ["COMPARISONS", "CONDITIONS", "Chain", "Compare", "Cond", "Dice", "DiceGroup", "Mods", "Name", "Neg", "Node",
            "Num", "Parser", "parse_tree"]
 
 
@@ -186,7 +186,7 @@ class Parser(Scanner):
             return not after or after not in NAME_CHARS or after in "kdxrc"
         return nxt in ("%", "(", "{", "F") or (nxt.isdigit() and nxt.isascii())
 
-    def group_of_dice(self) -> Group:
+    def group_of_dice(self) -> DiceGroup:
         """`{A, B, ...}` with an optional keep or drop of whole members: `{1d8x, 1d6x}kh1`."""
         start = self.pos
         self.pos += 1
@@ -209,7 +209,7 @@ class Parser(Scanner):
         keep = self.keep_modifier() if self.at_keep() else None
         if self.peek() and self.peek() in NAME_CHARS:
             raise fail("a dice group takes only a keep or drop (kh, kl, dh, dl) after its '}'", self.pos)
-        return Group(tuple(members), keep, self.text[start:self.pos], start + 1)
+        return DiceGroup(tuple(members), keep, self.text[start:self.pos], start + 1)
 
     def argument(self, after: str) -> Node:
         """A modifier's number: a literal or a parenthesized expression."""

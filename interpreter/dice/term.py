@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 
 from interpreter import limits
-from interpreter.dice.tree import Chain, Compare, Dice, Group, Name, Neg, Node
+from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node
 from interpreter.errors import EvaluationError, LimitExceeded, Location
 from interpreter.record import record
 
@@ -225,7 +225,7 @@ def walk(node: Node) -> Iterator[Node]:
             stack += [item.left, item.right]
         elif isinstance(item, Dice):
             stack.extend(p for p in parameter_nodes(item) if p is not None)
-        elif isinstance(item, Group):
+        elif isinstance(item, DiceGroup):
             stack.extend(item.members)
             if item.keep is not None:
                 stack.append(item.keep[1])

@@ -97,7 +97,7 @@ class Dice:
 
 
 @record
-class Group:
+class DiceGroup:
     """Expressions in braces, `{1d8x, 1d6x}kh1`: each rolled in turn; keep/drop picks whole members."""
 
     members: tuple[Node, ...]
@@ -107,4 +107,4 @@ class Group:
     label: str | None = None
 
 
-Node = Num | Name | Neg | Chain | Compare | Dice | Group
+Node = Num | Name | Neg | Chain | Compare | Dice | DiceGroup

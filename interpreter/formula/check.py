@@ -52,7 +52,7 @@ _NODE_REFUSED = {
 _GROUP = {ast.Add: 1, ast.Sub: 1, ast.Mult: 2, ast.Div: 2, ast.FloorDiv: 2, ast.Mod: 2}
 
 
-class Checker:
+class Allowlist:
     """Walks the tree once, without recursion, refusing anything outside the allowlist."""
 
     def __init__(self, source: Source, names: frozenset[str], functions: frozenset[str]):

@@ -67,7 +67,7 @@ from typing import Any
 
 from interpreter import limits
 from interpreter.errors import FormulaSyntaxError, LimitExceeded, Location
-from interpreter.formula.check import Checker
+from interpreter.formula.check import Allowlist
 from interpreter.formula.code import compiled
 from interpreter.formula.functions import ALLOWED_FUNCTIONS, Runner
 from interpreter.formula.source import Source, parse, prescan
@@ -155,7 +155,7 @@ def compile_formula(
     tree = parse(source)
     if "true" in text or "false" in text:  # (only then can a name be one of them)
         _lowercase_flags(tree)
-    checker = Checker(source, frozenset(names), frozenset(functions))
+    checker = Allowlist(source, frozenset(names), frozenset(functions))
     checker.check(tree)
     strict: dict[str, Location] = {}
     for node in _always_read(tree.body):

@@ -22,7 +22,7 @@ from interpreter.lsp.schema_check import SchemaCheck
 from interpreter.record import field, record
 from interpreter.ruleset.model import Ruleset
 
-__all__ = ["KINDS", "Checker", "Notice", "Report", "kind_of", "shown_path"]
+__all__ = ["KINDS", "DocumentChecks", "Notice", "Report", "kind_of", "shown_path"]
 
 KINDS = ("ruleset", "overlay", "sheet", "other")
 _NO_SHEET = ("procedures", "examples", "notes")  # what a sheet at the defaults never reads
@@ -90,7 +90,7 @@ def _sorted(problems: list[RulesError], path: str) -> dict[str, list[RulesError]
     return out
 
 
-class Checker:
+class DocumentChecks:
     """Checks open files; keeps the pieces of their texts (and so most of the parsing) from one edit to the next."""
 
     def __init__(self) -> None:

@@ -19,7 +19,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from interpreter.errors import RulesError, one_line
-from interpreter.lsp.checks import Checker, Report
+from interpreter.lsp.checks import DocumentChecks, Report
 from interpreter.lsp.spans import replacement, span
 
 __all__ = ["Session", "problem_text"]
@@ -37,7 +37,7 @@ class Session:
 
     def __init__(self, server: LanguageServer) -> None:
         self.server = server
-        self.checker = Checker()
+        self.checker = DocumentChecks()
         self.reports: dict[str, Report] = {}  # uri -> the latest report
         self.good: dict[str, Report] = {}  # uri -> the latest report with a compiled ruleset
         self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rules-check")
