@@ -65,3 +65,33 @@ def test_code_written_past_its_limit_is_refused_at_the_step_being_written(tmp_pa
             way()
         assert "written as more than 60 lines of code" in str(refused.value)
         assert refused.value.where is not None and refused.value.where.path.startswith("$.procedures.p0.steps[")
+
+
+def test_a_sample_whose_runs_would_take_too_long_is_refused_after_its_first_runs(monkeypatch: pytest.MonkeyPatch
+                                                                                ) -> None:
+    """The work of a whole sample is foreseen from its first 100 runs: refused at once, saying how many would do."""
+    import time
+
+    from interpreter.procedure.sampler import sample
+
+    compiled = compile_ref("nwod")
+    started = time.process_time()
+    with pytest.raises(LimitExceeded) as refused:
+        sample(compiled, "extended", {"pool": 20, "required": 30}, 1_000_000, seed=1)
+    assert time.process_time() - started < 1.0
+    text = str(refused.value)
+    assert "1000000 runs of this procedure would take about" in text
+    fewer = int(text.split("ask for at most ")[1].split()[0])
+    assert 0 < fewer < 1_000_000
+    counted = sample(compiled, "extended", {"pool": 20, "required": 30}, fewer, seed=1)  # and that many do
+    assert counted.times == fewer
+
+
+def test_the_sample_limit_counts_every_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    from interpreter.procedure.sampler import sample
+
+    monkeypatch.setattr(limits, "MAX_SAMPLE_WORK", 50)
+    compiled = compile_ref("lockwood")
+    with pytest.raises(LimitExceeded, match="ask for at most"):
+        sample(compiled, "check", {"stat": 12, "dc": 15}, 20, seed=1)  # refused before its 100th run
+    assert sample(compiled, "check", {"stat": 12, "dc": 15}, 2, seed=1).times == 2

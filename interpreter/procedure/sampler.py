@@ -34,6 +34,11 @@ Sampler = Callable[[random.Random], Sample]
 
 def sampler(ruleset: Ruleset, name: str, args: Mapping[str, Any]) -> Sampler:
     """A function giving one sampled run of the procedure with these parameters for a generator."""
+    return _sampler(ruleset, name, args)[0]
+
+
+def _sampler(ruleset: Ruleset, name: str, args: Mapping[str, Any]) -> tuple[Sampler, Callable[[], int]]:
+    """The sampler, and a function giving the work (steps and dice) of the last run it made."""
     proc = find_procedure(ruleset, name)
     start = start_env(ruleset, proc, args)
     function = function_of(ruleset, proc, unchanged(ruleset, proc, start))  # written for these parameters
@@ -60,7 +65,11 @@ def sampler(ruleset: Ruleset, name: str, args: Mapping[str, Any]) -> Sampler:
             return (outcome, *[None if type(v) is Absent else v for v in values])
         return (outcome, *[worded_value(w, reported(v)) for w, v in zip(words, values, strict=True)])
 
-    return run
+    def work() -> int:
+        ctx = last[1]
+        return int(ctx.steps + ctx.dice) if ctx is not None else 0
+
+    return run, work
 
 
 @record
@@ -80,19 +89,37 @@ def sample(ruleset: Ruleset, name: str, args: Mapping[str, Any], times: int, see
     if not 1 <= times <= limits.MAX_SAMPLES:
         raise LimitExceeded(f"{times} runs asked for; a sample is 1 to {limits.MAX_SAMPLES} runs")
     proc = find_procedure(ruleset, name)
-    run = sampler(ruleset, name, args)
+    run, work = _sampler(ruleset, name, args)
     if seed is None:  # a seed all the same, so that the counts can be made again
         seed = random.SystemRandom().randrange(2**63)
     rng = random.Random(seed)
     outcomes: dict[str, int] = dict.fromkeys(proc.outcomes, 0)
     values: list[dict[Any, int]] = [{} for _ in proc.values]
-    for _ in range(times):
+    done = 0  # the work of the runs so far: steps taken and dice rolled (limits.MAX_SAMPLE_WORK)
+    for i in range(times):
         got = run(rng)
+        done += work()
+        if i + 1 == _FORESEEN or done > limits.MAX_SAMPLE_WORK:
+            _refuse_beyond(done, i + 1, times, proc.where)
         outcomes[got[0]] = outcomes.get(got[0], 0) + 1
         for counts, value in zip(values, got[1:], strict=True):
             counts[value] = counts.get(value, 0) + 1
     return Samples(ruleset.id, proc.name, times, seed, outcomes,
                    {v: dict(sorted(c.items(), key=_order)) for v, c in zip(proc.values, values, strict=True)})
+
+
+_FORESEEN = 100  # runs after which the work of the whole sample is foreseen from theirs
+
+
+def _refuse_beyond(done: int, runs: int, times: int, where: Any) -> None:
+    """Refuse a sample whose work passes limits.MAX_SAMPLE_WORK, or will at the pace of its first runs."""
+    foreseen = done * times // runs
+    if foreseen <= limits.MAX_SAMPLE_WORK and done <= limits.MAX_SAMPLE_WORK:
+        return
+    fewer = max(1, limits.MAX_SAMPLE_WORK * runs // max(done, 1))
+    raise LimitExceeded(f"{times} runs of this procedure would take about {foreseen} steps and dice; a sample "
+                        f"takes at most {limits.MAX_SAMPLE_WORK}", where,
+                        f"ask for at most {fewer} runs, or for its exact odds (`rules odds`)")
 
 
 def _order(item: tuple[Any, int]) -> tuple[int, Any, str]:
