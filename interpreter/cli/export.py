@@ -81,16 +81,16 @@ def overlay_skeleton(base_id: str, new_id: str, base: dict[str, Any]) -> str:
 def export(ruleset_id: str, overlay_id: str | None, output: str | None, as_json: bool) -> None:
     """Write a ruleset's YAML as it ships, or with --overlay an overlay file that extends it.
 
-    The first line names the installed schema (`rules schema --path`), so that an editor finds it
-    wherever the file is written; every other byte is as shipped.
+    The ruleset is written byte for byte as it ships; an overlay's first line names the installed
+    overlay schema (`rules schema overlay --path`), so that an editor finds it wherever the file is.
     """
     found = find(ruleset_id)
     if found.origin == "path":
         raise BadParameter(f"'{ruleset_id}' is a file; export takes a ruleset id", hint="see `rules list`")
     from interpreter.load.modeline import with_schema_line
 
-    if overlay_id is None:  # as it ships, its schema line pointing at the installed schema
-        data = with_schema_line(found.path.read_bytes().decode("utf-8"), "ruleset").encode("utf-8")
+    if overlay_id is None:  # byte for byte as it ships
+        data = found.path.read_bytes()
     else:
         if not _ID.match(overlay_id):
             raise BadParameter(f"'{overlay_id}' is not a valid ruleset id: use lowercase letters, digits, _ and -, "
