@@ -310,7 +310,8 @@ class Path:
         got: tuple[Any, ...] = self._draw(self.exact.pool_outcomes, r, env, thresholds, value_read)
         return got
 
-    def call(self, s: State, site: Any, args: dict[str, Any]) -> Any:
+    def call(self, s: State, site: Any, args: dict[str, Any], env: Mapping[str, Any] | None = None) -> Any:
+        """Every end of a call from this world (its sheet comes from the world's names, which `env` is)."""
         return self._draw(self.exact.ends_from, site, args, s.env)
 
     def best(self, s: State, runs: Any, count: int, worst: bool) -> None:

@@ -150,7 +150,7 @@ class LocalWriter(Writer):
         self.emit(f"if c.trace is not None: c.trace.append({code})")
 
     # -- what the context gives ------------------------------------------------------------------------
-    def _seen(self, expr: Any) -> str:
+    def seen(self, expr: Any) -> str:
         """A dict of the names a dice expression reads (through named dice too), for it and the trace. Dice
         given as a parameter may read any name the run started with."""
         names = tuple(sorted(self.liveness.dice_reads(expr)))
@@ -161,19 +161,10 @@ class LocalWriter(Writer):
             return "{**E, " + self.given(names)[1:]
         return self.given(names)
 
-    def roll(self, name: str, expr: Any, where: Location) -> str:
-        return f"c.roll({name!r}, {self.keep(expr)}, {self.keep(where)}, {self._seen(expr)})"
-
-    def pool(self, r: Any, thresholds: str, value_read: bool) -> str:
-        return f"c.pool({self.keep(r)}, {self._seen(r.expr)}, {thresholds})"
-
     def call(self, site: Any, args: list[tuple[str, str]]) -> str:
-        given = ", ".join(f"{n!r}: {v}" for n, v in args)
-        t = self.temp()
-        self.emit(f"{t} = c.call({self.keep(site)}, {{{given}}}, E)")
         if site.callee.sheet != "none" and self.bound.get("has_sheet") is not False:
             self.uses_env = True  # the callee's sheet comes from E, and its changes go back there
-        return t
+        return super().call(site, args)
 
     def best_of(self, runs: Any, count: str, worst: str, steps: Steps) -> None:
         """The body's runs as segments: each run starts from the names saved before the first, and the run

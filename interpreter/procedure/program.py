@@ -44,6 +44,9 @@ class Program:
 class BlockWriter(Writer):
     """Writes the blocks of one program: names in the world's dict `e`, rolls asked of the context."""
 
+    first = "s, "  # every ask of the context names the world's state
+    env = "e"
+
     def merge_point(self, key: tuple[str, ...] | None, where: Location) -> None:
         nxt = self.block(key, where)
         self.jump(nxt)
@@ -97,7 +100,7 @@ class BlockWriter(Writer):
     def trace(self, code: str) -> None:
         pass  # exact odds keep no trace
 
-    def _seen(self, expr: Any) -> str:
+    def seen(self, expr: Any) -> str:
         """The names a dice expression reads: the world's, and the fixed ones written into the code."""
         names = Liveness(self.ruleset.dice, self.ruleset.tables, (), self.ruleset.procedures).dice_reads(expr)
         fixed = sorted(n for n in names if n in self.fixed)
@@ -107,18 +110,6 @@ class BlockWriter(Writer):
 
     def split(self, where: Location) -> None:
         self.merge_point(None, where)
-
-    def roll(self, name: str, expr: Any, where: Location) -> str:
-        return f"c.roll(s, {name!r}, {self.keep(expr)}, {self.keep(where)}, {self._seen(expr)})"
-
-    def pool(self, r: Any, thresholds: str, value_read: bool) -> str:
-        return f"c.pool(s, {self.keep(r)}, {self._seen(r.expr)}, {thresholds}, {value_read!r})"
-
-    def call(self, site: Any, args: list[tuple[str, str]]) -> str:
-        given = ", ".join(f"{n!r}: {v}" for n, v in args)
-        t = self.temp()
-        self.emit(f"{t} = c.call(s, {self.keep(site)}, {{{given}}})")
-        return t
 
     def best_of(self, runs: Any, count: str, worst: str, steps: Steps) -> None:
         runs.program = write(self.ruleset, runs.ranked, steps, self.writers, self.code.helpers, top=False,

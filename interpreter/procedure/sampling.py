@@ -63,8 +63,10 @@ class Sampling:
         self.thrown(count, where)
         return value
 
-    def pool(self, r: RollInto, env: Mapping[str, Any], thresholds: Sequence[Sequence[int]]) -> tuple[Any, ...]:
-        """One roll of a pool, and the statistics of it that the step reads (their thresholds given)."""
+    def pool(self, r: RollInto, env: Mapping[str, Any], thresholds: Sequence[Sequence[int]],
+             value_read: bool = True) -> tuple[Any, ...]:
+        """One roll of a pool, and the statistics of it that the step reads (their thresholds given); a run
+        always has the pool's value, whatever `value_read` (which lets exact odds leave it out)."""
         stats = [RESULT, *bind([stat for _, stat in r.reads], thresholds)]
         roll = r.expr.roll(env, self.source)
         self.thrown(sum(len(t.dice) for t in roll.terms), r.where)

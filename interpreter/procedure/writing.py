@@ -324,18 +324,30 @@ class Writer:
     def split(self, where: Location) -> None:
         """Start a new part here, if the assembly gains by it (exact odds: each result of a draw then runs only
         the code after it, not the draws before it again)."""
+    # What each ask of the context starts with (the world's state, for exact odds), and the code of the
+    # names it gives a call (the run's own, for a callee on its sheet).
+    first = ""
+    env = "E"
+
+    def seen(self, expr: Any) -> str:
+        """The code of the names a dice expression reads, for the context's roll and its trace."""
+        raise NotImplementedError
+
     def roll(self, name: str, expr: Any, where: Location) -> str:
         """An expression: the result of rolling a dice expression (one result, or each in turn for odds)."""
-        raise NotImplementedError
+        return f"c.roll({self.first}{name!r}, {self.keep(expr)}, {self.keep(where)}, {self.seen(expr)})"
 
     def pool(self, r: Any, thresholds: str, value_read: bool) -> str:
         """An expression: a pool's result and the statistics a roll step reads, as a tuple (`thresholds`: the
         code of each statistic's threshold values; without `value_read` exact odds may give None as the result)."""
-        raise NotImplementedError
+        return f"c.pool({self.first}{self.keep(r)}, {self.seen(r.expr)}, {thresholds}, {value_read!r})"
 
     def call(self, site: Any, args: list[tuple[str, str]]) -> str:
         """An expression: an end of a called procedure, `(outcome, its values in order, its sheet names)`."""
-        raise NotImplementedError
+        given = ", ".join(f"{n!r}: {v}" for n, v in args)
+        t = self.temp()
+        self.emit(f"{t} = c.call({self.first}{self.keep(site)}, {{{given}}}, {self.env})")
+        return t
 
     def best_of(self, runs: Any, count: str, worst: str, steps: Steps) -> None:
         """Keep the best (or worst) of `count` runs of the steps from the state here."""
