@@ -3,9 +3,9 @@
 The few names a program needs (docs/api.md)::
 
     import interpreter
-    check = interpreter.load_ruleset("lockwood").procedure("check")
+    check = interpreter.load_ruleset("my-system.yaml").procedure("check")   # a bundled id, or a file
     result = check(stat=12, dc=15, seed=7)
-    print(result)             # check: success (natural 15, total 27) | natural: 1d20 [15] = 15
+    print(result)             # one line for a chat: the outcome, the values, every die
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A loaded ruleset, and each of its procedures as a Python callable: typed parameters, `run`, `sample`, `odds`.
 
-    check = interpreter.load_ruleset("lockwood").procedure("check")
+    check = interpreter.load_ruleset("my-system.yaml").procedure("check")
     result = check(stat=12, dc=15, advantage=True)          # the same as check.run(...)
     chance = check.odds(stat=12, dc=15).at_least("success")
 
@@ -159,7 +159,7 @@ class Ruleset:
 
     @property
     def id(self) -> str:
-        """The ruleset's id (`lockwood`, or an overlay's own)."""
+        """The ruleset's id (its `ruleset:` key; an overlay's own)."""
         return self.compiled.id
 
     @property
