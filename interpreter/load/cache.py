@@ -50,6 +50,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter import limits
 from interpreter.load.bundled import schema_file
 from interpreter.load.document import Document
+from interpreter.load.yaml import read_at_most
 
 StrPath = str | os.PathLike[str]  # a folder or file: a string in the commands themselves, a Path in tests
 
@@ -249,18 +250,12 @@ def _read(path: str, limit: int) -> bytes | None:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode) or info.st_size > limit:
             return None
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, limit + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
+        data = read_at_most(fd, limit)
     except OSError:
         return None
     finally:
         os.close(fd)
-    return None if size > limit else b"".join(chunks)
+    return None if len(data) > limit else data
 
 
 # ------------------------------------------------------------------------------------- records

@@ -26,6 +26,19 @@ from interpreter import limits
 from interpreter.errors import Location, RulesetLoadError
 from interpreter.load.document import Document
 
+
+def read_at_most(fd: int, limit: int) -> bytes:
+    """The bytes of an open file, up to one past ``limit`` (so that a file grown past it is told apart)."""
+    chunks, size = [], 0
+    while size <= limit:
+        chunk = os.read(fd, limit + 1 - size)
+        if not chunk:
+            break
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks)
+
+
 __all__ = ["decode", "load_file", "load_text", "read_bytes"]
 
 
@@ -127,14 +140,7 @@ def read_bytes(path: str | os.PathLike[str], file: str) -> bytes:
                                    where=Location(file, 0, 0, "$"))
         if info.st_size > limit:
             raise _too_big(info.st_size, file)
-        chunks, size = [], 0
-        while size <= limit:
-            chunk = os.read(fd, limit + 1 - size)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            size += len(chunk)
-        data = b"".join(chunks)
+        data = read_at_most(fd, limit)
     except OSError as exc:
         raise RulesetLoadError(f"cannot read the file: {_reason(exc)}", where=Location(file, 0, 0, "$")) from None
     finally:

@@ -31,11 +31,11 @@ def _location(where: Location) -> types.Location | None:
     return types.Location(from_fs_path(os.path.abspath(path)) or path, types.Range(position, position))
 
 
-def base_of(doc: Document, path: str) -> types.Location | None:
-    """The file an overlay's `extends:` names, opened at its first line."""
+def base_of(doc: Document, path: str, key: str = "extends") -> types.Location | None:
+    """The file an overlay's `extends:` (or a sheet's `ruleset:`) names, opened at its first line."""
     from interpreter.load.find import find
 
-    ref = doc.data.get("extends") if isinstance(doc.data, dict) else None
+    ref = doc.data.get(key) if isinstance(doc.data, dict) else None
     if not isinstance(ref, str):
         return None
     try:

@@ -137,7 +137,7 @@ def make_server() -> LanguageServer:
         if text.startswith("extends:") or report is not None and report.kind == "sheet" and text.startswith("ruleset:"):
             known = report.doc if report is not None and report.doc is not None else None
             if known is not None and report is not None and report.kind == "sheet":
-                return _sheet_ruleset(known, path)
+                return navigation.base_of(known, path, "ruleset")
             return navigation.base_of(known, path) if known is not None else None
         known_good = good(uri)
         if known_good is None or known_good.merged is None:
@@ -175,23 +175,6 @@ def _base_ruleset(report: Report) -> Any:
         return compile_ref(ref, relative_to=os.path.dirname(report.path)) if isinstance(ref, str) else None
     except RulesError:
         return None
-
-
-def _sheet_ruleset(doc: Any, path: str) -> types.Location | None:
-    from pygls.uris import from_fs_path
-
-    from interpreter.errors import RulesError
-    from interpreter.load.find import find
-
-    ref = doc.data.get("ruleset") if isinstance(doc.data, dict) else None
-    if not isinstance(ref, str):
-        return None
-    try:
-        found = find(ref, os.path.dirname(path))
-    except RulesError:
-        return None
-    start = types.Position(0, 0)
-    return types.Location(from_fs_path(os.path.abspath(found.file)) or found.file, types.Range(start, start))
 
 
 def serve() -> None:
