@@ -23,14 +23,17 @@ def evaluate_derived(ruleset: Ruleset, env: dict[str, Any], with_state: bool = T
     values are not bound yet: their defaults may use the other derived values).
     """
     pending = {name: d for name, d in ruleset.derived.items() if with_state or not d.state}
+    functions = table_functions(ruleset)
     for _ in range(len(pending) + 1):
         if not pending:
             return
+        waiting = set(pending)
         for name, derived in list(pending.items()):
-            if derived.formula is not None and derived.formula.names & set(pending) - {name}:
+            if derived.formula is not None and not derived.formula.names.isdisjoint(waiting - {name}):
                 continue
-            env[name] = derived.formula.evaluate(env, table_functions(ruleset)) if derived.formula is not None else 0
+            env[name] = derived.formula.evaluate(env, functions) if derived.formula is not None else 0
             del pending[name]
+            waiting.discard(name)
 
 
 def refresh(ruleset: Ruleset, env: dict[str, Any], doc: Any = None) -> None:
