@@ -96,6 +96,21 @@ def test_L21_the_healer_flag_follows_the_advantage_slot(rules, tmp_path, advanta
     assert result.exit_code == 0, result.output
 
 
+def test_L21_the_healing_stat_is_0_without_the_ability_and_healing_refuses_it(rules, tmp_path):
+    """The procedures read the healing stat through the sheet (`healing=healing`): 0 without the ability."""
+    path = lockwood_sheet(rules, tmp_path, "[Quick, Sharp eyes, Lucky]", False)
+    shown = json.loads(rules("sheet", "show", str(path), "--json").stdout)
+    assert shown["derived"]["healing"] == 0
+    for procedure in ("heal_minor", "heal_major"):
+        message = one_line_error(rules("run", "lockwood", procedure, "healing=healing", "--sheet", str(path)))
+        assert message == "parameter 'healing' is 0; the least allowed is 1"
+    (tmp_path / "healer").mkdir()
+    healer = lockwood_sheet(rules, tmp_path / "healer", "[Healing, Quick, Lucky]", True)
+    got = run_cli(rules, "lockwood", "heal_minor", "healing=healing", "--sheet", str(healer), "--dice", "3,5,7",
+                  "--dry-run")
+    assert (got["outcome"], got["values"]["healed"], got["rolls"][0]["expr"]) == ("done", 5, "1d11")
+
+
 # --- N10: two specialties in one skill, but not redundantly -------------------------------------------
 
 def nwod_sheet(rules, tmp_path: Path, specialties: str, name: str = "marco.yaml") -> Path:
