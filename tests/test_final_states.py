@@ -168,3 +168,17 @@ def test_N19_dead_dead_dead_after_the_last_aggravated_box(rules, tmp_path):
 def test_N19_a_full_track_with_lethal_last_is_not_final(rules, tmp_path):
     path = nwod_at(rules, tmp_path, "*****X")
     assert run_json(rules, "nwod", path, "heal", "type=lethal")["outcome"] == "healed"
+
+
+@pytest.mark.parametrize("ruleset_id,procedures", [
+    ("wwn", [("rest",), ("take_damage", "amount=1"), ("first_aid", "heal=1"), ("magic_heal", "amount=3", "strain=0")]),
+    ("rollunder", [("rest",), ("take_damage", "amount=1"), ("advance", "choice=hp"), ("learn_ritual", "pay=hp")]),
+])
+def test_W9_R4_R5_the_dead_are_refused_by_every_procedure_but_next_round(rules, tmp_path, ruleset_id, procedures):
+    path = new_sheet(rules, tmp_path, ruleset_id)
+    path.write_text(path.read_text().replace("  deceased: false", "  deceased: true"), encoding="utf-8")
+    for args in procedures:
+        message = refused_on_sheet(rules, ruleset_id, path, *args)
+        assert DEAD in message and "$.state.deceased" in message, message
+    assert run_json(rules, ruleset_id, path, "next_round")["outcome"] == "unaffected"
+    assert json.loads(rules("sheet", "check", str(path), "--json").stdout)["final"] == ["dead"]
