@@ -182,3 +182,21 @@ def test_W9_R4_R5_the_dead_are_refused_by_every_procedure_but_next_round(rules, 
         assert DEAD in message and "$.state.deceased" in message, message
     assert run_json(rules, ruleset_id, path, "next_round")["outcome"] == "unaffected"
     assert json.loads(rules("sheet", "check", str(path), "--json").stdout)["final"] == ["dead"]
+
+
+def test_L19_the_cookbook_miracle_raises_a_dead_sheet_and_play_goes_on(rules, tmp_path):
+    import re
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "cookbook.md").read_text(encoding="utf-8")
+    section = text.split("## Bring the dead back")[1]
+    [overlay] = re.findall(r"```yaml\n(.*?)```", section.split("\n## ")[0], flags=re.DOTALL)
+    house = tmp_path / "house.yaml"
+    house.write_text(overlay, encoding="utf-8")
+    path = dead_lockwood(rules, tmp_path)
+    path.write_text(path.read_text().replace("ruleset: lockwood", "ruleset: house.yaml", 1), encoding="utf-8")
+    assert DEAD in one_line_error(rules("run", str(house), "rest", "--sheet", str(path)))
+    assert run_json(rules, str(house), path, "miracle", "faith=10", "--dice", "9")["outcome"] == "refused"
+    assert DEAD in one_line_error(rules("run", str(house), "rest", "--sheet", str(path)))
+    assert run_json(rules, str(house), path, "miracle", "faith=10", "--dice", "10")["outcome"] == "raised"
+    assert run_json(rules, str(house), path, "rest")["outcome"] == "done"
+    assert json.loads(rules("sheet", "check", str(path), "--json").stdout)["final"] == []
