@@ -49,11 +49,10 @@ def refuse_final(ruleset: Ruleset, proc: Procedure, names: Mapping[str, Any], do
     This is the one check of final states: a run, its odds (and their sweeps), a diff with a sheet and
     the library all come through here before a procedure sees the sheet.
     """
-    spec = ruleset.sheet
     for name in final_states(ruleset, names):
-        if name in proc.acts_on_final or spec is None:
+        if name in proc.acts_on_final or ruleset.sheet is None:
             continue
-        state = spec.final[name]
+        state = ruleset.sheet.final[name]
         said = fill(state.message, names) if state.message else f"'{state.when.text}' holds"
         at = tuple(int(p) if p.isdigit() else p for p in state.at.split(".")) if state.at else ()
         raise BadParameter(f"the character is {name}: {said}; procedure '{proc.name}' does not act on a sheet "
