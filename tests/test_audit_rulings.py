@@ -225,3 +225,10 @@ def test_R11_an_improvement_at_the_cap_is_unchanged_and_below_it_is_one_up():
     assert run_given("rollunder", "advance_stat", {"stat": 18}, [2, 6]).values["stat"] == 18
     assert run_given("rollunder", "advance_stat", {"stat": 17}, [2, 6]).values["stat"] == 18
     assert run_given("rollunder", "advance_stat", {"stat": 19}, [20, 20]).values["stat"] == 18   # both over
+
+
+@pytest.mark.parametrize("twice", ['"firearms:pistol"', '"Firearms :  PISTOL"'])
+def test_N10_not_redundantly_whatever_the_spacing_or_letter_case(rules, tmp_path, twice):
+    path = nwod_sheet(rules, tmp_path, f'["Firearms: Pistol", {twice}, "Stealth: Shadows"]')
+    message = one_line_error(rules("sheet", "check", str(path)))
+    assert message.endswith(f"specialties: '{twice.strip(chr(34))}' is chosen twice")

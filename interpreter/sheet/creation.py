@@ -216,7 +216,7 @@ def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str,
         if field.unique:
             seen: set[str] = set()
             for i, entry in enumerate(entries):
-                key = " ".join(entry.casefold().split())
+                key = _entry_key(ruleset, field, entry)
                 if key in seen:
                     return [SheetProblem(f"{name}: '{entry}' is chosen twice", _where(doc, ("choices", name, i)))]
                 seen.add(key)
@@ -242,6 +242,16 @@ def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str,
                 return [SheetProblem(f"{name}: '{entry}' is not one of the options", _where(doc, path),
                                      suggest(entry, list(field.options)))]
     return []
+
+
+def _entry_key(ruleset: Ruleset, field: Any, entry: str) -> str:
+    """An entry as `unique` compares it: in any letter case, spaces run together; an entry that names a
+    trait by its name or its label, with any spacing around the colon, is the same entry."""
+    key = " ".join(entry.casefold().split())
+    trait = entry_trait(ruleset, field, entry) if field.trait_groups else None
+    if trait is None:
+        return key
+    return f"{trait}:" + " ".join(entry.partition(":")[2].casefold().split())
 
 
 def _per_trait(ruleset: Ruleset, field: Any, entries: list[str], doc: Any) -> list[RulesError]:
