@@ -232,3 +232,14 @@ def test_N10_not_redundantly_whatever_the_spacing_or_letter_case(rules, tmp_path
     path = nwod_sheet(rules, tmp_path, f'["Firearms: Pistol", {twice}, "Stealth: Shadows"]')
     message = one_line_error(rules("sheet", "check", str(path)))
     assert message.endswith(f"specialties: '{twice.strip(chr(34))}' is chosen twice")
+
+
+def test_N10_a_count_the_defaults_break_is_a_warning_and_no_new_sheet(rules, tmp_path):
+    house = tmp_path / "one.yaml"
+    house.write_text("extends: nwod\nruleset: nwod-one\nsheet:\n  fields:\n    specialties:\n      per_trait: 1\n",
+                     encoding="utf-8")
+    checked = rules("validate", str(house))
+    assert checked.exit_code == 0 and "makes 2 entries in Firearms; at most 1" in checked.stderr
+    made = rules("sheet", "new", str(house), "-o", str(tmp_path / "new.yaml"))
+    assert "makes 2 entries in Firearms" in one_line_error(made)
+    assert not (tmp_path / "new.yaml").exists()
