@@ -110,8 +110,9 @@ def test_every_affected_procedure_at_its_samples_and_only_those(rules, tmp_path)
     house = renamed(with_constants(tmp_path, "lockwood", critwin=19), "lockwood-19")
     got = diff_json(rules, "lockwood", str(house))
     cases = [(e["procedure"], e["params"]) for e in got["odds"]]
-    # critwin decides check, friendly_fire and move; opposed and attack never read it
+    # critwin decides check, opposed, attack (L3: crits_decide_contests), friendly_fire and move
     assert cases == [("check", {"stat": 12, "dc": 15}), ("check", {"stat": 12, "dc": 15, "advantage": True}),
+                     ("opposed", {"actor": 12, "defender": 12}), ("attack", {"attack": 12, "defense": 12}),
                      ("friendly_fire", {"perception": 12, "in_the_way": 2}), ("move", {"agility": 11})]
 
 

@@ -23,7 +23,7 @@ def test_a_typo_in_a_named_die_is_reported_once_not_at_each_use(rules, tmp_path,
     result = rules("validate", "lockwood.yaml")
     assert result.exit_code == 1
     # not followed by "unknown name 'check_die' ...; did you mean 'luck_die'?" for every roll of it
-    assert result.stderr == "lockwood.yaml:30:17: $.dice.check_die: unknown dice modifier 'O'\n"
+    assert result.stderr == "lockwood.yaml:33:17: $.dice.check_die: unknown dice modifier 'O'\n"
 
 
 def test_a_typo_in_a_constant_is_reported_once_not_at_each_use(rules, tmp_path, monkeypatch):

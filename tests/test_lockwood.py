@@ -88,14 +88,36 @@ def test_L6_luck_ruling_is_one_yaml_value(tmp_path):
     assert result.values["total"] == 111
 
 
+def crit(natural: int) -> int:
+    """L3 on one side's roll: 1 for a natural 20 (always succeeds), -1 for a natural 1 (always fails)."""
+    return 1 if natural == 20 else -1 if natural == 1 else 0
+
+
+def contest(a: int, at: int, d: int, dt: int) -> tuple[bool, bool]:
+    """(the actor won, it was a tie) for naturals a, d and totals at, dt: a crit on either side decides
+    (the same crit on both is a tie), else the higher total wins; the defender wins ties (L3, L7)."""
+    ca, cd = crit(a), crit(d)
+    if ca or cd:
+        return ca > cd, ca == cd
+    return at > dt, at == dt
+
+
+def attack_damage(a: int, at: int, d: int, dt: int, plain: int | None = None) -> int:
+    """The damage of an attack (L15): the margin of a hit (capped by luck's rule when `plain` is given),
+    at least 1 on a hit a crit decided, 0 on a miss."""
+    won, _ = contest(a, at, d, dt)
+    margin = max(0, at - dt) if plain is None else min(max(0, at - dt), plain + 2)
+    return max(margin, 1) if won else 0
+
+
 def brute_opposed(actor: int, defender: int, adv=False, dis=False):
     dist: dict[tuple[str, bool], Fraction] = defaultdict(Fraction)
     two = adv != dis
     for dice in enumerate_dice(*([20, 20, 20] if two else [20, 20])):
         a = (max(dice[:2]) if adv else min(dice[:2])) if two else dice[0]
         d = dice[-1]
-        at, dt = a + actor, d + defender
-        dist[("success" if at > dt else "failure", at == dt)] += Fraction(1, 20 ** len(dice))
+        won, tied = contest(a, a + actor, d, d + defender)
+        dist[("success" if won else "failure", tied)] += Fraction(1, 20 ** len(dice))
     return dist
 
 
@@ -168,9 +190,8 @@ def test_L15_attack_damage_is_attack_minus_defense_never_negative():
     expected: dict[int, Fraction] = defaultdict(Fraction)
     hit = Fraction(0)
     for a, d in enumerate_dice(20, 20):
-        margin = (a + 11) - (d + 9)
-        expected[max(0, margin)] += Fraction(1, 400)
-        hit += Fraction(1, 400) if margin > 0 else 0
+        expected[attack_damage(a, a + 11, d, d + 9)] += Fraction(1, 400)
+        hit += Fraction(1, 400) if contest(a, a + 11, d, d + 9)[0] else 0
     got = odds("lockwood", "attack", {"attack": 11, "defense": 9})
     assert got.values["damage"] == dict(expected)
     assert got.outcomes["hit"] == hit
@@ -291,7 +312,7 @@ def test_L2_L14_L15_attack_takes_advantage_and_disadvantage_on_both_sides(adv, d
     damage: dict[int, Fraction] = defaultdict(Fraction)
     for a, pa in kept_d20(adv, dis).items():
         for d, pd in kept_d20(dadv, ddis).items():
-            damage[max(0, (a + 11) - (d + 9))] += pa * pd
+            damage[attack_damage(a, a + 11, d, d + 9)] += pa * pd
     got = odds("lockwood", "attack", {"attack": 11, "defense": 9, "advantage": adv, "disadvantage": dis,
                                       "defender_advantage": dadv, "defender_disadvantage": ddis})
     assert got.exact
@@ -304,8 +325,9 @@ def test_L2_L7_opposed_rolls_both_stats_with_their_advantages(adv, dis, dadv, dd
     wins = ties = Fraction(0)
     for a, pa in kept_d20(adv, dis).items():
         for d, pd in kept_d20(dadv, ddis).items():
-            wins += pa * pd if a + 12 > d + 10 else 0
-            ties += pa * pd if a + 12 == d + 10 else 0
+            won, tied = contest(a, a + 12, d, d + 10)
+            wins += pa * pd if won else 0
+            ties += pa * pd if tied else 0
     got = odds("lockwood", "opposed", {"actor": 12, "defender": 10, "advantage": adv, "disadvantage": dis,
                                        "defender_advantage": dadv, "defender_disadvantage": ddis})
     assert got.outcomes["success"] == wins
@@ -326,7 +348,7 @@ def test_L6_luck_on_an_attack_adds_1dN_but_at_most_2_damage():
     damage: dict[int, Fraction] = defaultdict(Fraction)
     for a, d, luck in enumerate_dice(20, 20, 3):
         plain = max(0, (a + 10) - (d + 10))
-        damage[min(max(0, (a + 10 + luck) - (d + 10)), plain + 2)] += Fraction(1, 1200)
+        damage[attack_damage(a, a + 10 + luck, d, d + 10, plain)] += Fraction(1, 1200)
     got = odds("lockwood", "attack", {"attack": 10, "defense": 10, "luck": 3})
     assert got.values["damage"] == dict(damage)
     # a tie turned into a hit by luck 6: 6 more on the attack, 2 damage; a hit of 5 raised by 6: 7

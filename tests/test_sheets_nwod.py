@@ -428,7 +428,6 @@ def test_N17_wound_penalties_on_the_last_three_boxes(rules, tmp_path, filled, pe
     ("XXXX/_", "lethal", "unconscious", ["wounded", "unconscious_risk"]),   # the lethal goes left of the bashing
     ("XXXXX_", "lethal", "bleeding", ["wounded", "unconscious_risk", "bleeding"]),
     ("*****_", "aggravated", "dead", ["wounded", "dead"]),
-    ("******", "bashing", "dead", ["wounded", "dead"]),   # full of aggravated stays dead
 ])
 def test_N19_the_rightmost_box_decides_unconscious_bleeding_or_dead(rules, tmp_path, start, kind, outcome, status):
     path = write(tmp_path, health(start))

@@ -118,7 +118,7 @@ def test_R3_R4_no_rest_while_bleeding_out_or_dead(rules, tmp_path):
     path = new_sheet(rules, tmp_path, hp=(0, 6), unconscious=True, dying_rounds=2)
     assert refused(rules, path, "rest", "--dice", "3") == "the character is bleeding out and cannot rest (run next_round)"
     path = new_sheet(rules, tmp_path, "dead.yaml", hp=(0, 6), deceased=True)
-    assert refused(rules, path, "rest") == "the character is dead"
+    assert "the character is dead: the 0-HP table, a wound while down or the rounds of bleeding out killed it (R4, R5); procedure 'rest'" in refused(rules, path, "rest")
 
 
 # ----------------------------------------------------------------------------- R4 the 0-HP table on a sheet
@@ -201,7 +201,7 @@ def test_R5_any_damage_while_unconscious_kills_without_a_roll(rules, tmp_path, s
 
 def test_R5_the_dead_take_no_more_damage(rules, tmp_path):
     path = new_sheet(rules, tmp_path, hp=(0, 6), deceased=True)
-    assert refused(rules, path, "take_damage", "amount=3") == "the character is already dead"
+    assert "killed it (R4, R5); procedure 'take_damage'" in refused(rules, path, "take_damage", "amount=3")
 
 
 # ----------------------------------------------------------------------------- R11 advancement

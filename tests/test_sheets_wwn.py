@@ -156,7 +156,7 @@ def test_W9_ruling_more_damage_to_the_dying_is_one_yaml_value(rules, tmp_path):
 
 def test_W9_the_dead_take_no_more_damage(rules, tmp_path):
     path = new_sheet(rules, tmp_path, hp=(0, 9), deceased=True)
-    assert refused(rules, path, "take_damage", "amount=1") == "the creature is already dead"
+    assert "the character is dead: it died at 0 HP (W9); procedure 'take_damage'" in refused(rules, path, "take_damage", "amount=1")
 
 
 # ----------------------------------------------------------------------------- W10, W11 stabilizing
@@ -290,7 +290,7 @@ def test_W15_the_mortally_wounded_and_the_dead_do_not_rest(rules, tmp_path):
     path = new_sheet(rules, tmp_path, hp=(0, 9), mortally_wounded=True)
     assert refused(rules, path, "rest") == "the creature is Mortally Wounded: stabilize it first"
     path = new_sheet(rules, tmp_path, "dead.yaml", hp=(0, 9), deceased=True)
-    assert refused(rules, path, "rest") == "the creature is dead"
+    assert "the character is dead: it died at 0 HP (W9); procedure 'rest'" in refused(rules, path, "rest")
 
 
 # ----------------------------------------------------------------------------- W7 ruling: PC saves

@@ -39,6 +39,8 @@ def _param_line(p: Param, c: Constants) -> str:
     if _range(p):
         parts.append(_range(p))
     parts.append(f"default {_default(p)}" if not p.required else "required")
+    if p.sheet_value is not None:  # the sheet wins: with --sheet the parameter is the sheet's value
+        parts[-1] = f"{parts[-1]} without --sheet; with it the sheet's `{p.sheet_value}` (another value is refused)"
     if p.options:
         parts.append("words: " + ", ".join(f"{k}={v}" for k, v in p.options.items()))
     if p.one_of is not None:
@@ -55,6 +57,8 @@ def _procedure(proc: Procedure, c: Constants, heading: str = "###") -> list[str]
     lines = [f"{heading} `{proc.name}`{_refs(proc.refs)}", ""]
     if proc.summary:
         lines += [prose(proc.summary, c), ""]
+    if proc.acts_on_final:
+        lines += ["Acts on a sheet in a final state: " + ", ".join(f"`{s}`" for s in proc.acts_on_final), ""]
     if proc.params:
         lines.append("Parameters:")
         lines += [_param_line(p, c) for p in proc.params]
@@ -93,9 +97,11 @@ def procedure_json(proc: Procedure, c: Constants = None) -> dict[str, Any]:
     c = c or {}
     return {
         "name": proc.name, "summary": prose(proc.summary, c), "refs": list(proc.refs), "sheet": proc.sheet,
+        "acts_on_final": list(proc.acts_on_final),
         "params": [{"name": p.name, "type": p.type, "required": p.required,
                     "default": None if p.required else _default(p), "min": p.minimum, "max": p.maximum,
-                    "words": dict(p.options), "help": prose(p.help, c)} for p in proc.params],
+                    "words": dict(p.options), "help": prose(p.help, c), "sheet_value": p.sheet_value}
+                   for p in proc.params],
         "outcomes": [{"name": o, "help": prose(proc.outcome_help.get(o, ""), c)} for o in proc.outcomes],
         "values": [{"name": v, "help": prose(proc.value_help.get(v, ""), c)} for v in proc.values],
         "steps": [line.strip().removeprefix("- ")
@@ -200,7 +206,11 @@ def _sheet(spec: Any, c: Constants) -> list[str]:
         else:
             lines.append(f"- creation `{rule.name}`: `{rule.spec['check'].text}` ({rule.spec['message']})")
     for name, f in spec.status.items():
-        lines.append(f"- status `{name}` when `{f.text}`")
+        if name in spec.final:
+            lines.append(f"- final state `{name}` when `{f.text}`: every procedure refuses the sheet unless it "
+                         "lists the state under `acts_on_final`")
+        else:
+            lines.append(f"- status `{name}` when `{f.text}`")
     return lines + [""]
 
 

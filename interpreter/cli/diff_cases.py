@@ -86,6 +86,12 @@ def compare_case(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, st
                  ) -> tuple[Comparison, str | None]:
     """One case compared, and a note of what the diff supplied to the character when that was needed."""
     sheets = (people.base, people.house)
+    if people.given:  # a sheet in a final state is refused as a run refuses it (sheet.session)
+        from interpreter.sheet.session import refuse_final
+
+        for rs, sheet in zip((base, house), sheets, strict=True):
+            if sheet is not None and name in rs.procedures:
+                refuse_final(rs, rs.procedures[name], sheet, people.doc)
     try:
         return compare(base, house, name, args, sheets), None
     except Refused:

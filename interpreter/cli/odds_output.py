@@ -123,7 +123,7 @@ def procedure(rs: Ruleset, name: str, params: Sequence[str], sheet: str | None, 
         from interpreter.sheet.file import SheetFile
 
         handle = SheetFile.read(sheet)
-        bound = session.bound(rs, handle.data, handle.doc)
+        bound = session.bound(rs, handle.data, handle.doc, name)
         note = session.kin(rs, handle.data, handle.doc)
         if note is not None:
             output.echo(note, err=True)

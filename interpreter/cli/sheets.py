@@ -44,19 +44,25 @@ def sheet_check(file: str, creation: bool, as_json: bool) -> None:
 
     It only reads the sheet: nothing is written, not even a lock file.
     """
+    from interpreter.ruleset.derived import final_states
+    from interpreter.sheet.bind import bind
     from interpreter.sheet.creation import check
     from interpreter.sheet.open import open_sheet
 
     handle, rs = open_sheet(file)
     found = check(rs, handle.data, handle.doc, creation=creation)
+    final = [] if found else final_states(rs, bind(rs, handle.data, handle.doc))
     if as_json:
         output.print_json({"file": file, "ruleset": rs.id, "valid": not found,
-                           "problems": [output.error_json(p)["error"] for p in found]})
+                           "problems": [output.error_json(p)["error"] for p in found], "final": final})
     else:
         for problem in found:
             output.echo_problem(problem)
         if not found:
             output.echo(f"{file}: valid")
+        for name in final:
+            output.echo(f"{file}: final state '{name}': no procedure acts on the sheet unless it lists "
+                        f"acts_on_final: [{name}]")
     if found:
         sys.exit(1)
 

@@ -15,6 +15,7 @@ from interpreter.ruleset.lazy import Procedures
 from interpreter.ruleset.liveness import ALL, SHEET, Liveness, annotate, mark_done, writes
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Table, Trait
 from interpreter.ruleset.samples import compile_samples
+from interpreter.ruleset.sheet_links import acts_on_final, restated
 from interpreter.ruleset.sheet_section import compile_sheet
 from interpreter.ruleset.size import check_size
 from interpreter.ruleset.specs import Call, walk
@@ -217,6 +218,7 @@ class Compiler(Checker):
                 if p.name in sheet_names:
                     self.problem(SchemaViolation(f"parameter '{p.name}' has the name of a sheet value",
                                                  p.where, "rename one of them"))
+        params = restated(self, params, spec.get("params") or {}, path, readable)
         writable = sheet_names | {p.name for p in params if p.type == "trait"}
         scope = Scope(formulas, set(sections.dice) | {p.name for p in params if p.type == "dice"})
         ctx = ProcContext(name, outcomes, sections, self.compilers, sheet, writable, frozenset(sheet_names))
@@ -230,7 +232,8 @@ class Compiler(Checker):
                          MappingProxyType(_value_help(spec)), steps, tuple(spec.get("refs") or ()),
                          self.where(path, key=True), spec.get("sheet", "none"),
                          compile_samples(self, spec.get("samples") or [], path + ("samples",), params),
-                         value_words=self.value_words(spec, path))
+                         value_words=self.value_words(spec, path),
+                         acts_on_final=acts_on_final(self, spec, path, sheet))
 
     def value_words(self, spec: dict[str, Any], path: P) -> Mapping[str, Mapping[int, str]]:
         """The words declared for values: number -> word, each number named once."""

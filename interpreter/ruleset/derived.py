@@ -81,3 +81,11 @@ def statuses(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
     return [name for name, f in spec.status.items() if f.evaluate(env, functions)]
 
 
+def final_states(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
+    """The names of the final states (states that end play, such as dead) that hold."""
+    spec = ruleset.sheet
+    if spec is None or not spec.final:
+        return []
+    functions = table_functions(ruleset)
+    return [name for name, state in spec.final.items() if state.when.evaluate(env, functions)]
+

@@ -29,6 +29,7 @@ class Param:
     help: str = ""
     where: Location | None = None
     one_of: tuple[int, ...] | None = None  # the only numbers an int parameter may take
+    sheet_value: str | None = None  # with a sheet, the sheet name this parameter restates (the sheet's value wins)
 
 
 class Memo:
@@ -65,6 +66,7 @@ class Procedure:
     value_words: Mapping[str, Mapping[int, str]] = field(  # value -> number -> the word shown for it
         default_factory=lambda: MappingProxyType({}))
     reads: frozenset[str] | None = None  # the names its steps can read (liveness.SHEET: a sheet's too); None: any
+    acts_on_final: tuple[str, ...] = ()  # the final states of a sheet it may still act on
     memo: Memo = field(default_factory=lambda: Memo(), compare=False, repr=False)
 
     def rank(self, outcome: str | None) -> int:
@@ -190,6 +192,8 @@ class SheetField:
     default: Any
     help: str
     trait_groups: tuple[str, ...] = ()  # for lists: entries read "TRAIT: detail", TRAIT of one of these groups
+    per_trait: int | None = None  # for such lists: at most this many entries at creation name one trait
+    flags: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # name -> the entry it tells of
 
 
 @record
@@ -241,6 +245,17 @@ class CreationRule:
 
 
 @record
+class FinalState:
+    """A state that ends play (dead): procedures refuse a sheet in it unless they declare they may act on it."""
+
+    name: str
+    when: Any  # formula over sheet names
+    message: str  # what the refusal says; {name} shows a value
+    at: str | None  # the dotted sheet path to report it at
+    where: Location
+
+
+@record
 class SheetSpec:
     """What a sheet of a ruleset holds and how it is checked."""
 
@@ -251,10 +266,13 @@ class SheetSpec:
     creation: tuple[CreationRule, ...]
     status: Mapping[str, Any]
     standing: tuple[CreationRule, ...] = ()  # rules that always hold; `creation` holds only at creation
+    final: Mapping[str, FinalState] = field(default_factory=lambda: MappingProxyType({}))  # states ending play
 
     def names(self, traits: Any, derived: Any) -> set[str]:
         """Every name a formula may use when a sheet is bound."""
         names = set(traits) | set(derived) | set(self.state)
+        for f in self.fields.values():
+            names |= set(f.flags)
         for track in self.tracks.values():
             names |= set(track_names(track))
         for resource in self.resources:
@@ -275,6 +293,7 @@ __all__ = [
     "CreationRule",
     "Derived",
     "Example",
+    "FinalState",
     "Note",
     "Param",
     "Procedure",

@@ -109,12 +109,33 @@ def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] 
             bound.update(_named(param, text, sheet_env, ruleset))
         else:
             bound[name] = convert(param, raw)
+    if sheet_env is not None:
+        bound.update(_restated(proc, bound, sheet_env))
     if ruleset is not None:
         for param in proc.params:
             if param.type == "int":
                 for key, value in flags(ruleset, param.name, None, sheet_env).items():
                     bound.setdefault(key, value)
     return bound
+
+
+def _restated(proc: Procedure, bound: Mapping[str, Any], sheet_env: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters that restate a sheet value, read from the sheet: a given value must be the sheet's."""
+    out: dict[str, Any] = {}
+    for param in proc.params:
+        if param.sheet_value is None or param.sheet_value not in sheet_env:
+            continue
+        held = sheet_env[param.sheet_value]
+        if param.name in bound and bound[param.name] != held:
+            raise BadParameter(f"parameter '{param.name}' is {_plain(bound[param.name])}, but the sheet's "
+                               f"{param.sheet_value} is {_plain(held)}: with --sheet the sheet's value counts",
+                               hint=f"leave {param.name} out, or change {param.sheet_value} on the sheet")
+        out[param.name] = held
+    return out
+
+
+def _plain(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else shown(str(value)) if isinstance(value, str) else str(value)
 
 
 def _named(param: Param, text: str, sheet_env: Mapping[str, Any] | None, ruleset: Ruleset | None) -> dict[str, Any]:

@@ -8,7 +8,16 @@ from typing import Any
 from interpreter.errors import SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.ruleset.context import Checker
-from interpreter.ruleset.model import CreationRule, Resource, SheetField, SheetSpec, StateValue, Track, track_names
+from interpreter.ruleset.model import (
+    CreationRule,
+    FinalState,
+    Resource,
+    SheetField,
+    SheetSpec,
+    StateValue,
+    Track,
+    track_names,
+)
 
 P = tuple[Any, ...]
 
@@ -30,8 +39,13 @@ def compile_sheet(c: Checker, spec: dict[str, Any], base: set[str], traits: dict
             if group not in known:
                 c.problem(UnknownName(f"unknown trait group '{group}'", c.where(root + ("fields", name, "trait_groups", i)),
                                       suggest(group, sorted(g for g in known if g))))
+        if "per_trait" in f and not groups:
+            c.problem(SchemaViolation(f"field '{name}' counts entries per trait, but its entries name no trait",
+                                      c.where(root + ("fields", name, "per_trait"), key=True),
+                                      "give it trait_groups, so that each entry reads 'TRAIT: detail'"))
         fields[name] = SheetField(name, f["kind"], f.get("count"), bool(f.get("unique")), total,
-                                  tuple(f.get("options") or ()), f.get("default"), f.get("help", ""), groups)
+                                  tuple(f.get("options") or ()), f.get("default"), f.get("help", ""), groups,
+                                  f.get("per_trait"), MappingProxyType(dict(f.get("flags") or {})))
     state = {}
     for name, s in state_specs.items():
         default = c.formula(s.get("default", 0), root + ("state", name, "default"), stats)
@@ -83,12 +97,27 @@ def compile_sheet(c: Checker, spec: dict[str, Any], base: set[str], traits: dict
     status = {}
     for name, f in (spec.get("status") or {}).items():
         status[name] = c.formula(f, root + ("status", name), everything)
+    final = _final(c, spec.get("final") or {}, everything, status)
     creation = tuple(_creation(c, rule, root + ("creation", i), everything, traits, fields)
                      for i, rule in enumerate(spec.get("creation") or []))
     standing = tuple(_creation(c, rule, root + ("standing", i), everything, traits, fields)
                      for i, rule in enumerate(spec.get("standing") or []))
     return SheetSpec(sheet_spec.fields, sheet_spec.state, sheet_spec.tracks, sheet_spec.resources, creation,
-                     MappingProxyType(status), standing)
+                     MappingProxyType(status), standing, MappingProxyType(final))
+
+
+def _final(c: Checker, specs: dict[str, Any], names: set[str], status: dict[str, Any]) -> dict[str, FinalState]:
+    """The final states: each a condition over sheet names, shown among the statuses as well."""
+    out = {}
+    for name, f in specs.items():
+        path: P = ("sheet", "final", name)
+        if name in status:
+            c.problem(SchemaViolation(f"final state '{name}' has the name of a status", c.where(path, key=True),
+                                      "a final state is shown among the statuses already: remove the status"))
+        when = c.formula(f["when"], path + ("when",), names)
+        out[name] = FinalState(name, when, f.get("message", ""), f.get("at"), c.where(path, key=True))
+        status[name] = when
+    return out
 
 
 def _check_clashes(c: Checker, sheet: SheetSpec, traits: dict[str, Any], derived: dict[str, Any], base: set[str]) -> None:
@@ -101,6 +130,9 @@ def _check_clashes(c: Checker, sheet: SheetSpec, traits: dict[str, Any], derived
         seen[name] = what
     for name in sheet.state:
         claim(name, "state value", ("sheet", "state", name))
+    for f in sheet.fields.values():
+        for name in f.flags:
+            claim(name, "field flag", ("sheet", "fields", f.name, "flags", name))
     for track in sheet.tracks.values():
         for name in track_names(track):
             claim(name, "track name", ("sheet", "tracks", track.name))

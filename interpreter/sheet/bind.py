@@ -94,8 +94,18 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
     for field in trait_fields(ruleset):
         entries = choices.get(field.name) if isinstance(choices, Mapping) else None
         env[FIELD + field.name] = named_traits(ruleset, field, entries if isinstance(entries, list) else ())
+    for field in spec.fields.values():  # a field's flags: whether an entry is the one each tells of
+        entries = choices.get(field.name) if isinstance(choices, Mapping) else None
+        chosen = {_entry_key(e) for e in (entries if isinstance(entries, list) else [entries]) if isinstance(e, str)}
+        for flag, entry in field.flags.items():
+            env[flag] = _entry_key(entry) in chosen
     refresh(ruleset, env, doc)
     return env
+
+
+def _entry_key(entry: str) -> str:
+    """An entry as fields compare entries: in any letter case, spaces run together."""
+    return " ".join(entry.casefold().split())
 
 
 def sheet_paths(ruleset: Ruleset) -> Iterator[tuple[str, tuple[Any, ...]]]:

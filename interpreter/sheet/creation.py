@@ -216,7 +216,7 @@ def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str,
         if field.unique:
             seen: set[str] = set()
             for i, entry in enumerate(entries):
-                key = " ".join(entry.casefold().split())
+                key = _entry_key(ruleset, field, entry)
                 if key in seen:
                     return [SheetProblem(f"{name}: '{entry}' is chosen twice", _where(doc, ("choices", name, i)))]
                 seen.add(key)
@@ -225,6 +225,8 @@ def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str,
             if problem:
                 return [SheetProblem(f"{name}: '{entry}' {problem}", _where(doc, ("choices", name, i)),
                                      suggest(entry.partition(":")[0].strip(), _trait_words(ruleset, field)))]
+        if creation and field.per_trait is not None:
+            return _per_trait(ruleset, field, entries, doc)
     else:
         if not isinstance(value, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value.values()):
             return [SheetProblem(f"{name}: expected names with whole numbers of points", at)]
@@ -239,6 +241,32 @@ def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str,
                 path = ("choices", name) if field.kind == "text" else ("choices", name, i)
                 return [SheetProblem(f"{name}: '{entry}' is not one of the options", _where(doc, path),
                                      suggest(entry, list(field.options)))]
+    return []
+
+
+def _entry_key(ruleset: Ruleset, field: Any, entry: str) -> str:
+    """An entry as `unique` compares it: in any letter case, spaces run together; an entry that names a
+    trait by its name or its label, with any spacing around the colon, is the same entry."""
+    key = " ".join(entry.casefold().split())
+    trait = entry_trait(ruleset, field, entry) if field.trait_groups else None
+    if trait is None:
+        return key
+    return f"{trait}:" + " ".join(entry.partition(":")[2].casefold().split())
+
+
+def _per_trait(ruleset: Ruleset, field: Any, entries: list[str], doc: Any) -> list[RulesError]:
+    """At creation, no more than `per_trait` entries of a list name one trait: the first entry past it is reported."""
+    counted: dict[str, int] = {}
+    for i, entry in enumerate(entries):
+        trait = entry_trait(ruleset, field, entry)
+        if trait is None:
+            continue
+        counted[trait] = counted.get(trait, 0) + 1
+        if counted[trait] > field.per_trait:
+            label = ruleset.traits[trait].label or trait
+            return [SheetProblem(f"{field.name}: '{entry}' makes {counted[trait]} entries in {label}; "
+                                 f"at most {field.per_trait} may name one trait at creation",
+                                 _where(doc, ("choices", field.name, i)))]
     return []
 
 

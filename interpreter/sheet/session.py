@@ -14,9 +14,10 @@ from interpreter.procedure.odds import Odds
 from interpreter.procedure.odds import odds as procedure_odds
 from interpreter.procedure.run import Result, run_to_end
 from interpreter.record import replace
-from interpreter.ruleset.derived import refresh
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.derived import final_states, refresh
+from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.params import find_procedure, trait_argument
+from interpreter.ruleset.texts import fill
 from interpreter.sheet.bind import bind, changed_paths, names_ruleset
 from interpreter.sheet.creation import refuse_broken
 
@@ -28,21 +29,42 @@ def kin(ruleset: Ruleset, data: Mapping[str, Any], doc: Any) -> str | None:
     return kin_note(data.get("ruleset"), ruleset, doc.file if doc is not None else None)
 
 
-def bound(ruleset: Ruleset, data: Mapping[str, Any], doc: Any) -> dict[str, Any]:
+def bound(ruleset: Ruleset, data: Mapping[str, Any], doc: Any, procedure: str | None = None) -> dict[str, Any]:
     """A sheet's names for a run, once the sheet is known to be for this ruleset (or a base or an overlay
-    of it) and to keep its standing rules."""
+    of it) and to keep its standing rules; with `procedure`, also once it is known that the procedure
+    may act on the sheet (see `refuse_final`)."""
     if not names_ruleset(data.get("ruleset"), ruleset, doc.file if doc is not None else None):
         raise BadParameter(f"the sheet is for ruleset '{data.get('ruleset')}', not '{ruleset.id}'",
                            doc.where(("ruleset",)) if doc is not None else None)
     refuse_broken(ruleset, data, doc)
-    return bind(ruleset, data, doc)
+    names = bind(ruleset, data, doc)
+    if procedure is not None:
+        refuse_final(ruleset, find_procedure(ruleset, procedure), names, doc)
+    return names
+
+
+def refuse_final(ruleset: Ruleset, proc: Procedure, names: Mapping[str, Any], doc: Any) -> None:
+    """Refuse a sheet in a final state (such as dead) unless the procedure names it under `acts_on_final`.
+
+    This is the one check of final states: a run, its odds (and their sweeps), a diff with a sheet and
+    the library all come through here before a procedure sees the sheet.
+    """
+    for name in final_states(ruleset, names):
+        if name in proc.acts_on_final or ruleset.sheet is None:
+            continue
+        state = ruleset.sheet.final[name]
+        said = fill(state.message, names) if state.message else f"'{state.when.text}' holds"
+        at = tuple(int(p) if p.isdigit() else p for p in state.at.split(".")) if state.at else ()
+        raise BadParameter(f"the character is {name}: {said}; procedure '{proc.name}' does not act on a sheet "
+                           "in that final state", doc.where(at) if doc is not None else None,
+                           f"a procedure that may (a house rule) lists it: acts_on_final: [{name}]")
 
 
 def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any, data: Mapping[str, Any],
         doc: Any) -> Result:
     """Run a procedure once with a sheet; `Result.changes` lists what it changed, as sheet paths."""
     proc = find_procedure(ruleset, name)
-    names = bound(ruleset, data, doc)
+    names = bound(ruleset, data, doc, name)
     result, final = run_to_end(ruleset, name, args, source, names)
     if proc.sheet == "none":
         return result
@@ -58,7 +80,7 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any, data:
 
 def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], data: Mapping[str, Any], doc: Any) -> Odds:
     """The exact odds of a procedure for the character of a sheet (which is read, never written)."""
-    return procedure_odds(ruleset, name, args, bound(ruleset, data, doc))
+    return procedure_odds(ruleset, name, args, bound(ruleset, data, doc, name))
 
 
 def apply(handle: Any, result: Result) -> None:
