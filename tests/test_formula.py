@@ -780,3 +780,16 @@ def test_a_formula_builds_when_first_run_and_then_runs_as_built():
     for _ in range(2):  # the error of a division by zero is the same before and after the build
         with pytest.raises(EvaluationError, match="division by zero"):
             g.evaluate(ENV)
+
+
+@pytest.mark.parametrize("text", ["a + b * (c - 1)", "max(a,\n  b) + clamp(x, 1, 3)", "(a if b else c) // 2",
+                                  "x + 'é' + y", "f(a,\n b,\n c) + 1", "not (a < b <= c) or d"])
+def test_the_text_of_each_node_is_what_the_parser_read(text):
+    """Messages quote a node's text as ast.get_source_segment would, without splitting the text per node."""
+    import ast
+
+    from interpreter.formula.source import Source
+
+    source = Source(text, None)
+    for node in ast.walk(ast.parse(source.wrapped, mode="eval")):
+        assert source._written(node) == ast.get_source_segment(source.wrapped, node)

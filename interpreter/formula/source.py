@@ -63,9 +63,31 @@ class Source:
 
     def segment(self, node: ast.AST) -> str:
         """The text of a node, shortened for messages."""
-        text = ast.get_source_segment(self.wrapped, node) or ast.unparse(node)
+        text = self._written(node) or ast.unparse(node)
         text = " ".join(text.split())
         return text if len(text) <= 60 else text[:57] + "..."
+
+
+    def _written(self, node: ast.AST) -> str | None:
+        """The text a node was parsed from (what ast.get_source_segment gives, without splitting the text anew
+        for every node: the code of a formula asks for the text of most of its nodes)."""
+        first, last = getattr(node, "lineno", None), getattr(node, "end_lineno", None)
+        start, end = getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)
+        if first is None or last is None or start is None or end is None:
+            return None
+        lines = self.wrapped_lines
+        if first == last:
+            return lines[first - 1].encode("utf-8")[start:end].decode("utf-8")
+        head = lines[first - 1].encode("utf-8")[start:].decode("utf-8")
+        tail = lines[last - 1].encode("utf-8")[:end].decode("utf-8")
+        return "\n".join([head, *lines[first:last - 1], tail])
+
+    @property
+    def wrapped_lines(self) -> list[str]:
+        found: list[str] | None = self.__dict__.get("_wrapped_lines")
+        if found is None:
+            found = self.__dict__["_wrapped_lines"] = self.wrapped.split("\n")
+        return found
 
 
 _NOT_CHAIN = r"(?:\bnot\b[\s(]*)"
