@@ -164,6 +164,9 @@ class LocalWriter(Writer):
     def roll(self, name: str, expr: Any, where: Location) -> str:
         return f"c.roll({name!r}, {self.keep(expr)}, {self.keep(where)}, {self._seen(expr)})"
 
+    def roll_among(self, name: str, exprs: tuple[Any, ...], pick: str, where: Location) -> str:
+        return f"c.roll({name!r}, {self.keep(exprs)}[{pick}], {self.keep(where)}, {self._seen(exprs[0])})"
+
     def pool(self, r: Any, thresholds: str, value_read: bool) -> str:
         return f"c.pool({self.keep(r)}, {self._seen(r.expr)}, {thresholds})"
 

@@ -11,6 +11,8 @@ from interpreter.hints import suggest
 from interpreter.load.document import Document
 from interpreter.record import replace
 from interpreter.ruleset.context import Checker, ProcContext, Scope, Sections, StepCompiler, compile_steps
+from interpreter.ruleset.effect_steps import effect_params, switches
+from interpreter.ruleset.effects import compile_effects, takers
 from interpreter.ruleset.lazy import Procedures
 from interpreter.ruleset.liveness import ALL, SHEET, Liveness, annotate, mark_done, writes
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Table, Trait
@@ -76,9 +78,12 @@ class Compiler(Checker):
             self.ordered(trait.minimum, trait.maximum, ("traits", name, "min"))
         derived = self.derived(base | set(traits))
         sheet = compile_sheet(self, data["sheet"], base, traits, derived) if "sheet" in data else None
+        raw_procedures = data.get("procedures") or {}
+        effects = compile_effects(self, data.get("effects") or {}, raw_procedures, named_dice)
         sections = Sections(MappingProxyType(constants), MappingProxyType(named_dice), MappingProxyType(traits),
                             MappingProxyType(derived), sheet, MappingProxyType(data.get("tables") or {}),
-                            MappingProxyType(data.get("procedures") or {}))
+                            MappingProxyType(raw_procedures), MappingProxyType(effects),
+                            MappingProxyType(takers(effects, raw_procedures)))
         specs = data.get("procedures") or {}
         procedures: Mapping[str, Procedure]
         if fresh is not None:
@@ -106,6 +111,7 @@ class Compiler(Checker):
             traits=MappingProxyType(traits), derived=MappingProxyType(derived), tables=tables,
             procedures=procedures, notes=MappingProxyType(notes), examples=examples,
             extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}), sheet=sheet,
+            effects=MappingProxyType(effects),
         )
 
     def lazy(self, specs: Mapping[str, Any], base: set[str], sections: Sections,
@@ -173,6 +179,7 @@ class Compiler(Checker):
         values = tuple(spec.get("values") or {})
         params = tuple(self.param(pname, pspec, path + ("params", pname), sections.constants)
                        for pname, pspec in (spec.get("params") or {}).items())
+        params += effect_params(sections.takes.get(name, ()), params)
         for p in params:
             if p.name in outcomes or p.name in RESERVED:
                 self.problem(SchemaViolation(
@@ -213,7 +220,8 @@ class Compiler(Checker):
         writable = sheet_names | {p.name for p in params if p.type == "trait"}
         scope = Scope(formulas, set(sections.dice) | {p.name for p in params if p.type == "dice"})
         ctx = ProcContext(name, outcomes, sections, self.compilers, sheet, writable, frozenset(sheet_names))
-        steps = compile_steps(self, spec.get("steps") or [], path + ("steps",), scope, ctx)
+        steps = switches(self, sections.takes.get(name, ()), spec, scope, sheet is not None)
+        steps += compile_steps(self, spec.get("steps") or [], path + ("steps",), scope, ctx)
         for v in values:
             if v not in ctx.bound and v not in {p.name for p in params} and v not in ctx.writable | readable:
                 self.problem(SchemaViolation(f"value '{v}' is never set by the steps of '{name}'",
@@ -223,7 +231,7 @@ class Compiler(Checker):
                          MappingProxyType(_value_help(spec)), steps, tuple(spec.get("refs") or ()),
                          self.where(path, key=True), spec.get("sheet", "none"),
                          compile_samples(self, spec.get("samples") or [], path + ("samples",), params),
-                         value_words=self.value_words(spec, path))
+                         value_words=self.value_words(spec, path), tags=tuple(spec.get("tags") or ()))
 
     def value_words(self, spec: dict[str, Any], path: P) -> Mapping[str, Mapping[int, str]]:
         """The words declared for values: number -> word, each number named once."""
@@ -363,7 +371,7 @@ def _writable(sheet: SheetSpec, traits: Mapping[str, Trait]) -> set[str]:
 
 
 _KNOWN = {"ruleset", "title", "description", "source", "constants", "dice", "traits", "derived", "tables",
-          "procedures", "notes", "examples", "sheet"}
+          "procedures", "notes", "examples", "sheet", "effects"}
 
 
 def _reaches(graph: dict[str, set[str]], node: str, goal: str, seen: set[str]) -> bool:

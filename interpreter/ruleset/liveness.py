@@ -133,6 +133,7 @@ class Liveness:
                     live_in -= {name for name, _ in r.reads}
                     live_in |= self.dice_reads(r.expr)
                     live_in.update(*(_names(f) for fs in r.thresholds for f in fs))
+                    live_in.update(*(_names(f) for f in r.switches))
             case Decide(branches=branches):
                 live_in = set(out).union(*(_names(b.cond) for b in branches))
             case Stop(when=when):

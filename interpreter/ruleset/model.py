@@ -61,6 +61,7 @@ class Procedure:
     value_words: Mapping[str, Mapping[int, str]] = field(  # value -> number -> the word shown for it
         default_factory=lambda: MappingProxyType({}))
     reads: frozenset[str] | None = None  # the names its steps can read (liveness.SHEET: a sheet's too); None: any
+    tags: tuple[str, ...] = ()  # words an effect's selector picks it by
     memo: Memo = field(default_factory=lambda: Memo(), compare=False, repr=False)
 
     def rank(self, outcome: str | None) -> int:
@@ -171,6 +172,7 @@ class Ruleset:
     sheet: SheetSpec | None = None  # when the ruleset describes character sheets
     extends: str | None = None  # for an overlay: the id of the ruleset it changes
     changes: tuple[tuple[str, str], ...] = ()  # for an overlay: (JSON path, added/changed/removed)
+    effects: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # name -> effects.Effect
 
 
 @record

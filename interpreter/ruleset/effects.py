@@ -1,0 +1,193 @@
+"""Effects: named changes a ruleset declares once and that reach the rolls of many procedures.
+
+An effect has a flag that switches it on in a run (`param`; also `when` the sheet says so, or the
+follow-up of a run whose result says so, `after`), a selector (`reaches`: procedures, tags, named
+dice, the names rolls bind) and a change to each roll it reaches (an advantage or disadvantage die,
+a modifier, a floor). Compiling a roll step gives it one dice expression for each set of the
+effects reaching it that may be on (`roll_variants`); the roll kind picks among them as the run
+goes, so traced runs, sampled runs and exact odds roll the same dice.
+
+A procedure that declares the parameter named by `handled_by` applies the change with its own
+steps (a `best_of` of its own, say): the effect then turns that flag on instead of changing its rolls.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from types import MappingProxyType
+from typing import Any
+
+from interpreter.errors import Location, SchemaViolation, UnknownName
+from interpreter.hints import suggest
+from interpreter.record import record
+
+P = tuple[Any, ...]
+MOST_PER_ROLL = 4  # effects that may reach one roll: each set of them is one dice expression
+
+
+@record
+class Effect:
+    """One compiled effect (see the module's description)."""
+
+    name: str
+    summary: str
+    refs: tuple[str, ...]
+    param: str
+    when: Any  # the formula as written (compiled in each procedure that reads the sheet), or None
+    after: Mapping[str, str]  # procedure -> the flag value of its result that switches the effect on next
+    handled_by: str | None
+    procedures: tuple[str, ...] | None
+    tags: tuple[str, ...] | None
+    dice: tuple[str, ...] | None
+    rolls: tuple[str, ...] | None
+    die: str | None  # advantage | disadvantage
+    modifier: int
+    floor: int | None
+    where: Location
+
+    def selector(self) -> str:
+        """The rolls it reaches, in words."""
+        parts = [f"{label} {', '.join(names)}" for label, names in (
+            ("procedures", self.procedures), ("tags", self.tags), ("dice", self.dice), ("rolls", self.rolls))
+            if names is not None]
+        return "; ".join(parts) if parts else "every roll"
+
+    def change(self) -> str:
+        """What it does to a roll it reaches, in words."""
+        parts = [f"{self.die} die"] if self.die else []
+        if self.modifier:
+            parts.append(f"{self.modifier:+d}")
+        if self.floor is not None:
+            parts.append(f"at least {self.floor}")
+        return ", ".join(parts)
+
+
+def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, Any],
+                    named_dice: Mapping[str, Any]) -> dict[str, Effect]:
+    """The `effects` section compiled; names it refers to are checked against the procedures as written."""
+    out = {}
+    for name, spec in specs.items():
+        path: P = ("effects", name)
+        reaches = spec.get("reaches") or {}
+        for i, proc in enumerate(reaches.get("procedures") or ()):
+            _known(c, proc, "procedure", procedures, path + ("reaches", "procedures", i))
+        for i, die in enumerate(reaches.get("dice") or ()):
+            _known(c, die, "named dice", named_dice, path + ("reaches", "dice", i))
+        for proc, value in (spec.get("after") or {}).items():
+            known = _known(c, proc, "procedure", procedures, path + ("after", proc), key=True)
+            if known and value not in (procedures[proc].get("values") or {}):
+                c.problem(UnknownName(f"procedure '{proc}' reports no value '{value}'",
+                                          c.where(path + ("after", proc)),
+                                          suggest(value, list(procedures[proc].get("values") or {}))))
+        change = spec["change"]
+        modifier = c.number(change, "modifier", path + ("change",)) or 0
+        floor = c.number(change, "floor", path + ("change",))
+        out[name] = Effect(
+            name, spec.get("summary", ""), tuple(spec.get("refs") or ()), spec.get("param", name), spec.get("when"),
+            MappingProxyType(dict(spec.get("after") or {})), spec.get("handled_by"), _names(reaches, "procedures"),
+            _names(reaches, "tags"), _names(reaches, "dice"), _names(reaches, "rolls"), change.get("die"),
+            modifier, floor, c.where(path, key=True))
+    return out
+
+
+def _names(reaches: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
+    return tuple(reaches[key]) if key in reaches else None
+
+
+def _known(c: Any, name: str, what: str, names: Mapping[str, Any], path: P, key: bool = False) -> bool:
+    if name in names:
+        return True
+    c.problem(UnknownName(f"unknown {what} '{name}'", c.where(path, key=key), suggest(name, list(names))))
+    return False
+
+
+# -- which procedures and rolls an effect reaches (read from the procedures as written) --------------
+
+def _raw_steps(steps: Any) -> Iterator[Mapping[str, Any]]:
+    for step in steps or ():
+        if isinstance(step, Mapping):
+            yield step
+            for key in ("then", "else", "steps"):
+                yield from _raw_steps(step.get(key))
+
+
+def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, Any], name: str, text: Any) -> bool:
+    """Whether the effect reaches the roll of `name: text` in procedure `proc` (as written: `spec`)."""
+    if effect.procedures is not None and proc not in effect.procedures:
+        return False
+    if effect.tags is not None and not set(effect.tags) & set(spec.get("tags") or ()):
+        return False
+    if effect.dice is not None and str(text).strip() not in effect.dice:
+        return False
+    if effect.rolls is not None and name not in effect.rolls:
+        return False
+    return not handles(effect, spec)
+
+
+def handles(effect: Effect, spec: Mapping[str, Any]) -> bool:
+    """Whether a procedure (as written) applies the effect's change with its own steps."""
+    return effect.handled_by is not None and effect.handled_by in (spec.get("params") or {})
+
+
+def _reached(effect: Effect, proc: str, spec: Mapping[str, Any]) -> bool:
+    """Whether one of the procedure's own rolls is reached, or it handles the effect's change itself."""
+    for step in _raw_steps(spec.get("steps")):
+        rolls = step.get("roll")
+        if isinstance(rolls, Mapping) and "read" not in step and any(
+                reaches_roll(effect, proc, spec, n, t) for n, t in rolls.items()):
+            return True
+    return handles(effect, spec) and (effect.procedures is None or proc in effect.procedures) and (
+        effect.tags is None or bool(set(effect.tags) & set(spec.get("tags") or ())))
+
+
+def takers(effects: Mapping[str, Effect], procedures: Mapping[str, Any]) -> dict[str, tuple[Effect, ...]]:
+    """For each procedure, the effects whose flag it takes: those reaching it, and those taken by a
+    procedure it calls (it passes the flag on)."""
+    calls = {name: {s["call"] for s in _raw_steps(spec.get("steps")) if isinstance(s.get("call"), str)}
+             for name, spec in procedures.items()}
+    out: dict[str, tuple[Effect, ...]] = {}
+    for effect in effects.values():
+        taking = {name for name, spec in procedures.items() if _reached(effect, name, spec)}
+        grew = True
+        while grew:
+            more = {name for name, callees in calls.items() if name not in taking and callees & taking}
+            taking |= more
+            grew = bool(more)
+        for name in taking:
+            out[name] = out.get(name, ()) + (effect,)
+    return out
+
+
+def roll_variants(text: str, effects: tuple[Effect, ...], better: str) -> list[str]:
+    """The dice expression of a roll for each set of these effects that is on (index: a bit per effect)."""
+    out = []
+    for mask in range(1 << len(effects)):
+        on = [e for i, e in enumerate(effects) if mask >> i & 1]
+        out.append(changed(text, on, better))
+    return out
+
+
+def changed(text: str, effects: list[Effect], better: str) -> str:
+    """A roll's dice expression with these effects' changes: the die, then the modifiers, then the floor."""
+    advantage = any(e.die == "advantage" for e in effects)
+    disadvantage = any(e.die == "disadvantage" for e in effects)
+    out = text
+    if advantage != disadvantage:  # an advantage and a disadvantage cancel; two of a kind are one die
+        keep = "kh1" if advantage == (better == "high") else "kl1"
+        out = f"{{{out}, {out}}}{keep}"
+    modifier = sum(e.modifier for e in effects)
+    if modifier:
+        out = f"({out}) {'+' if modifier > 0 else '-'} {abs(modifier)}"
+    floors = [e.floor for e in effects if e.floor is not None]
+    if floors:
+        out = f"{{{out}, {max(floors)}}}kh1"
+    return out
+
+
+def refuse_many(c: Any, reaching: tuple[Effect, ...], where: Location) -> bool:
+    """More effects reach one roll than it is written for: a problem, and False."""
+    if len(reaching) <= MOST_PER_ROLL:
+        return True
+    c.problem(SchemaViolation(f"{len(reaching)} effects reach this roll ({', '.join(e.name for e in reaching)}); "
+                              f"at most {MOST_PER_ROLL} may", where, "narrow their reaches"))
+    return False
