@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.cli.effects_text import procedure_effects, ruleset_effects
 from interpreter.cli.prose import step_lines
 from interpreter.ruleset import samples
 from interpreter.ruleset.model import Param, Procedure, Ruleset
@@ -51,7 +52,7 @@ def _words(proc: Procedure, value: str) -> str:
     return " [" + ", ".join(f"{w}={n}" for n, w in words.items()) + "]" if words else ""
 
 
-def _procedure(proc: Procedure, c: Constants, heading: str = "###") -> list[str]:
+def _procedure(proc: Procedure, c: Constants, heading: str = "###", ruleset: Ruleset | None = None) -> list[str]:
     lines = [f"{heading} `{proc.name}`{_refs(proc.refs)}", ""]
     if proc.summary:
         lines += [prose(proc.summary, c), ""]
@@ -69,7 +70,7 @@ def _procedure(proc: Procedure, c: Constants, heading: str = "###") -> list[str]
             f"`{v}`" + (f" ({prose(proc.value_help[v], c)})" if proc.value_help.get(v) else "") + _words(proc, v)
             for v in proc.values))
     lines += ["", "Steps:", ""] + step_lines(proc.steps) + [""]
-    return lines
+    return lines + (procedure_effects(ruleset, proc) if ruleset is not None else [])
 
 
 def usage(ruleset: Ruleset, proc: Procedure) -> str:
@@ -84,7 +85,7 @@ def usage(ruleset: Ruleset, proc: Procedure) -> str:
 
 def procedure_text(ruleset: Ruleset, proc: Procedure) -> str:
     """One procedure: how to run it, its parameters, outcomes, values and steps."""
-    lines = [f"Usage: {usage(ruleset, proc)}", ""] + _procedure(proc, ruleset.constants, "#")
+    lines = [f"Usage: {usage(ruleset, proc)}", ""] + _procedure(proc, ruleset.constants, "#", ruleset)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -143,10 +144,11 @@ def describe(ruleset: Ruleset) -> str:
         for d in ruleset.derived.values():
             lines.append(f"- `{d.name}` ({d.label}) = `{d.formula.text if d.formula else ''}`{_refs(d.refs)}")
         lines.append("")
+    lines += ruleset_effects(ruleset)
     if ruleset.procedures:
         lines += ["## Procedures", ""]
         for proc in ruleset.procedures.values():
-            lines += _procedure(proc, ruleset.constants)
+            lines += _procedure(proc, ruleset.constants, ruleset=ruleset)
     if ruleset.tables:
         lines += ["## Tables", ""]
         for table in ruleset.tables.values():

@@ -42,7 +42,7 @@ def run_to_end(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any
     outcome, _, ended = ctx.run(proc, env)
     values = {v: worded(proc, v, reported(x)) for v, x in zip(proc.values, ended, strict=True)}
     follow_up = tuple((e.param, e.name) for e in ruleset.effects.values()
-                      if proc.name in e.after and values.get(e.after[proc.name]) is True)
+                      if e.param is not None and proc.name in e.after and values.get(e.after[proc.name]) is True)
     return Result(ruleset.id, proc.name, finished(proc, outcome), values, tuple(ctx.trace or ()),
                   follow_up=follow_up), env
 

@@ -231,7 +231,8 @@ class Compiler(Checker):
                          MappingProxyType(_value_help(spec)), steps, tuple(spec.get("refs") or ()),
                          self.where(path, key=True), spec.get("sheet", "none"),
                          compile_samples(self, spec.get("samples") or [], path + ("samples",), params),
-                         value_words=self.value_words(spec, path), tags=tuple(spec.get("tags") or ()))
+                         value_words=self.value_words(spec, path), tags=tuple(spec.get("tags") or ()),
+                         effects=tuple(e.name for e in sections.takes.get(name, ())))
 
     def value_words(self, spec: dict[str, Any], path: P) -> Mapping[str, Mapping[int, str]]:
         """The words declared for values: number -> word, each number named once."""

@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interpreter.ruleset.context import Checker, Scope
-from interpreter.ruleset.effects import Effect, handles
+from interpreter.ruleset.effects import Effect, handles, when_text
 from interpreter.ruleset.model import Param
 from interpreter.ruleset.specs import Assign, Let, Step
 
@@ -22,7 +22,7 @@ def effect_params(effects: tuple[Effect, ...], declared: tuple[Param, ...]) -> t
     names = {p.name for p in declared}
     out: list[Param] = []
     for effect in effects:
-        if effect.param not in names:
+        if effect.param is not None and effect.param not in names:
             names.add(effect.param)
             out.append(Param(effect.param, "flag", False, False,
                              help=f"effect {effect.name}: {effect.summary}".rstrip(": "), where=effect.where))
@@ -35,16 +35,26 @@ def switches(c: Checker, effects: tuple[Effect, ...], spec: Mapping[str, Any], s
     out: list[Step[Any]] = []
     for effect in effects:
         path = ("effects", effect.name)
-        assign = []
-        if effect.when is not None and reads_sheet:
-            text = effect.when if isinstance(effect.when, str) else ("true" if effect.when else "false")
-            f = c.formula(f"{effect.param} or (has_sheet and ({text}))", path + ("when",), scope.formulas)
-            if f is not None:
-                assign.append(Assign(effect.param, f, c.where(path + ("when",))))
+        assign: list[Assign] = []
+        if effect.when is not None and reads_sheet and effect.param is not None:
+            _assign(c, assign, effect.param, f"{effect.param} or (has_sheet and ({when_text(effect.when)}))",
+                    path + ("when",), scope)
+        on = effect.switch()
         if handles(effect, spec) and effect.handled_by != effect.param:
-            f = c.formula(f"{effect.handled_by} or {effect.param}", path + ("handled_by",), scope.formulas)
-            if f is not None:
-                assign.append(Assign(str(effect.handled_by), f, c.where(path + ("handled_by",))))
+            _assign(c, assign, str(effect.handled_by), f"{effect.handled_by} or ({on})", path + ("handled_by",), scope)
+        params = spec.get("params") or {}
+        for name, number in effect.adds.items():
+            if name in params:
+                _assign(c, assign, name, f"{name} + ({number} if {on} else 0)", path + ("change", "adds", name), scope)
+        for name in effect.flags:
+            if name in params:
+                _assign(c, assign, name, f"{name} or ({on})", path + ("change", "flags"), scope)
         if assign:
             out.append(Step("let", Let(tuple(assign)), effect.where))
     return tuple(out)
+
+
+def _assign(c: Checker, assign: list[Assign], name: str, text: str, path: tuple[Any, ...], scope: Scope) -> None:
+    f = c.formula(text, path, scope.formulas)
+    if f is not None:
+        assign.append(Assign(name, f, c.where(path)))

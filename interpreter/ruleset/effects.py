@@ -32,7 +32,7 @@ class Effect:
     name: str
     summary: str
     refs: tuple[str, ...]
-    param: str
+    param: str | None  # None: switched on by the sheet only (`when` without `param`)
     when: Any  # the formula as written (compiled in each procedure that reads the sheet), or None
     after: Mapping[str, str]  # procedure -> the flag value of its result that switches the effect on next
     handled_by: str | None
@@ -43,7 +43,18 @@ class Effect:
     die: str | None  # advantage | disadvantage
     modifier: int
     floor: int | None
+    adds: Mapping[str, int]  # parameter -> the number added to it where a procedure reached starts
+    flags: tuple[str, ...]  # flag parameters turned on where a procedure reached starts
     where: Location
+
+    def switch(self) -> str:
+        """The formula that says whether it is on in a run: its flag (which `when` turns on too), or the sheet's."""
+        if self.param is not None:
+            return self.param
+        return f"has_sheet and ({when_text(self.when)})"
+
+    def changes_rolls(self) -> bool:
+        return self.die is not None or bool(self.modifier) or self.floor is not None
 
     def selector(self) -> str:
         """The rolls it reaches, in words."""
@@ -59,7 +70,14 @@ class Effect:
             parts.append(f"{self.modifier:+d}")
         if self.floor is not None:
             parts.append(f"at least {self.floor}")
+        parts += [f"{name} {number:+d}" for name, number in self.adds.items()]
+        parts += [f"{name} on" for name in self.flags]
         return ", ".join(parts)
+
+
+def when_text(when: Any) -> str:
+    """A `when` as formula text (true and false may be written as YAML booleans)."""
+    return ("true" if when else "false") if isinstance(when, bool) else str(when)
 
 
 def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, Any],
@@ -82,11 +100,16 @@ def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, A
         change = spec["change"]
         modifier = c.number(change, "modifier", path + ("change",)) or 0
         floor = c.number(change, "floor", path + ("change",))
+        adds = {k: c.number(change["adds"], k, path + ("change", "adds")) or 0 for k in change.get("adds") or {}}
+        param = spec.get("param", None if "when" in spec else name)
+        if param is None and "after" in spec:
+            c.problem(SchemaViolation(f"effect '{name}' has no flag for a follow-up run to take",
+                                      c.where(path + ("after",), key=True), "give it a param"))
         out[name] = Effect(
-            name, spec.get("summary", ""), tuple(spec.get("refs") or ()), spec.get("param", name), spec.get("when"),
+            name, spec.get("summary", ""), tuple(spec.get("refs") or ()), param, spec.get("when"),
             MappingProxyType(dict(spec.get("after") or {})), spec.get("handled_by"), _names(reaches, "procedures"),
             _names(reaches, "tags"), _names(reaches, "dice"), _names(reaches, "rolls"), change.get("die"),
-            modifier, floor, c.where(path, key=True))
+            modifier, floor, MappingProxyType(adds), tuple(change.get("flags") or ()), c.where(path, key=True))
     return out
 
 
@@ -113,15 +136,22 @@ def _raw_steps(steps: Any) -> Iterator[Mapping[str, Any]]:
 
 def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, Any], name: str, text: Any) -> bool:
     """Whether the effect reaches the roll of `name: text` in procedure `proc` (as written: `spec`)."""
-    if effect.procedures is not None and proc not in effect.procedures:
-        return False
-    if effect.tags is not None and not set(effect.tags) & set(spec.get("tags") or ()):
+    if not effect.changes_rolls() or not _selected(effect, proc, spec):
         return False
     if effect.dice is not None and str(text).strip() not in effect.dice:
         return False
     if effect.rolls is not None and name not in effect.rolls:
         return False
     return not handles(effect, spec)
+
+
+def _selected(effect: Effect, proc: str, spec: Mapping[str, Any]) -> bool:
+    """Whether the procedure is one the effect's selector picks (by name and tags), and can tell it is on."""
+    if effect.procedures is not None and proc not in effect.procedures:
+        return False
+    if effect.tags is not None and not set(effect.tags) & set(spec.get("tags") or ()):
+        return False
+    return effect.param is not None or spec.get("sheet") in ("required", "optional")
 
 
 def handles(effect: Effect, spec: Mapping[str, Any]) -> bool:
@@ -136,8 +166,9 @@ def _reached(effect: Effect, proc: str, spec: Mapping[str, Any]) -> bool:
         if isinstance(rolls, Mapping) and "read" not in step and any(
                 reaches_roll(effect, proc, spec, n, t) for n, t in rolls.items()):
             return True
-    return handles(effect, spec) and (effect.procedures is None or proc in effect.procedures) and (
-        effect.tags is None or bool(set(effect.tags) & set(spec.get("tags") or ())))
+    params = spec.get("params") or {}
+    return _selected(effect, proc, spec) and (handles(effect, spec) or any(k in params for k in effect.adds)
+                                              or any(k in params for k in effect.flags))
 
 
 def takers(effects: Mapping[str, Effect], procedures: Mapping[str, Any]) -> dict[str, tuple[Effect, ...]]:

@@ -62,6 +62,7 @@ class Procedure:
         default_factory=lambda: MappingProxyType({}))
     reads: frozenset[str] | None = None  # the names its steps can read (liveness.SHEET: a sheet's too); None: any
     tags: tuple[str, ...] = ()  # words an effect's selector picks it by
+    effects: tuple[str, ...] = ()  # the effects whose flag or change it takes (ruleset.effects)
     memo: Memo = field(default_factory=lambda: Memo(), compare=False, repr=False)
 
     def rank(self, outcome: str | None) -> int:

@@ -108,7 +108,7 @@ def _with_effects(c: Checker, r: RollInto, text: Any, spec: Spec, at: P, scope: 
         if expr is None:
             return r
         variants.append(expr)
-    flags = tuple(c.formula(e.param, at, scope.formulas) for e in reaching)
+    flags = tuple(c.formula(e.switch(), at, scope.formulas) for e in reaching)
     if any(f is None for f in flags):
         return r
     return replace(r, effects=reaching, switches=flags, variants=tuple(variants))
@@ -279,7 +279,8 @@ def compile_call(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
     given = set(spec.get("with") or {})
     caller = ctx.sections.procedures.get(ctx.name) or {}
     for effect in ctx.sections.takes.get(callee, ()):  # an effect's flag goes on to the procedures called
-        if effect.param not in given and effect.param in scope.formulas and not handles(effect, caller):
+        if effect.param is not None and effect.param not in given and effect.param in scope.formulas \
+                and not handles(effect, caller):
             given.add(effect.param)
             f = c.formula(effect.param, path + ("call",), scope.formulas)
             if f is not None:
