@@ -13,6 +13,7 @@ from interpreter.record import replace
 from interpreter.ruleset.context import Checker, ProcContext, Scope, Sections, StepCompiler, compile_steps
 from interpreter.ruleset.effect_steps import effect_params, switches
 from interpreter.ruleset.effects import compile_effects, takers
+from interpreter.ruleset.entries import selected_traits
 from interpreter.ruleset.lazy import Procedures
 from interpreter.ruleset.liveness import ALL, SHEET, Liveness, annotate, mark_done, writes
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Table, Trait
@@ -79,7 +80,7 @@ class Compiler(Checker):
         derived = self.derived(base | set(traits))
         sheet = compile_sheet(self, data["sheet"], base, traits, derived) if "sheet" in data else None
         raw_procedures = data.get("procedures") or {}
-        effects = compile_effects(self, data.get("effects") or {}, raw_procedures, named_dice)
+        effects = compile_effects(self, data.get("effects") or {}, raw_procedures, named_dice, traits)
         sections = Sections(MappingProxyType(constants), MappingProxyType(named_dice), MappingProxyType(traits),
                             MappingProxyType(derived), sheet, MappingProxyType(data.get("tables") or {}),
                             MappingProxyType(raw_procedures), MappingProxyType(effects),
@@ -197,6 +198,7 @@ class Compiler(Checker):
         for p in params:
             if p.type in ("trait", "int"):
                 formulas |= {f"{p.name}_in_{g}" for g in groups}
+                formulas |= {f"{p.name}_is_{t}" for t in selected_traits(sections.effects)}
         uses_sheet = spec.get("sheet", "none") in ("required", "optional")
         sheet = sections.sheet if uses_sheet else None
         formulas.add("has_sheet")

@@ -39,18 +39,26 @@ def switches(c: Checker, effects: tuple[Effect, ...], spec: Mapping[str, Any], s
         if effect.when is not None and reads_sheet and effect.param is not None:
             _assign(c, assign, effect.param, f"{effect.param} or (has_sheet and ({when_text(effect.when)}))",
                     path + ("when",), scope)
-        on = effect.switch()
+        on = effect.switch_in(spec)
+        done = []  # what it does to this procedure, for the trace
         if handles(effect, spec) and effect.handled_by != effect.param:
             _assign(c, assign, str(effect.handled_by), f"{effect.handled_by} or ({on})", path + ("handled_by",), scope)
+            done.append(f"{effect.handled_by} on")
         params = spec.get("params") or {}
         for name, number in effect.adds.items():
             if name in params:
                 _assign(c, assign, name, f"{name} + ({number} if {on} else 0)", path + ("change", "adds", name), scope)
+                done.append(f"{name} {number:+d}")
         for name in effect.flags:
             if name in params:
                 _assign(c, assign, name, f"{name} or ({on})", path + ("change", "flags"), scope)
+                done.append(f"{name} on")
         if assign:
-            out.append(Step("let", Let(tuple(assign)), effect.where))
+            condition = c.formula(on, path, scope.formulas) if done else None
+            why = effect.param or f"the sheet: {effect.when}"
+            note = f"effect {effect.name} ({why}): {', '.join(done)}" + (f": {effect.summary}" if effect.summary else "")
+            notes = ((condition, note),) if condition is not None else ()
+            out.append(Step("let", Let(tuple(assign), notes), effect.where))
     return tuple(out)
 
 

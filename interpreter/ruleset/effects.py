@@ -40,6 +40,8 @@ class Effect:
     tags: tuple[str, ...] | None
     dice: tuple[str, ...] | None
     rolls: tuple[str, ...] | None
+    traits: tuple[str, ...] | None  # rolls of a procedure run on one of these traits (a parameter naming it)
+    groups: tuple[str, ...] | None  # ... or on a trait of one of these groups
     die: str | None  # advantage | disadvantage
     modifier: int
     floor: int | None
@@ -53,14 +55,26 @@ class Effect:
             return self.param
         return f"has_sheet and ({when_text(self.when)})"
 
+    def switch_in(self, spec: Mapping[str, Any]) -> str:
+        """`switch`, in a procedure (as written): with a trait or group selector, also whether one of its
+        number or trait parameters names such a trait (known when it is given a trait's name, with --sheet)."""
+        parts = [self.switch()]
+        named = [p for p, ps in (spec.get("params") or {}).items()
+                 if isinstance(ps, Mapping) and ps.get("type") in ("int", "trait")]
+        if self.traits is not None:
+            parts.append(" or ".join(f"{p}_is_{t}" for p in named for t in self.traits) or "false")
+        if self.groups is not None:
+            parts.append(" or ".join(f"{p}_in_{g}" for p in named for g in self.groups) or "false")
+        return " and ".join(f"({part})" for part in parts) if len(parts) > 1 else parts[0]
+
     def changes_rolls(self) -> bool:
         return self.die is not None or bool(self.modifier) or self.floor is not None
 
     def selector(self) -> str:
         """The rolls it reaches, in words."""
         parts = [f"{label} {', '.join(names)}" for label, names in (
-            ("procedures", self.procedures), ("tags", self.tags), ("dice", self.dice), ("rolls", self.rolls))
-            if names is not None]
+            ("procedures", self.procedures), ("tags", self.tags), ("dice", self.dice), ("rolls", self.rolls),
+            ("traits", self.traits), ("groups", self.groups)) if names is not None]
         return "; ".join(parts) if parts else "every roll"
 
     def change(self) -> str:
@@ -81,7 +95,7 @@ def when_text(when: Any) -> str:
 
 
 def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, Any],
-                    named_dice: Mapping[str, Any]) -> dict[str, Effect]:
+                    named_dice: Mapping[str, Any], traits: Mapping[str, Any]) -> dict[str, Effect]:
     """The `effects` section compiled; names it refers to are checked against the procedures as written."""
     out = {}
     for name, spec in specs.items():
@@ -91,6 +105,11 @@ def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, A
             _known(c, proc, "procedure", procedures, path + ("reaches", "procedures", i))
         for i, die in enumerate(reaches.get("dice") or ()):
             _known(c, die, "named dice", named_dice, path + ("reaches", "dice", i))
+        for i, trait in enumerate(reaches.get("traits") or ()):
+            _known(c, trait, "trait", traits, path + ("reaches", "traits", i))
+        groups = {t.group: t for t in traits.values() if t.group}
+        for i, group in enumerate(reaches.get("groups") or ()):
+            _known(c, group, "trait group", groups, path + ("reaches", "groups", i))
         for proc, value in (spec.get("after") or {}).items():
             known = _known(c, proc, "procedure", procedures, path + ("after", proc), key=True)
             if known and value not in (procedures[proc].get("values") or {}):
@@ -108,7 +127,8 @@ def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, A
         out[name] = Effect(
             name, spec.get("summary", ""), tuple(spec.get("refs") or ()), param, spec.get("when"),
             MappingProxyType(dict(spec.get("after") or {})), spec.get("handled_by"), _names(reaches, "procedures"),
-            _names(reaches, "tags"), _names(reaches, "dice"), _names(reaches, "rolls"), change.get("die"),
+            _names(reaches, "tags"), _names(reaches, "dice"), _names(reaches, "rolls"), _names(reaches, "traits"),
+            _names(reaches, "groups"), change.get("die"),
             modifier, floor, MappingProxyType(adds), tuple(change.get("flags") or ()), c.where(path, key=True))
     return out
 
@@ -151,6 +171,9 @@ def _selected(effect: Effect, proc: str, spec: Mapping[str, Any]) -> bool:
         return False
     if effect.tags is not None and not set(effect.tags) & set(spec.get("tags") or ()):
         return False
+    if (effect.traits is not None or effect.groups is not None) and not any(
+            isinstance(p, Mapping) and p.get("type") in ("int", "trait") for p in (spec.get("params") or {}).values()):
+        return False  # no parameter of it names a trait
     return effect.param is not None or spec.get("sheet") in ("required", "optional")
 
 

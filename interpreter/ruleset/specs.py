@@ -65,6 +65,7 @@ class Assign:
 @record
 class Let(StepSpec):
     assign: tuple[Assign, ...]
+    notes: tuple[tuple[Formula, str], ...] = ()  # (condition, text): noted in the trace after the names are bound
 
 
 @record

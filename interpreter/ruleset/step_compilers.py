@@ -108,7 +108,7 @@ def _with_effects(c: Checker, r: RollInto, text: Any, spec: Spec, at: P, scope: 
         if expr is None:
             return r
         variants.append(expr)
-    flags = tuple(c.formula(e.switch(), at, scope.formulas) for e in reaching)
+    flags = tuple(c.formula(e.switch_in(raw), at, scope.formulas) for e in reaching)
     if any(f is None for f in flags):
         return r
     return replace(r, effects=reaching, switches=flags, variants=tuple(variants))
