@@ -140,7 +140,7 @@ def _names(reaches: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
 def _known(c: Any, name: str, what: str, names: Mapping[str, Any], path: P, key: bool = False) -> bool:
     if name in names:
         return True
-    c.problem(UnknownName(f"unknown {what} '{name}'", c.where(path, key=key), suggest(name, list(names))))
+    c.problem(UnknownName(f"unknown {what} '{name}'", c.where(path, key=key), suggest(name, list(names)), name=name))
     return False
 
 
