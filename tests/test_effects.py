@@ -124,6 +124,8 @@ def test_R13_an_ST_point_die_reaches_learn_ritual_and_rest(rules):
     assert [r["expr"] for r in ritual["rolls"]] == ["1d6", "{1d20,1d20}kh1"]
     rest = run_json(rules, "rollunder", "rest", "disadvantage=true", "--dice", "2,5")
     assert rest["values"]["healed"] == 2
+    cancelled = run_json(rules, "rollunder", "rest", "disadvantage=true", "advantage=true", "--dice", "2")
+    assert cancelled["values"]["healed"] == 2 and len(cancelled["rolls"]) == 1
     # the seed's own example keeps its meaning: advantage=true is the cost die, rolled twice, the lower paid
     own = run_json(rules, "rollunder", "learn_ritual", "cunning=12", "advantage=true", "--dice", "3,5,15")
     assert own["values"] == {"cost": 3, "roll": 15}
