@@ -146,6 +146,19 @@ def test_R13_an_ST_point_die_reaches_the_0_HP_roll_inside_take_damage(rules, tmp
     assert hurt["outcome"] == "dead"
 
 
+def test_R13_one_point_is_one_die_for_one_roll(rules, tmp_path):
+    """The die given to learn_ritual's Cunning roll does not also reach the 0-HP roll a paid cost brings
+    (`first: true`): the table is rolled once, the d20 twice."""
+    sheet = new_rollunder_sheet(rules, tmp_path, hp=3)
+    text = sheet.read_text(encoding="utf-8")
+    sheet.write_text(re.sub(r"hp: \{current: 3, max: \d+\}", "hp: {current: 3, max: 3}", text), encoding="utf-8")
+    ran = run_json(rules, "rollunder", "learn_ritual", "pay=hp", "disadvantage=true", "--sheet", str(sheet),
+                   "--dry-run", "--dice", "3,6,5,15")
+    assert [(r["name"], r["result"]) for r in ran["rolls"]] == [("cost", 3), ("zero_zero_hp", 6), ("roll", 15)]
+    assert ran["outcome"] == "lost"
+    assert "first such roll of a run only" in rules("describe", "rollunder").stdout
+
+
 def test_R13_odds_under_an_ST_point_die_equal_the_enumeration_of_its_runs():
     params = {"cunning": 12, "disadvantage": "true"}
     found = exact("rollunder", "learn_ritual", params)

@@ -40,6 +40,7 @@ class Effect:
     tags: tuple[str, ...] | None
     dice: tuple[str, ...] | None
     rolls: tuple[str, ...] | None
+    first: bool  # the first roll it reaches in a run only (the next roll)
     traits: tuple[str, ...] | None  # rolls of a procedure run on one of these traits (a parameter naming it)
     groups: tuple[str, ...] | None  # ... or on a trait of one of these groups
     die: str | None  # advantage | disadvantage
@@ -75,6 +76,8 @@ class Effect:
         parts = [f"{label} {', '.join(names)}" for label, names in (
             ("procedures", self.procedures), ("tags", self.tags), ("dice", self.dice), ("rolls", self.rolls),
             ("traits", self.traits), ("groups", self.groups)) if names is not None]
+        if self.first:
+            parts.append("the first such roll of a run only")
         return "; ".join(parts) if parts else "every roll"
 
     def change(self) -> str:
@@ -127,7 +130,8 @@ def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, A
         out[name] = Effect(
             name, spec.get("summary", ""), tuple(spec.get("refs") or ()), param, spec.get("when"),
             MappingProxyType(dict(spec.get("after") or {})), spec.get("handled_by"), _names(reaches, "procedures"),
-            _names(reaches, "tags"), _names(reaches, "dice"), _names(reaches, "rolls"), _names(reaches, "traits"),
+            _names(reaches, "tags"), _names(reaches, "dice"), _names(reaches, "rolls"), bool(reaches.get("first")),
+            _names(reaches, "traits"),
             _names(reaches, "groups"), change.get("die"),
             modifier, floor, MappingProxyType(adds), tuple(change.get("flags") or ()), c.where(path, key=True))
     return out
@@ -146,16 +150,35 @@ def _known(c: Any, name: str, what: str, names: Mapping[str, Any], path: P, key:
 
 # -- which procedures and rolls an effect reaches (read from the procedures as written) --------------
 
-def _raw_steps(steps: Any) -> Iterator[Mapping[str, Any]]:
-    for step in steps or ():
+def _raw_steps(steps: Any, path: P = ("steps",)) -> Iterator[tuple[P, Mapping[str, Any]]]:
+    """Every step as written, nested ones too, in the order written, each with its path in the procedure."""
+    for i, step in enumerate(steps or ()):
         if isinstance(step, Mapping):
-            yield step
+            yield path + (i,), step
             for key in ("then", "else", "steps"):
-                yield from _raw_steps(step.get(key))
+                yield from _raw_steps(step.get(key), path + (i, key))
 
 
-def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, Any], name: str, text: Any) -> bool:
-    """Whether the effect reaches the roll of `name: text` in procedure `proc` (as written: `spec`)."""
+def own_rolls(effect: Effect, proc: str, spec: Mapping[str, Any]) -> list[P]:
+    """The paths (`steps`, 0, ..., `roll`, NAME) of the procedure's own rolls the effect's selector reaches,
+    in the order written."""
+    out = []
+    for at, step in _raw_steps(spec.get("steps")):
+        rolls = step.get("roll")
+        if isinstance(rolls, Mapping) and "read" not in step:
+            out += [at + ("roll", n) for n, t in rolls.items() if _reaches(effect, proc, spec, n, t)]
+    return out
+
+
+def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, Any], at: P, text: Any) -> bool:
+    """Whether the effect reaches the roll at `at` (`steps`, ..., `roll`, NAME; its dice as written: `text`) in
+    procedure `proc` (as written: `spec`); an effect on the first roll only reaches the first of them."""
+    if not _reaches(effect, proc, spec, at[-1], text):
+        return False
+    return not effect.first or own_rolls(effect, proc, spec)[:1] == [at]
+
+
+def _reaches(effect: Effect, proc: str, spec: Mapping[str, Any], name: str, text: Any) -> bool:
     if not effect.changes_rolls() or not _selected(effect, proc, spec):
         return False
     if effect.dice is not None and str(text).strip() not in effect.dice:
@@ -184,11 +207,8 @@ def handles(effect: Effect, spec: Mapping[str, Any]) -> bool:
 
 def _reached(effect: Effect, proc: str, spec: Mapping[str, Any]) -> bool:
     """Whether one of the procedure's own rolls is reached, or it handles the effect's change itself."""
-    for step in _raw_steps(spec.get("steps")):
-        rolls = step.get("roll")
-        if isinstance(rolls, Mapping) and "read" not in step and any(
-                reaches_roll(effect, proc, spec, n, t) for n, t in rolls.items()):
-            return True
+    if own_rolls(effect, proc, spec):
+        return True
     params = spec.get("params") or {}
     return _selected(effect, proc, spec) and (handles(effect, spec) or any(k in params for k in effect.adds)
                                               or any(k in params for k in effect.flags))
@@ -197,7 +217,7 @@ def _reached(effect: Effect, proc: str, spec: Mapping[str, Any]) -> bool:
 def takers(effects: Mapping[str, Effect], procedures: Mapping[str, Any]) -> dict[str, tuple[Effect, ...]]:
     """For each procedure, the effects whose flag it takes: those reaching it, and those taken by a
     procedure it calls (it passes the flag on)."""
-    calls = {name: {s["call"] for s in _raw_steps(spec.get("steps")) if isinstance(s.get("call"), str)}
+    calls = {name: {s["call"] for _, s in _raw_steps(spec.get("steps")) if isinstance(s.get("call"), str)}
              for name, spec in procedures.items()}
     out: dict[str, tuple[Effect, ...]] = {}
     for effect in effects.values():

@@ -15,7 +15,7 @@ from interpreter.errors import RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.record import replace
 from interpreter.ruleset.context import Checker, ProcContext, Scope, compile_steps
-from interpreter.ruleset.effects import handles, reaches_roll, refuse_many, roll_variants
+from interpreter.ruleset.effects import handles, own_rolls, reaches_roll, refuse_many, roll_variants
 from interpreter.ruleset.specs import (
     Arg,
     Assign,
@@ -99,7 +99,7 @@ def _with_effects(c: Checker, r: RollInto, text: Any, spec: Spec, at: P, scope: 
     if not effects or r.expr is None or "read" in spec:  # a pool read for statistics is left as it is
         return r
     raw = ctx.sections.procedures.get(ctx.name) or {}
-    reaching = tuple(e for e in effects.values() if reaches_roll(e, ctx.name, raw, r.name, text))
+    reaching = tuple(e for e in effects.values() if reaches_roll(e, ctx.name, raw, at[2:], text))
     if not reaching or not refuse_many(c, reaching, c.where(at)):
         return r
     variants = []
@@ -280,7 +280,7 @@ def compile_call(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
     caller = ctx.sections.procedures.get(ctx.name) or {}
     for effect in ctx.sections.takes.get(callee, ()):  # an effect's flag goes on to the procedures called
         if effect.param is not None and effect.param not in given and effect.param in scope.formulas \
-                and not handles(effect, caller):
+                and not handles(effect, caller) and not (effect.first and own_rolls(effect, ctx.name, caller)):
             given.add(effect.param)
             f = c.formula(effect.param, path + ("call",), scope.formulas)
             if f is not None:
