@@ -249,6 +249,26 @@ def test_a_modifier_and_a_floor_change_the_roll_and_its_odds_follow(tmp_path):
     assert_sampling_matches_odds(house, "check", params, value="natural")  # the flag is rebound: picked as it runs
 
 
+def test_a_reroll_rolls_a_low_die_once_more_and_its_odds_follow(rules, tmp_path):
+    house = tmp_path / "lucky.yaml"
+    house.write_text("extends: lockwood\nruleset: lockwood-lucky\neffects:\n  lucky:\n"
+                     "    reaches: {procedures: [move]}\n    change: {reroll: 1}\n", encoding="utf-8")
+    params = {"agility": 0, "lucky": "true"}
+    assert run_given(house, "move", params, [1, 7]).values["total"] == 7
+    counts: Counter[str] = Counter()
+    for first, second in enumerate_dice(20, 20):  # a 1 is rolled again; any other face stands
+        counts[run_given(house, "move", params, [first, second] if first == 1 else [first]).outcome] += 1
+    assert exact(house, "move", params) == {o: Fraction(n, 400) for o, n in counts.items()}
+    assert exact(house, "move", params)["success"] == Fraction(16, 20) * Fraction(21, 20)
+    wide = tmp_path / "wide.yaml"
+    wide.write_text("extends: lockwood\nruleset: lockwood-wide\neffects:\n  lucky:\n"
+                    "    reaches: {procedures: [two]}\n    change: {reroll: 1}\nprocedures:\n  two:\n"
+                    "    outcomes: {done: done}\n    steps:\n      - roll: {x: 1d6 + 1d4}\n"
+                    "      - decide: [{outcome: done}]\n", encoding="utf-8")
+    line = one_line_error(rules("validate", str(wide)))
+    assert line.startswith(f"{wide}:11:19: $.procedures.two.steps[0].roll.x: ") and "effect 'lucky' rerolls dice, and '1d6 + 1d4' is not one dice term" in line
+
+
 def test_an_effect_switched_on_by_the_sheet_has_the_odds_of_its_runs(rules, tmp_path):
     """`when`: the sheet turns the flag on as the run starts, so the roll picks its dice as it goes; the exact
     odds with --sheet are those of one run per face."""

@@ -46,6 +46,7 @@ class Effect:
     die: str | None  # advantage | disadvantage
     modifier: int
     floor: int | None
+    reroll: int | None  # dice showing this or less are rolled once more
     adds: Mapping[str, int]  # parameter -> the number added to it where a procedure reached starts
     flags: tuple[str, ...]  # flag parameters turned on where a procedure reached starts
     where: Location
@@ -69,7 +70,7 @@ class Effect:
         return " and ".join(f"({part})" for part in parts) if len(parts) > 1 else parts[0]
 
     def changes_rolls(self) -> bool:
-        return self.die is not None or bool(self.modifier) or self.floor is not None
+        return self.die is not None or bool(self.modifier) or self.floor is not None or self.reroll is not None
 
     def selector(self) -> str:
         """The rolls it reaches, in words."""
@@ -85,6 +86,8 @@ class Effect:
         parts = [f"{self.die} die"] if self.die else []
         if self.modifier:
             parts.append(f"{self.modifier:+d}")
+        if self.reroll is not None:
+            parts.append(f"dice showing {self.reroll} or less rolled again")
         if self.floor is not None:
             parts.append(f"at least {self.floor}")
         parts += [f"{name} {number:+d}" for name, number in self.adds.items()]
@@ -122,6 +125,7 @@ def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, A
         change = spec["change"]
         modifier = c.number(change, "modifier", path + ("change",)) or 0
         floor = c.number(change, "floor", path + ("change",))
+        reroll = c.number(change, "reroll", path + ("change",))
         adds = {k: c.number(change["adds"], k, path + ("change", "adds")) or 0 for k in change.get("adds") or {}}
         param = spec.get("param", None if "when" in spec else name)
         if param is None and "after" in spec:
@@ -133,7 +137,7 @@ def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, A
             _names(reaches, "tags"), _names(reaches, "dice"), _names(reaches, "rolls"), bool(reaches.get("first")),
             _names(reaches, "traits"),
             _names(reaches, "groups"), change.get("die"),
-            modifier, floor, MappingProxyType(adds), tuple(change.get("flags") or ()), c.where(path, key=True))
+            modifier, floor, reroll, MappingProxyType(adds), tuple(change.get("flags") or ()), c.where(path, key=True))
     return out
 
 
@@ -232,20 +236,38 @@ def takers(effects: Mapping[str, Effect], procedures: Mapping[str, Any]) -> dict
     return out
 
 
-def roll_variants(text: str, effects: tuple[Effect, ...], better: str) -> list[str]:
-    """The dice expression of a roll for each set of these effects that is on (index: a bit per effect)."""
+def roll_variants(text: str, effects: tuple[Effect, ...], better: str, one_term: str | None) -> list[str]:
+    """The dice expression of a roll for each set of these effects that is on (index: a bit per effect);
+    `one_term` is the roll's one dice term written out (its named die followed), for a reroll."""
     out = []
     for mask in range(1 << len(effects)):
         on = [e for i, e in enumerate(effects) if mask >> i & 1]
-        out.append(changed(text, on, better))
+        out.append(changed(text, on, better, one_term))
     return out
 
 
-def changed(text: str, effects: list[Effect], better: str) -> str:
-    """A roll's dice expression with these effects' changes: the die, then the modifiers, then the floor."""
+def one_dice_term(text: str, named_dice: Mapping[str, Any]) -> str | None:
+    """The text of the one dice term a roll is (a named die followed to it), with no reroll or label of its
+    own; None when it is anything else."""
+    from interpreter.dice.expr import parse
+    from interpreter.dice.tree import Dice, Name
+
+    tree = parse(text).tree
+    for _ in range(8):
+        if isinstance(tree, Name) and tree.name in named_dice:
+            tree = named_dice[tree.name].tree
+    if isinstance(tree, Dice) and tree.mods.reroll is None and tree.label is None:
+        return tree.text
+    return None
+
+
+def changed(text: str, effects: list[Effect], better: str, one_term: str | None = None) -> str:
+    """A roll's dice expression with these effects' changes: the reroll, the die, then the modifiers, then
+    the floor."""
     advantage = any(e.die == "advantage" for e in effects)
     disadvantage = any(e.die == "disadvantage" for e in effects)
-    out = text
+    rerolls = [e.reroll for e in effects if e.reroll is not None]
+    out = f"{one_term}r<={max(rerolls)}" if rerolls and one_term is not None else text
     if advantage != disadvantage:  # an advantage and a disadvantage cancel; two of a kind are one die
         keep = "kh1" if advantage == (better == "high") else "kl1"
         out = f"{{{out}, {out}}}{keep}"

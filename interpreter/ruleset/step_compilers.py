@@ -15,7 +15,7 @@ from interpreter.errors import RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.record import replace
 from interpreter.ruleset.context import Checker, ProcContext, Scope, compile_steps
-from interpreter.ruleset.effects import handles, own_rolls, reaches_roll, refuse_many, roll_variants
+from interpreter.ruleset.effects import handles, one_dice_term, own_rolls, reaches_roll, refuse_many, roll_variants
 from interpreter.ruleset.specs import (
     Arg,
     Assign,
@@ -102,8 +102,14 @@ def _with_effects(c: Checker, r: RollInto, text: Any, spec: Spec, at: P, scope: 
     reaching = tuple(e for e in effects.values() if reaches_roll(e, ctx.name, raw, at[2:], text))
     if not reaching or not refuse_many(c, reaching, c.where(at)):
         return r
+    one_term = one_dice_term(r.expr.text, ctx.sections.dice)
+    if one_term is None and any(e.reroll is not None for e in reaching):
+        c.problem(SchemaViolation(f"effect '{next(e.name for e in reaching if e.reroll is not None)}' rerolls dice, "
+                                  f"and '{r.expr.text}' is not one dice term without a reroll of its own", c.where(at),
+                                  "narrow the effect's reaches to rolls of one dice term"))
+        return r
     variants = []
-    for changed in roll_variants(r.expr.text, reaching, spec.get("better", "high")):
+    for changed in roll_variants(r.expr.text, reaching, spec.get("better", "high"), one_term):
         expr = c.dice_expr(changed, at, scope)
         if expr is None:
             return r
