@@ -101,6 +101,7 @@ def procedure_json(proc: Procedure, c: Constants = None) -> dict[str, Any]:
         "values": [{"name": v, "help": prose(proc.value_help.get(v, ""), c)} for v in proc.values],
         "steps": [line.strip().removeprefix("- ")
                   for line in step_lines(proc.steps)],
+        "effects": list(proc.effects),
     }
 
 
@@ -115,6 +116,8 @@ def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
         "tables": [{"name": t.name, "die": t.die.text if t.die is not None else None,
                     "rows": [{"low": r.low, "high": r.high, "text": r.text} for r in t.rows]}
                    for t in ruleset.tables.values()],
+        "effects": [{"name": e.name, "summary": e.summary, "refs": list(e.refs), "param": e.param,
+                     "reaches": e.selector(), "change": e.change()} for e in ruleset.effects.values()],
     }
 
 
