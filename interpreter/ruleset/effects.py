@@ -17,12 +17,12 @@ from collections.abc import Iterator, Mapping
 from types import MappingProxyType
 from typing import Any
 
+from interpreter import limits
 from interpreter.errors import Location, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.record import record
 
 P = tuple[Any, ...]
-MOST_PER_ROLL = 4  # effects that may reach one roll: each set of them is one dice expression
 
 
 @record
@@ -282,8 +282,8 @@ def changed(text: str, effects: list[Effect], better: str, one_term: str | None 
 
 def refuse_many(c: Any, reaching: tuple[Effect, ...], where: Location) -> bool:
     """More effects reach one roll than it is written for: a problem, and False."""
-    if len(reaching) <= MOST_PER_ROLL:
+    if len(reaching) <= limits.MAX_EFFECTS_PER_ROLL:
         return True
     c.problem(SchemaViolation(f"{len(reaching)} effects reach this roll ({', '.join(e.name for e in reaching)}); "
-                              f"at most {MOST_PER_ROLL} may", where, "narrow their reaches"))
+                              f"at most {limits.MAX_EFFECTS_PER_ROLL} may", where, "narrow their reaches"))
     return False
