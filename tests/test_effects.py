@@ -273,7 +273,8 @@ def test_an_effect_switched_on_by_the_sheet_has_the_odds_of_its_runs(rules, tmp_
     """`when`: the sheet turns the flag on as the run starts, so the roll picks its dice as it goes; the exact
     odds with --sheet are those of one run per face."""
     house = tmp_path / "dazed.yaml"
-    house.write_text(DAZED, encoding="utf-8")
+    house.write_text(DAZED + "  shaken:\n    when: hp_current <= 0\n    reaches: {procedures: [check]}\n"
+                     "    change: {modifier: -1}\n", encoding="utf-8")  # no flag of its own: the sheet's only
     sheet = tmp_path / "hero.yaml"
     assert rules("sheet", "new", "lockwood", "-o", str(sheet)).exit_code == 0
     text = sheet.read_text(encoding="utf-8")
@@ -287,8 +288,9 @@ def test_an_effect_switched_on_by_the_sheet_has_the_odds_of_its_runs(rules, tmp_
     for face in range(1, 21):
         ran = run_json(rules, str(house), *args, "--dry-run", "--dice", str(face))
         counts[ran["outcome"]] += 1
-        if face == 7:
-            assert ran["values"]["natural"] == 2 and any("effect dazed" in n for n in ran["notes"])
+        if face == 8:  # 8 - 5 - 1
+            assert ran["values"]["natural"] == 2 and any("effect dazed (dazed)" in n for n in ran["notes"])
+            assert any("effect shaken (the sheet: hp_current <= 0): -1 on natural" in n for n in ran["notes"])
     assert odds_found == {o: Fraction(n, 20) for o, n in counts.items()}
 
 

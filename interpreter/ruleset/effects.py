@@ -2,10 +2,13 @@
 
 An effect has a flag that switches it on in a run (`param`; also `when` the sheet says so, or the
 follow-up of a run whose result says so, `after`), a selector (`reaches`: procedures, tags, named
-dice, the names rolls bind) and a change to each roll it reaches (an advantage or disadvantage die,
-a modifier, a floor). Compiling a roll step gives it one dice expression for each set of the
-effects reaching it that may be on (`roll_variants`); the roll kind picks among them as the run
-goes, so traced runs, sampled runs and exact odds roll the same dice.
+dice, the names rolls bind, the traits or groups a run is on, the first such roll only) and a
+change: to each roll it reaches a reroll, an advantage or disadvantage die, a modifier, a floor;
+to each procedure it reaches numbers added to parameters and flags turned on. Compiling a roll
+step gives it one dice expression for each set of the effects reaching it that may be on
+(`roll_variants`); the roll kind picks among them as the run goes, so traced runs, sampled runs
+and exact odds roll the same dice. The changes to parameters are `let` steps a procedure starts
+with (ruleset.effect_steps).
 
 A procedure that declares the parameter named by `handled_by` applies the change with its own
 steps (a `best_of` of its own, say): the effect then turns that flag on instead of changing its rolls.
