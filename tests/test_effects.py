@@ -337,3 +337,19 @@ def test_more_effects_on_one_roll_than_it_is_written_for_are_refused(rules, tmp_
     assert one_line_error(result).endswith(
         "$.procedures.move.steps[0].roll.natural: 8 effects reach this roll (advantage, disadvantage, "
         "defenders_clause, e0, e1, e2, e3, e4); at most 4 may; narrow their reaches")
+
+
+def test_the_cookbook_effect_recipe_shows_the_diff_it_prints(rules, tmp_path):
+    """docs/cookbook.md, "Stealth at night": the overlay of a few lines, and the odds part of its diff as shown."""
+    page = (ROOT / "docs" / "cookbook.md").read_text(encoding="utf-8")
+    section = page[page.index("## Stealth at night"):]
+    overlay = re.search(r"```yaml\n(.*?)```", section, flags=re.DOTALL).group(1)
+    shown = re.search(r"```text\n(.*?)```", section, flags=re.DOTALL).group(1)
+    assert len(overlay.splitlines()) <= 8
+    (tmp_path / "night.yaml").write_text(overlay, encoding="utf-8")
+    sheet = tmp_path / "hero.yaml"
+    assert rules("sheet", "new", "nwod", "-o", str(sheet)).exit_code == 0
+    diff = rules("diff", "nwod", str(tmp_path / "night.yaml"), "action", "pool=Dexterity", "skill=Stealth",
+                 "night=true", "--sheet", str(sheet))
+    assert diff.exit_code == 0, diff.stderr
+    assert shown in diff.stdout
