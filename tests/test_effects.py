@@ -78,7 +78,7 @@ def test_L14_friendly_fire_takes_the_disadvantage_of_a_failed_move(rules):
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[0] == "lockwood friendly_fire: failure"
     assert "natural: {1d20,1d20}kl1: [~~15~~] [6] = 6" in result.stdout
-    assert "effect disadvantage (disadvantage): disadvantage die on natural" in result.stdout
+    assert "effect disadvantage (disadvantage=true): disadvantage die on natural" in result.stdout
     move = run_json(rules, "lockwood", "move", "agility=3", "--dice", "1")
     assert move["outcome"] == "failure" and move["follow_up"] == {"disadvantage": True}
     assert "follow-up: disadvantage=true (effect disadvantage)" in rules(
@@ -289,7 +289,7 @@ def test_an_effect_switched_on_by_the_sheet_has_the_odds_of_its_runs(rules, tmp_
         ran = run_json(rules, str(house), *args, "--dry-run", "--dice", str(face))
         counts[ran["outcome"]] += 1
         if face == 8:  # 8 - 5 - 1
-            assert ran["values"]["natural"] == 2 and any("effect dazed (dazed)" in n for n in ran["notes"])
+            assert ran["values"]["natural"] == 2 and any("effect dazed (dazed=true, or the sheet: hp_current <= 0)" in n for n in ran["notes"])
             assert any("effect shaken (the sheet: hp_current <= 0): -1 on natural" in n for n in ran["notes"])
     assert odds_found == {o: Fraction(n, 20) for o, n in counts.items()}
 

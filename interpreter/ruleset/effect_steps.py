@@ -55,7 +55,7 @@ def switches(c: Checker, effects: tuple[Effect, ...], spec: Mapping[str, Any], s
                 done.append(f"{name} on")
         if assign:
             condition = c.formula(on, path, scope.formulas) if done else None
-            why = effect.param or f"the sheet: {effect.when}"
+            why = effect.why()
             note = f"effect {effect.name} ({why}): {', '.join(done)}" + (f": {effect.summary}" if effect.summary else "")
             notes = ((condition, note),) if condition is not None else ()
             out.append(Step("let", Let(tuple(assign), notes), effect.where))

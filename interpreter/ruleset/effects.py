@@ -60,6 +60,13 @@ class Effect:
             return self.param
         return f"has_sheet and ({when_text(self.when)})"
 
+    def why(self) -> str:
+        """What switches it on, in words (the trace says it of each effect that applied)."""
+        ways = [f"{self.param}=true"] if self.param is not None else []
+        if self.when is not None:
+            ways.append(f"the sheet: {when_text(self.when)}")
+        return ", or ".join(ways)
+
     def switch_in(self, spec: Mapping[str, Any]) -> str:
         """`switch`, in a procedure (as written): with a trait or group selector, also whether one of its
         number or trait parameters names such a trait (known when it is given a trait's name, with --sheet)."""

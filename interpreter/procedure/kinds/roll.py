@@ -62,7 +62,7 @@ def write_effects(w: Writer, r: RollInto) -> None:
         w.set(r.name, w.roll_among(r.name, r.variants, t, r.where))
         pick = t
     for i, effect in enumerate(r.effects):
-        why = effect.param or f"the sheet: {effect.when}"
+        why = effect.why()
         note = NoteRecord(f"effect {effect.name} ({why}): {effect.change()} on {r.name}"
                           + (f": {effect.summary}" if effect.summary else ""))
         if known:
