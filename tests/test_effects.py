@@ -159,6 +159,33 @@ def test_R13_one_point_is_one_die_for_one_roll(rules, tmp_path):
     assert "first such roll of a run only" in rules("describe", "rollunder").stdout
 
 
+FOLLOW = """extends: lockwood
+ruleset: lockwood-follow
+procedures:
+  follow:
+    summary: a d20 of its own, then a check
+    outcomes: {done: done}
+    values: {first: its own d20, second: the check's d20}
+    steps:
+      - roll: {natural: check_die}
+      - call: check
+        with: {stat: 0, dc: 1}
+        as: then
+      - let: {first: natural, second: then_natural}
+      - decide: [{outcome: done}]
+"""
+
+
+def test_L8_the_defenders_clause_reaches_the_next_roll_only(tmp_path):
+    """`first: true`: a procedure whose own d20 takes the clause does not pass it on to the check it calls."""
+    house = tmp_path / "follow.yaml"
+    house.write_text(FOLLOW, encoding="utf-8")
+    ran = run_given(house, "follow", {"defenders_clause": "true"}, [15, 9, 4])
+    assert (ran.values["first"], ran.values["second"]) == (9, 4)
+    both = run_given(house, "follow", {"disadvantage": "true"}, [15, 9, 4, 8])  # a disadvantage reaches both
+    assert (both.values["first"], both.values["second"]) == (9, 4)
+
+
 def test_R13_odds_under_an_ST_point_die_equal_the_enumeration_of_its_runs():
     params = {"cunning": 12, "disadvantage": "true"}
     found = exact("rollunder", "learn_ritual", params)
@@ -185,6 +212,9 @@ def test_N10_the_specialty_die_is_one_effect_on_every_acting_pool(rules):
     contested = run_json(rules, "nwod", "contested", "actor=1", "defender=1", "specialty=true",
                          "--dice", "7,7,1")
     assert contested["outcome"] == "success"
+    burst = run_json(rules, "nwod", "autofire", "mode=burst", "attack_pool=1", "defense_pool=0", "weapon=2",
+                     "specialty=true", "--dice", "1,1,1")
+    assert len(burst["rolls"][0]["dice"]) == 3  # the pool, the burst's die and the specialty's
     assert odds("nwod", "extended", {"pool": 2, "required": 2, "max_rolls": 2, "specialty": "true"}).outcomes == \
         odds("nwod", "extended", {"pool": 3, "required": 2, "max_rolls": 2}).outcomes
 
