@@ -32,6 +32,7 @@ MAX_RUN_DICE = 100_000  # dice one sampled run may roll
 MAX_SAMPLES = 1_000_000  # runs one `sample` may count
 MAX_SAMPLE_WORK = 20_000_000  # steps taken and dice rolled by all the runs of one sample together
 MAX_LOOP_ITERATIONS = 1000
+MAX_EFFECTS_PER_ROLL = 4  # effects that may reach one roll: each set of them is one dice expression (16)
 MAX_WORLDS = 50_000  # distinct states exact odds may hold at once (a few KB each)
 TRUNCATION_MASS = 1e-15  # per expression or loop; a whole procedure adds up a few of these
 MAX_ODDS_WORK = 3_000_000

@@ -56,7 +56,12 @@ def test_every_recipe_is_one_short_overlay_with_an_expectation():
 def test_cookbook_recipe_behaves_as_it_says(rules, tmp_path, overlays, expects):
     (tmp_path / "house.yaml").write_text(overlays[0], encoding="utf-8")
     run(rules, "validate house.yaml", tmp_path)
+    for name in set(re.findall(r"Save it as `([^`]+)`", expects[0].string)) if expects else ():
+        (tmp_path / name).write_text(overlays[0], encoding="utf-8")  # the name the recipe gives its file
     for expect in expects:
+        if "--sheet hero.yaml" in expect["cmd"] and not (tmp_path / "hero.yaml").exists():
+            base = re.search(r"^extends: (\w+)$", overlays[0], flags=re.MULTILINE).group(1)
+            run(rules, f"sheet new {base} -o hero.yaml", tmp_path)  # a new character of the base
         if expect["check"]:
             run(rules, expect["cmd"], tmp_path)
             run(rules, expect["check"], tmp_path)
@@ -75,7 +80,7 @@ def test_the_cookbook_commands_run_on_the_first_recipe(rules, tmp_path):
     text = COOKBOOK.read_text(encoding="utf-8")
     overlay = re.findall(r"```yaml\n(.*?)```", text, flags=re.DOTALL)[0]
     (tmp_path / "house.yaml").write_text(overlay, encoding="utf-8")
-    [block] = re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL)
+    block = re.findall(r"```sh\n(.*?)```", text, flags=re.DOTALL)[0]  # the page's first commands
     for line in block.strip().splitlines():
         assert line.startswith("rules ")
         run(rules, line[len("rules "):], tmp_path)

@@ -337,7 +337,7 @@ def test_L2_L7_opposed_rolls_both_stats_with_their_advantages(adv, dis, dadv, dd
 def test_L2_L15_the_attackers_dice_come_first_then_the_defenders(rules):
     result = rules("run", "lockwood", "attack", "attack=11", "defense=9", "advantage=true", "--dice", "15,6,3", "--json")
     data = json.loads(result.stdout)
-    assert data["values"] == {"attack_total": 26, "defense_total": 12, "damage": 14}
+    assert data["values"] == {"attack_total": 26, "defense_total": 12, "damage": 14, "defenders_clause": False}
     given = run_given("lockwood", "attack", {"attack": 11, "defense": 9, "defender_disadvantage": "true"}, [6, 15, 3])
     assert (given.values["attack_total"], given.values["defense_total"], given.values["damage"]) == (17, 12, 5)
     given = run_given("lockwood", "opposed", {"actor": 5, "defender": 5, "defender_advantage": "true"}, [10, 4, 12])

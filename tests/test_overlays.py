@@ -346,5 +346,5 @@ def test_the_documented_overlay_removes_a_procedure_the_base_examples_name(rules
     assert gone.exit_code == 1 and "has no procedure 'autofire'" in gone.stderr
     assert compile_ref(str(house)).examples == ()
     diff = rules("diff", "nwod", str(house), "action", "pool=5")
-    assert "$.procedures.autofire: {summary, refs, params" in diff.stdout
+    assert "$.procedures.autofire: {summary, refs, tags, params" in diff.stdout
     assert "$.examples" not in diff.stdout

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.cli.effects_text import procedure_effects, ruleset_effects
 from interpreter.cli.prose import step_lines
 from interpreter.ruleset import samples
 from interpreter.ruleset.model import Param, Procedure, Ruleset
@@ -53,7 +54,7 @@ def _words(proc: Procedure, value: str) -> str:
     return " [" + ", ".join(f"{w}={n}" for n, w in words.items()) + "]" if words else ""
 
 
-def _procedure(proc: Procedure, c: Constants, heading: str = "###") -> list[str]:
+def _procedure(proc: Procedure, c: Constants, heading: str = "###", ruleset: Ruleset | None = None) -> list[str]:
     lines = [f"{heading} `{proc.name}`{_refs(proc.refs)}", ""]
     if proc.summary:
         lines += [prose(proc.summary, c), ""]
@@ -73,7 +74,7 @@ def _procedure(proc: Procedure, c: Constants, heading: str = "###") -> list[str]
             f"`{v}`" + (f" ({prose(proc.value_help[v], c)})" if proc.value_help.get(v) else "") + _words(proc, v)
             for v in proc.values))
     lines += ["", "Steps:", ""] + step_lines(proc.steps) + [""]
-    return lines
+    return lines + (procedure_effects(ruleset, proc) if ruleset is not None else [])
 
 
 def usage(ruleset: Ruleset, proc: Procedure) -> str:
@@ -88,7 +89,7 @@ def usage(ruleset: Ruleset, proc: Procedure) -> str:
 
 def procedure_text(ruleset: Ruleset, proc: Procedure) -> str:
     """One procedure: how to run it, its parameters, outcomes, values and steps."""
-    lines = [f"Usage: {usage(ruleset, proc)}", ""] + _procedure(proc, ruleset.constants, "#")
+    lines = [f"Usage: {usage(ruleset, proc)}", ""] + _procedure(proc, ruleset.constants, "#", ruleset)
     return "\n".join(lines).rstrip() + "\n"
 
 
@@ -106,6 +107,7 @@ def procedure_json(proc: Procedure, c: Constants = None) -> dict[str, Any]:
         "values": [{"name": v, "help": prose(proc.value_help.get(v, ""), c)} for v in proc.values],
         "steps": [line.strip().removeprefix("- ")
                   for line in step_lines(proc.steps)],
+        "effects": list(proc.effects),
     }
 
 
@@ -120,6 +122,8 @@ def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
         "tables": [{"name": t.name, "die": t.die.text if t.die is not None else None,
                     "rows": [{"low": r.low, "high": r.high, "text": r.text} for r in t.rows]}
                    for t in ruleset.tables.values()],
+        "effects": [{"name": e.name, "summary": e.summary, "refs": list(e.refs), "param": e.param,
+                     "reaches": e.selector(), "change": e.change()} for e in ruleset.effects.values()],
     }
 
 
@@ -149,10 +153,11 @@ def describe(ruleset: Ruleset) -> str:
         for d in ruleset.derived.values():
             lines.append(f"- `{d.name}` ({d.label}) = `{d.formula.text if d.formula else ''}`{_refs(d.refs)}")
         lines.append("")
+    lines += ruleset_effects(ruleset)
     if ruleset.procedures:
         lines += ["## Procedures", ""]
         for proc in ruleset.procedures.values():
-            lines += _procedure(proc, ruleset.constants)
+            lines += _procedure(proc, ruleset.constants, ruleset=ruleset)
     if ruleset.tables:
         lines += ["## Tables", ""]
         for table in ruleset.tables.values():

@@ -44,6 +44,8 @@ def result_json(result: Result) -> dict[str, Any]:
                            "values": dict(result.values), "rolls": rolls}
     if notes:
         out["notes"] = notes
+    if result.follow_up:  # the flags of the effects this result switches on for the next run
+        out["follow_up"] = {flag: True for flag, _ in result.follow_up}
     return out
 
 
@@ -61,6 +63,8 @@ def result_text(result: Result) -> str:
             lines.append(f"  {record.name}: {shown_expr(record)}: {shown_dice} = {total}")
         elif isinstance(record, NoteRecord):
             lines.append(f"  ({record.text})")
+    for flag, effect in result.follow_up:
+        lines.append(f"  follow-up: {flag}=true (effect {effect})")
     return "\n".join(lines)
 
 

@@ -77,7 +77,8 @@ class Source:
             return None
         lines = self.wrapped_lines
         if first == last:
-            return lines[first - 1].encode("utf-8")[start:end].decode("utf-8")
+            text: str = lines[first - 1].encode("utf-8")[start:end].decode("utf-8")
+            return text
         head = lines[first - 1].encode("utf-8")[start:].decode("utf-8")
         tail = lines[last - 1].encode("utf-8")[:end].decode("utf-8")
         return "\n".join([head, *lines[first:last - 1], tail])

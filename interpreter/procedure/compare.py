@@ -74,12 +74,15 @@ def compare(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, str],
     sheet bound to names, used where the procedure works on one. A procedure only one ruleset has
     is computed on that side alone (the other side's numbers are None)."""
     sides: list[Odds | None] = []
-    for rs, sheet in zip((base, house), sheets, strict=True):
+    takes = [{p.name for p in rs.procedures[name].params} if name in rs.procedures else set() for rs in (base, house)]
+    for i, (rs, sheet) in enumerate(zip((base, house), sheets, strict=True)):
         if name not in rs.procedures:
             sides.append(None)
             continue
         proc = find_procedure(rs, name)
-        sides.append(odds(rs, name, args, sheet if sheet is not None and proc.sheet != "none" else None))
+        # a parameter only the other side takes (an overlay's effect flag, say) is left out here
+        mine = {k: v for k, v in args.items() if k in takes[i] or k not in takes[1 - i]}
+        sides.append(odds(rs, name, mine, sheet if sheet is not None and proc.sheet != "none" else None))
     before, after = sides
     if before is None and after is None:
         find_procedure(house, name)  # raises: neither has it

@@ -221,7 +221,7 @@ class LocalWriter(Writer):
             return True
         if name in ("outcome", "has_sheet"):
             return True
-        return any(name == p.name or name.startswith(f"{p.name}_in_") for p in proc.params)
+        return any(name == p.name or name.startswith((f"{p.name}_in_", f"{p.name}_is_")) for p in proc.params)
 
     def trace_note(self, runs: Any, count: str, worst: str) -> str:
         return f"c.note({self.keep(runs)}.note({count}, {worst}))"

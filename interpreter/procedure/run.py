@@ -24,6 +24,7 @@ class Result:
     values: Mapping[str, Any]
     trace: tuple[Any, ...]
     changes: tuple[tuple[tuple[Any, ...], Any, Any], ...] = ()
+    follow_up: tuple[tuple[str, str], ...] = ()  # (flag, effect): effects the result switches on for the next run
 
 
 def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
@@ -40,7 +41,10 @@ def run_to_end(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any
     ctx = Sampling(ruleset, source, table_functions(ruleset), sheet_names(ruleset, sheet), traced=True)
     outcome, _, ended = ctx.run(proc, env)
     values = {v: worded(proc, v, reported(x)) for v, x in zip(proc.values, ended, strict=True)}
-    return Result(ruleset.id, proc.name, finished(proc, outcome), values, tuple(ctx.trace or ())), env
+    follow_up = tuple((e.param, e.name) for e in ruleset.effects.values()
+                      if e.param is not None and proc.name in e.after and values.get(e.after[proc.name]) is True)
+    return Result(ruleset.id, proc.name, finished(proc, outcome), values, tuple(ctx.trace or ()),
+                  follow_up=follow_up), env
 
 
 __all__ = ["Result", "run", "run_to_end"]

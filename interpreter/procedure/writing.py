@@ -337,6 +337,11 @@ class Writer:
         """An expression: the result of rolling a dice expression (one result, or each in turn for odds)."""
         return f"c.roll({self.first}{name!r}, {self.keep(expr)}, {self.keep(where)}, {self.seen(expr)})"
 
+    def roll_among(self, name: str, exprs: tuple[Any, ...], pick: str, where: Location) -> str:
+        """An expression: the result of rolling the one of these dice expressions that `pick` (code) numbers;
+        each reads the names the first does (effects change numbers and keeping, never names)."""
+        return f"c.roll({self.first}{name!r}, {self.keep(exprs)}[{pick}], {self.keep(where)}, {self.seen(exprs[0])})"
+
     def pool(self, r: Any, thresholds: str, value_read: bool) -> str:
         """An expression: a pool's result and the statistics a roll step reads, as a tuple (`thresholds`: the
         code of each statistic's threshold values; without `value_read` exact odds may give None as the result)."""

@@ -11,8 +11,11 @@ from interpreter.hints import suggest
 from interpreter.load.document import Document
 from interpreter.record import replace
 from interpreter.ruleset.context import Checker, ProcContext, Scope, Sections, StepCompiler, compile_steps
+from interpreter.ruleset.effect_steps import effect_params, switches
+from interpreter.ruleset.effects import compile_effects, takers
+from interpreter.ruleset.entries import selected_traits
 from interpreter.ruleset.lazy import Procedures
-from interpreter.ruleset.liveness import ALL, SHEET, Liveness, annotate, mark_done, writes
+from interpreter.ruleset.liveness import with_liveness
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Table, Trait
 from interpreter.ruleset.samples import compile_samples
 from interpreter.ruleset.sheet_links import acts_on_final, restated
@@ -78,9 +81,12 @@ class Compiler(Checker):
             self.ordered(trait.minimum, trait.maximum, ("traits", name, "min"))
         derived = self.derived(base | set(traits))
         sheet = compile_sheet(self, data["sheet"], base, traits, derived) if "sheet" in data else None
+        raw_procedures = data.get("procedures") or {}
+        effects = compile_effects(self, data.get("effects") or {}, raw_procedures, named_dice, traits)
         sections = Sections(MappingProxyType(constants), MappingProxyType(named_dice), MappingProxyType(traits),
                             MappingProxyType(derived), sheet, MappingProxyType(data.get("tables") or {}),
-                            MappingProxyType(data.get("procedures") or {}))
+                            MappingProxyType(raw_procedures), MappingProxyType(effects),
+                            MappingProxyType(takers(effects, raw_procedures)))
         specs = data.get("procedures") or {}
         procedures: Mapping[str, Procedure]
         if fresh is not None:
@@ -108,6 +114,7 @@ class Compiler(Checker):
             traits=MappingProxyType(traits), derived=MappingProxyType(derived), tables=tables,
             procedures=procedures, notes=MappingProxyType(notes), examples=examples,
             extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}), sheet=sheet,
+            effects=MappingProxyType(effects),
         )
 
     def lazy(self, specs: Mapping[str, Any], base: set[str], sections: Sections,
@@ -181,6 +188,7 @@ class Compiler(Checker):
         values = tuple(spec.get("values") or {})
         params = tuple(self.param(pname, pspec, path + ("params", pname), sections.constants)
                        for pname, pspec in (spec.get("params") or {}).items())
+        params += effect_params(sections.takes.get(name, ()), params)
         for p in params:
             if p.name in outcomes or p.name in RESERVED:
                 self.problem(SchemaViolation(
@@ -198,6 +206,7 @@ class Compiler(Checker):
         for p in params:
             if p.type in ("trait", "int"):
                 formulas |= {f"{p.name}_in_{g}" for g in groups}
+                formulas |= {f"{p.name}_is_{t}" for t in selected_traits(sections.effects)}
         uses_sheet = spec.get("sheet", "none") in ("required", "optional")
         sheet = sections.sheet if uses_sheet else None
         formulas.add("has_sheet")
@@ -222,7 +231,8 @@ class Compiler(Checker):
         writable = sheet_names | {p.name for p in params if p.type == "trait"}
         scope = Scope(formulas, set(sections.dice) | {p.name for p in params if p.type == "dice"})
         ctx = ProcContext(name, outcomes, sections, self.compilers, sheet, writable, frozenset(sheet_names))
-        steps = compile_steps(self, spec.get("steps") or [], path + ("steps",), scope, ctx)
+        steps = switches(self, sections.takes.get(name, ()), spec, scope, sheet is not None)
+        steps += compile_steps(self, spec.get("steps") or [], path + ("steps",), scope, ctx)
         for v in values:
             if v not in ctx.bound and v not in {p.name for p in params} and v not in ctx.writable | readable:
                 self.problem(SchemaViolation(f"value '{v}' is never set by the steps of '{name}'",
@@ -232,7 +242,8 @@ class Compiler(Checker):
                          MappingProxyType(_value_help(spec)), steps, tuple(spec.get("refs") or ()),
                          self.where(path, key=True), spec.get("sheet", "none"),
                          compile_samples(self, spec.get("samples") or [], path + ("samples",), params),
-                         value_words=self.value_words(spec, path),
+                         value_words=self.value_words(spec, path), tags=tuple(spec.get("tags") or ()),
+                         effects=tuple(e.name for e in sections.takes.get(name, ())),
                          acts_on_final=acts_on_final(self, spec, path, sheet))
 
     def value_words(self, spec: dict[str, Any], path: P) -> Mapping[str, Mapping[int, str]]:
@@ -339,19 +350,6 @@ class Compiler(Checker):
                        self.where(path))
 
 
-def with_liveness(proc: Procedure, dice: Mapping[str, Any], tables: Mapping[str, Any],
-                  procedures: Mapping[str, Procedure]) -> Procedure:
-    """The procedure with each step knowing the names still live after it (see liveness)."""
-    liveness = Liveness(dice, tables, [p.name for p in proc.params if p.type == "dice"], procedures)
-    end = set(proc.values) | ({SHEET} if proc.sheet != "none" else set())
-    steps = annotate(proc.steps, end, liveness, writes(proc.steps, procedures, tables))
-    # A name never written is live at the start if any step reads it; a run needs no other constant.
-    _, live_in = liveness.steps(proc.steps, frozenset(end))
-    unknown = ALL in live_in or any(p.type == "dice" for p in proc.params)
-    return replace(proc, steps=mark_done(steps, proc.values, liveness, procedures, tables),
-                   reads=None if unknown else frozenset(live_in))
-
-
 def _state_read(name: str, derived: Mapping[str, Derived], state: set[str], seen: set[str]) -> frozenset[str]:
     """The sheet state values a derived value reads, itself or through the derived values it reads."""
     seen.add(name)
@@ -373,7 +371,7 @@ def _writable(sheet: SheetSpec, traits: Mapping[str, Trait]) -> set[str]:
 
 
 _KNOWN = {"ruleset", "title", "description", "source", "constants", "dice", "traits", "derived", "tables",
-          "procedures", "notes", "examples", "sheet"}
+          "procedures", "notes", "examples", "sheet", "effects"}
 
 
 def _reaches(graph: dict[str, set[str]], node: str, goal: str, seen: set[str]) -> bool:

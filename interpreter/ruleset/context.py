@@ -9,6 +9,7 @@ compilers get all three, so none reads an attribute that exists only after some 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from interpreter.absent import HINT as ABSENT_HINT
@@ -165,6 +166,9 @@ class Checker:
         return expr
 
 
+_NONE: Mapping[str, Any] = MappingProxyType({})
+
+
 @record
 class Sections:
     """What the sections compiled before the procedures give them."""
@@ -176,6 +180,8 @@ class Sections:
     sheet: SheetSpec | None
     tables: Mapping[str, Any]  # as written: a step checks the rows it may match
     procedures: Mapping[str, Any]  # as written: a call checks what its callee gives
+    effects: Mapping[str, Any] = _NONE  # name -> ruleset.effects.Effect
+    takes: Mapping[str, tuple[Any, ...]] = _NONE  # procedure -> the effects whose flag it takes (effects.takers)
 
 
 StepCompiler = Callable[[Checker, Mapping[str, Any], P, Scope, "ProcContext"], StepSpec]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import Any
 
 from interpreter.ruleset.model import Ruleset, SheetField
 
@@ -40,4 +41,11 @@ def flags(ruleset: Ruleset, param: str, trait: str | None, sheet_env: Mapping[st
     for field in trait_fields(ruleset):
         named = env.get(FIELD + field.name)
         out[f"{param}_in_{field.name}"] = trait is not None and isinstance(named, frozenset) and trait in named
+    for name in selected_traits(ruleset.effects):  # `PARAM_is_TRAIT` for the traits effects reach rolls of
+        out[f"{param}_is_{name}"] = trait == name
     return out
+
+
+def selected_traits(effects: Mapping[str, Any]) -> list[str]:
+    """The traits some effect's selector names (`reaches: {traits: [...]}`), in order, each once."""
+    return list(dict.fromkeys(t for e in effects.values() for t in (e.traits or ())))

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.record import replace
 from interpreter.ruleset.specs import (
@@ -42,6 +42,9 @@ from interpreter.ruleset.specs import (
     Update,
     walk,
 )
+
+if TYPE_CHECKING:
+    from interpreter.ruleset.model import Procedure
 
 ALL = "*"  # every name the procedure writes
 SHEET = "#sheet"  # every name a bound character sheet gives
@@ -133,6 +136,7 @@ class Liveness:
                     live_in -= {name for name, _ in r.reads}
                     live_in |= self.dice_reads(r.expr)
                     live_in.update(*(_names(f) for fs in r.thresholds for f in fs))
+                    live_in.update(*(_names(f) for f in r.switches))
             case Decide(branches=branches):
                 live_in = set(out).union(*(_names(b.cond) for b in branches))
             case Stop(when=when):
@@ -271,3 +275,16 @@ def _restrict(steps: Steps, written: Names, end: Names) -> Steps:
 
 def _names(formula: Any) -> Names:
     return formula.names if formula is not None else frozenset()
+
+
+def with_liveness(proc: Procedure, dice: Mapping[str, Any], tables: Mapping[str, Any],
+                  procedures: Mapping[str, Procedure]) -> Procedure:
+    """The procedure with each step knowing the names still live after it (see liveness)."""
+    liveness = Liveness(dice, tables, [p.name for p in proc.params if p.type == "dice"], procedures)
+    end = set(proc.values) | ({SHEET} if proc.sheet != "none" else set())
+    steps = annotate(proc.steps, end, liveness, writes(proc.steps, procedures, tables))
+    # A name never written is live at the start if any step reads it; a run needs no other constant.
+    _, live_in = liveness.steps(proc.steps, frozenset(end))
+    unknown = ALL in live_in or any(p.type == "dice" for p in proc.params)
+    return replace(proc, steps=mark_done(steps, proc.values, liveness, procedures, tables),
+                   reads=None if unknown else frozenset(live_in))

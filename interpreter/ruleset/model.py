@@ -67,6 +67,8 @@ class Procedure:
         default_factory=lambda: MappingProxyType({}))
     reads: frozenset[str] | None = None  # the names its steps can read (liveness.SHEET: a sheet's too); None: any
     acts_on_final: tuple[str, ...] = ()  # the final states of a sheet it may still act on
+    tags: tuple[str, ...] = ()  # words an effect's selector picks it by
+    effects: tuple[str, ...] = ()  # the effects whose flag or change it takes (ruleset.effects)
     memo: Memo = field(default_factory=lambda: Memo(), compare=False, repr=False)
 
     def rank(self, outcome: str | None) -> int:
@@ -177,6 +179,7 @@ class Ruleset:
     sheet: SheetSpec | None = None  # when the ruleset describes character sheets
     extends: str | None = None  # for an overlay: the id of the ruleset it changes
     changes: tuple[tuple[str, str], ...] = ()  # for an overlay: (JSON path, added/changed/removed)
+    effects: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # name -> effects.Effect
 
 
 @record

@@ -65,6 +65,7 @@ class Assign:
 @record
 class Let(StepSpec):
     assign: tuple[Assign, ...]
+    notes: tuple[tuple[Formula, str], ...] = ()  # (condition, text): noted in the trace after the names are bound
 
 
 @record
@@ -76,6 +77,9 @@ class RollInto:
     where: Location
     reads: tuple[tuple[str, Statistic], ...] = ()  # `read`: names bound to statistics of the same pool
     thresholds: tuple[tuple[Any, ...], ...] = ()  # each statistic's thresholds written as formulas, compiled
+    effects: tuple[Any, ...] = ()  # the effects that reach it (ruleset.effects.Effect), each with a bit of `pick`
+    switches: tuple[Formula, ...] = ()  # per effect: whether it is on (its flag)
+    variants: tuple[DiceExpr, ...] = ()  # per set of effects on (a bit each): the expression rolled
 
 
 @record

@@ -15,6 +15,7 @@ from interpreter.errors import RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.record import replace
 from interpreter.ruleset.context import Checker, ProcContext, Scope, compile_steps
+from interpreter.ruleset.effects import handles, one_dice_term, own_rolls, reaches_roll, refuse_many, roll_variants
 from interpreter.ruleset.specs import (
     Arg,
     Assign,
@@ -81,7 +82,7 @@ def compile_roll(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
         expr = c.dice_expr(value, at, scope)
         if expr is not None:
             scope.refuse_absent(c, None, expr.names, c.where(at))
-        rolls.append(RollInto(name, expr, c.where(at)))
+        rolls.append(_with_effects(c, RollInto(name, expr, c.where(at)), value, spec, at, scope, ctx))
         _bind(scope, ctx, name)
     if "read" in spec:
         reads, thresholds = _pool_reads(c, spec, path, rolls[-1].expr, scope)
@@ -90,6 +91,33 @@ def compile_roll(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
             _not_sheet(c, name, path + ("read", name), ctx)
             _bind(scope, ctx, name)
     return Roll(tuple(rolls))
+
+
+def _with_effects(c: Checker, r: RollInto, text: Any, spec: Spec, at: P, scope: Scope, ctx: ProcContext) -> RollInto:
+    """The roll with the effects that reach it: the expression for each set of them that is on."""
+    effects = ctx.sections.effects
+    if not effects or r.expr is None or "read" in spec:  # a pool read for statistics is left as it is
+        return r
+    raw = ctx.sections.procedures.get(ctx.name) or {}
+    reaching = tuple(e for e in effects.values() if reaches_roll(e, ctx.name, raw, at[2:], text))
+    if not reaching or not refuse_many(c, reaching, c.where(at)):
+        return r
+    one_term = one_dice_term(r.expr.text, ctx.sections.dice)
+    if one_term is None and any(e.reroll is not None for e in reaching):
+        c.problem(SchemaViolation(f"effect '{next(e.name for e in reaching if e.reroll is not None)}' rerolls dice, "
+                                  f"and '{r.expr.text}' is not one dice term without a reroll of its own", c.where(at),
+                                  "narrow the effect's reaches to rolls of one dice term"))
+        return r
+    variants = []
+    for changed in roll_variants(r.expr.text, reaching, spec.get("better", "high"), one_term):
+        expr = c.dice_expr(changed, at, scope)
+        if expr is None:
+            return r
+        variants.append(expr)
+    flags = tuple(c.formula(e.switch_in(raw), at, scope.formulas) for e in reaching)
+    if any(f is None for f in flags):
+        return r
+    return replace(r, effects=reaching, switches=flags, variants=tuple(variants))
 
 
 def _pool_reads(c: Checker, spec: Spec, path: P, expr: Any,
@@ -254,6 +282,15 @@ def compile_call(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
         scope.refuse_absent(c, f)
         passes = handed_dice(c, value, f, at, scope, callee, pname, target)
         args.append(Arg(pname, f, c.where(at, key=True), passes))
+    given = set(spec.get("with") or {})
+    caller = ctx.sections.procedures.get(ctx.name) or {}
+    for effect in ctx.sections.takes.get(callee, ()):  # an effect's flag goes on to the procedures called
+        if effect.param is not None and effect.param not in given and effect.param in scope.formulas \
+                and not handles(effect, caller) and not (effect.first and own_rolls(effect, ctx.name, caller)):
+            given.add(effect.param)
+            f = c.formula(effect.param, path + ("call",), scope.formulas)
+            if f is not None:
+                args.append(Arg(effect.param, f, c.where(path + ("call",))))
     prefix = spec.get("as")
     if prefix and target is not None:
         for name in list(target.get("values") or {}) + list(target.get("outcomes") or {}):

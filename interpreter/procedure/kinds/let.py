@@ -1,9 +1,11 @@
-"""`let`: bind names to the values of formulas, in order."""
+"""`let`: bind names to the values of formulas, in order; then the notes whose condition holds go to the trace
+(the steps an effect adds to a procedure say so: ruleset.effect_steps)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from interpreter.procedure.records import NoteRecord
 from interpreter.procedure.writing import Writer
 from interpreter.ruleset.specs import Let, Step
 
@@ -12,6 +14,18 @@ def write_let(w: Writer, step: Step[Let]) -> None:
     for a in step.spec.assign:
         with w.located(a.where):
             w.set(a.name, w.value(a.formula))
+    for condition, text in step.spec.notes:
+        note = NoteRecord(text)
+        with w.located(step.where):
+            holds = w.value(condition)
+        known, value = w.known(holds)
+        if known:
+            if value:
+                w.trace(w.keep(note))
+            continue
+        w.emit(f"if {holds}:")
+        with w.indented():
+            w.trace(w.keep(note))
 
 
 def kind() -> dict[str, Any]:

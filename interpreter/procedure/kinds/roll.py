@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from interpreter.procedure.records import NoteRecord
 from interpreter.procedure.writing import Writer
 from interpreter.ruleset.specs import Roll, RollInto, Step
 
@@ -24,6 +25,9 @@ def write_roll_into(w: Writer, r: RollInto, live: tuple[str, ...] | None = None)
     worked out here; exact odds of a pool leave its own value out when nothing reads it."""
     w.drawing(r.where)
     with w.located(r.where):
+        if r.effects:
+            write_effects(w, r)
+            return
         if not r.reads:
             w.set(r.name, w.roll(r.name, r.expr, r.where))
             return
@@ -35,6 +39,39 @@ def write_roll_into(w: Writer, r: RollInto, live: tuple[str, ...] | None = None)
         w.set(r.name, f"{t}[0]")
         for i, (name, _) in enumerate(r.reads, start=1):
             w.set(name, f"{t}[{i}]")
+
+
+def write_effects(w: Writer, r: RollInto) -> None:
+    """A roll that effects reach: each effect that is on sets its bit of the pick, the expression of that set of
+    effects is rolled, and the trace says which effects applied and why."""
+    bits, value = [], 0
+    for i, flag in enumerate(r.switches):
+        on = w.value(flag)
+        fixed, holds = w.known(on)
+        if not fixed:
+            bits.append(f"({1 << i} if {on} else 0)")
+        elif holds:
+            value |= 1 << i
+    known = not bits
+    pick = " + ".join([*bits, str(value)])
+    if known:  # every flag is fixed in the code written: the one expression is rolled
+        w.set(r.name, w.roll(r.name, r.variants[value], r.where))
+    else:
+        t = w.temp()
+        w.emit(f"{t} = {pick}")
+        w.set(r.name, w.roll_among(r.name, r.variants, t, r.where))
+        pick = t
+    for i, effect in enumerate(r.effects):
+        why = effect.why()
+        note = NoteRecord(f"effect {effect.name} ({why}): {effect.change()} on {r.name}"
+                          + (f": {effect.summary}" if effect.summary else ""))
+        if known:
+            if value >> i & 1:
+                w.trace(w.keep(note))
+            continue
+        w.emit(f"if {pick} & {1 << i}:")
+        with w.indented():
+            w.trace(w.keep(note))
 
 
 def kind() -> dict[str, Any]:

@@ -1,0 +1,68 @@
+"""What the effects a procedure takes add to it when it is compiled: their flags and the steps that switch them.
+
+Every procedure an effect reaches (or that calls one it reaches) takes the effect's flag as a
+parameter, unless it declares one of that name itself. Its steps start with the effect's switches:
+the flag is on also `when` the sheet says so, and a procedure that handles the change with its own
+steps (`handled_by`) has its own flag turned on by the effect's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from interpreter.ruleset.context import Checker, Scope
+from interpreter.ruleset.effects import Effect, handles, when_text
+from interpreter.ruleset.model import Param
+from interpreter.ruleset.specs import Assign, Let, Step
+
+
+def effect_params(effects: tuple[Effect, ...], declared: tuple[Param, ...]) -> tuple[Param, ...]:
+    """The flags of these effects that the procedure does not declare itself."""
+    names = {p.name for p in declared}
+    out: list[Param] = []
+    for effect in effects:
+        if effect.param is not None and effect.param not in names:
+            names.add(effect.param)
+            out.append(Param(effect.param, "flag", False, False,
+                             help=f"effect {effect.name}: {effect.summary}".rstrip(": "), where=effect.where))
+    return tuple(out)
+
+
+def switches(c: Checker, effects: tuple[Effect, ...], spec: Mapping[str, Any], scope: Scope,
+             reads_sheet: bool) -> tuple[Step[Any], ...]:
+    """The `let` steps a procedure starts with for the effects it takes."""
+    out: list[Step[Any]] = []
+    for effect in effects:
+        path = ("effects", effect.name)
+        assign: list[Assign] = []
+        if effect.when is not None and reads_sheet and effect.param is not None:
+            _assign(c, assign, effect.param, f"{effect.param} or (has_sheet and ({when_text(effect.when)}))",
+                    path + ("when",), scope)
+        on = effect.switch_in(spec)
+        done = []  # what it does to this procedure, for the trace
+        if handles(effect, spec) and effect.handled_by != effect.param:
+            _assign(c, assign, str(effect.handled_by), f"{effect.handled_by} or ({on})", path + ("handled_by",), scope)
+            done.append(f"{effect.handled_by} on")
+        params = spec.get("params") or {}
+        for name, number in effect.adds.items():
+            if name in params:
+                _assign(c, assign, name, f"{name} + ({number} if {on} else 0)", path + ("change", "adds", name), scope)
+                done.append(f"{name} {number:+d}")
+        for name in effect.flags:
+            if name in params:
+                _assign(c, assign, name, f"{name} or ({on})", path + ("change", "flags"), scope)
+                done.append(f"{name} on")
+        if assign:
+            condition = c.formula(on, path, scope.formulas) if done else None
+            why = effect.why()
+            note = f"effect {effect.name} ({why}): {', '.join(done)}" + (f": {effect.summary}" if effect.summary else "")
+            notes = ((condition, note),) if condition is not None else ()
+            out.append(Step("let", Let(tuple(assign), notes), effect.where))
+    return tuple(out)
+
+
+def _assign(c: Checker, assign: list[Assign], name: str, text: str, path: tuple[Any, ...], scope: Scope) -> None:
+    f = c.formula(text, path, scope.formulas)
+    if f is not None:
+        assign.append(Assign(name, f, c.where(path)))
