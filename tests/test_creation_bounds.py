@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from interpreter import limits
 from interpreter.ruleset.model import SheetField
-from interpreter.sheet.spread import Unmet, _meet_points
+from interpreter.sheet.new_character import Unmet, _meet_points
 
 BOUNDED = """\
 ruleset: bounded

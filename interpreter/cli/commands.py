@@ -109,7 +109,7 @@ def _default_warnings(ref: str, shown: str) -> list[str]:
     from interpreter.pipeline import document
     from interpreter.ruleset.dice_warnings import dice_warnings
     from interpreter.ruleset.unread import unread_constants
-    from interpreter.sheet.spread import default_problems
+    from interpreter.sheet.new_character import default_problems
 
     rs = compile_ref(ref)
     unread: list[str] = []

@@ -52,7 +52,7 @@ class Diff:
 def new_character(rs: Ruleset, supply: Mapping[str, int] | None = None) -> tuple[Any, Any] | None:
     """A new character of a ruleset as `rules sheet new` writes it (data, document), with `supply` set in its state."""
     from interpreter.load.yaml import load_text
-    from interpreter.sheet.spread import new_sheet
+    from interpreter.sheet.new_character import new_sheet
 
     try:
         doc = load_text(new_sheet(rs, "New character", None, rs.file), rs.file)

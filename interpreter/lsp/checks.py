@@ -153,7 +153,7 @@ class DocumentChecks:
         They come from a sheet at the defaults checked by the creation rules, which read no
         procedure: an edit to the procedures alone keeps them.
         """
-        from interpreter.sheet.spread import default_problems
+        from interpreter.sheet.new_character import default_problems
 
         data = merged.data if isinstance(merged.data, dict) else {}
         key = json.dumps({k: v for k, v in data.items() if k not in _NO_SHEET}, default=repr)

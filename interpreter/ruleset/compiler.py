@@ -10,7 +10,7 @@ from interpreter.errors import Invalid, RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.load.document import Document
 from interpreter.record import replace
-from interpreter.ruleset.context import Checker, ProcContext, Scope, Sections, StepCompiler, compile_steps
+from interpreter.ruleset.context import CompileContext, ProcContext, Scope, Sections, StepCompiler, compile_steps
 from interpreter.ruleset.effect_steps import effect_params, switches
 from interpreter.ruleset.effects import compile_effects, takers
 from interpreter.ruleset.entries import selected_traits
@@ -29,7 +29,7 @@ T = TypeVar("T")
 RESERVED = {"outcome", "has_sheet", "true", "false", "True", "False"}
 
 
-class Compiler(Checker):
+class Compiler(CompileContext):
     """Compiles one document, collecting every problem instead of stopping at the first."""
 
     def __init__(self, doc: Document, compilers: Mapping[str, StepCompiler]):

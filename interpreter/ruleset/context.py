@@ -1,6 +1,6 @@
 """What compiling a ruleset knows at each point: problems found, names in scope, the procedure being compiled.
 
-`Checker` records problems and compiles formulas and dice expressions at file positions.
+`CompileContext` records problems and compiles formulas and dice expressions at file positions.
 `Sections` is what the sections before procedures produced (constants, named dice, traits,
 derived values, the sheet); `ProcContext` is the procedure a step belongs to. Step
 compilers get all three, so none reads an attribute that exists only after some point.
@@ -77,7 +77,7 @@ class Scope:
             else:
                 self.define(name)
 
-    def refuse_absent(self, c: Checker, f: Any, names: Any = None, where: Location | None = None) -> None:
+    def refuse_absent(self, c: CompileContext, f: Any, names: Any = None, where: Location | None = None) -> None:
         """A load error for each name read here that is surely absent on some path (see `absent`)."""
         reads = f.strict if f is not None and names is None else [(n, where) for n in sorted(names or ())]
         for name, at in reads:
@@ -86,7 +86,7 @@ class Scope:
                 c.problem(UnknownName(f"'{name}' may be absent here: {entry[0]}", at, ABSENT_HINT, name=name))
 
 
-class Checker:
+class CompileContext:
     """Compiles the parts of one document, collecting every problem instead of stopping at the first."""
 
     def __init__(self, doc: Document):
@@ -184,7 +184,7 @@ class Sections:
     takes: Mapping[str, tuple[Any, ...]] = _NONE  # procedure -> the effects whose flag it takes (effects.takers)
 
 
-StepCompiler = Callable[[Checker, Mapping[str, Any], P, Scope, "ProcContext"], StepSpec]
+StepCompiler = Callable[[CompileContext, Mapping[str, Any], P, Scope, "ProcContext"], StepSpec]
 
 
 class ProcContext:
@@ -209,12 +209,12 @@ class ProcContext:
 _EVERY_RUN_GOES_ON = frozenset({"let", "roll", "decide", "contest", "table", "update", "damage", "heal"})
 
 
-def compile_steps(c: Checker, specs: list[Any], path: P, scope: Scope, ctx: ProcContext) -> tuple[Step[Any], ...]:
+def compile_steps(c: CompileContext, specs: list[Any], path: P, scope: Scope, ctx: ProcContext) -> tuple[Step[Any], ...]:
     """Compile a list of steps; ``scope`` is updated with the names they define."""
     return tuple(compile_step(c, spec, path + (i,), scope, ctx) for i, spec in enumerate(specs))
 
 
-def compile_step(c: Checker, spec: Mapping[str, Any], path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:
+def compile_step(c: CompileContext, spec: Mapping[str, Any], path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:
     for kind, compile_one in ctx.compilers.items():
         if kind in spec:
             step = Step(kind, compile_one(c, spec, path, scope, ctx), c.where(path))
@@ -224,4 +224,4 @@ def compile_step(c: Checker, spec: Mapping[str, Any], path: P, scope: Scope, ctx
     raise UnknownStepKind(f"unknown step kind in {list(spec)}", c.where(path))
 
 
-__all__ = ["Checker", "Formula", "ProcContext", "Scope", "Sections", "StepCompiler", "compile_steps"]
+__all__ = ["CompileContext", "Formula", "ProcContext", "Scope", "Sections", "StepCompiler", "compile_steps"]

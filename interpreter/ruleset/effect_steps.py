@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interpreter.ruleset.context import Checker, Scope
+from interpreter.ruleset.context import CompileContext, Scope
 from interpreter.ruleset.effects import Effect, handles, when_text
 from interpreter.ruleset.model import Param
 from interpreter.ruleset.specs import Assign, Let, Step
@@ -29,7 +29,7 @@ def effect_params(effects: tuple[Effect, ...], declared: tuple[Param, ...]) -> t
     return tuple(out)
 
 
-def switches(c: Checker, effects: tuple[Effect, ...], spec: Mapping[str, Any], scope: Scope,
+def switches(c: CompileContext, effects: tuple[Effect, ...], spec: Mapping[str, Any], scope: Scope,
              reads_sheet: bool) -> tuple[Step[Any], ...]:
     """The `let` steps a procedure starts with for the effects it takes."""
     out: list[Step[Any]] = []
@@ -62,7 +62,7 @@ def switches(c: Checker, effects: tuple[Effect, ...], spec: Mapping[str, Any], s
     return tuple(out)
 
 
-def _assign(c: Checker, assign: list[Assign], name: str, text: str, path: tuple[Any, ...], scope: Scope) -> None:
+def _assign(c: CompileContext, assign: list[Assign], name: str, text: str, path: tuple[Any, ...], scope: Scope) -> None:
     f = c.formula(text, path, scope.formulas)
     if f is not None:
         assign.append(Assign(name, f, c.where(path)))

@@ -8,14 +8,14 @@ from typing import Any
 
 from interpreter.errors import RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
-from interpreter.ruleset.context import Checker
+from interpreter.ruleset.context import CompileContext
 from interpreter.ruleset.model import Param
 from interpreter.ruleset.params import convert
 
 P = tuple[Any, ...]
 
 
-def compile_samples(c: Checker, specs: list[Any], path: P, params: tuple[Param, ...]) -> tuple[Mapping[str, Any], ...]:
+def compile_samples(c: CompileContext, specs: list[Any], path: P, params: tuple[Param, ...]) -> tuple[Mapping[str, Any], ...]:
     """Each sample as written, after checking it names real parameters with acceptable values.
 
     Problems are recorded on the compiler `c`, each at the sample value (or sample) it is about.

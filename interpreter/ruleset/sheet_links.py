@@ -8,13 +8,13 @@ from typing import Any
 from interpreter.errors import SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.record import replace
-from interpreter.ruleset.context import Checker
+from interpreter.ruleset.context import CompileContext
 from interpreter.ruleset.model import Param, SheetSpec
 
 P = tuple[Any, ...]
 
 
-def acts_on_final(c: Checker, spec: dict[str, Any], path: P, sheet: SheetSpec | None) -> tuple[str, ...]:
+def acts_on_final(c: CompileContext, spec: dict[str, Any], path: P, sheet: SheetSpec | None) -> tuple[str, ...]:
     """The final states named under `acts_on_final`, each one the sheet section declares."""
     names = tuple(spec.get("acts_on_final") or ())
     known = list(sheet.final) if sheet is not None else []
@@ -26,7 +26,7 @@ def acts_on_final(c: Checker, spec: dict[str, Any], path: P, sheet: SheetSpec | 
     return names
 
 
-def restated(c: Checker, params: tuple[Param, ...], specs: dict[str, Any], path: P,
+def restated(c: CompileContext, params: tuple[Param, ...], specs: dict[str, Any], path: P,
              readable: set[str]) -> tuple[Param, ...]:
     """The parameters with their `sheet_value`, each naming a sheet value the procedure reads."""
     out = []

@@ -7,7 +7,7 @@ from typing import Any
 
 from interpreter.errors import SchemaViolation, UnknownName
 from interpreter.hints import suggest
-from interpreter.ruleset.context import Checker
+from interpreter.ruleset.context import CompileContext
 from interpreter.ruleset.model import (
     CreationRule,
     FinalState,
@@ -22,7 +22,7 @@ from interpreter.ruleset.model import (
 P = tuple[Any, ...]
 
 
-def compile_sheet(c: Checker, spec: dict[str, Any], base: set[str], traits: dict[str, Any],
+def compile_sheet(c: CompileContext, spec: dict[str, Any], base: set[str], traits: dict[str, Any],
                   derived: dict[str, Any]) -> SheetSpec:
     """The compiled sheet section; problems are recorded on the compiler."""
     root: P = ("sheet",)
@@ -106,7 +106,7 @@ def compile_sheet(c: Checker, spec: dict[str, Any], base: set[str], traits: dict
                      MappingProxyType(status), standing, MappingProxyType(final))
 
 
-def _final(c: Checker, specs: dict[str, Any], names: set[str], status: dict[str, Any]) -> dict[str, FinalState]:
+def _final(c: CompileContext, specs: dict[str, Any], names: set[str], status: dict[str, Any]) -> dict[str, FinalState]:
     """The final states: each a condition over sheet names, shown among the statuses as well."""
     out = {}
     for name, f in specs.items():
@@ -120,7 +120,7 @@ def _final(c: Checker, specs: dict[str, Any], names: set[str], status: dict[str,
     return out
 
 
-def _check_clashes(c: Checker, sheet: SheetSpec, traits: dict[str, Any], derived: dict[str, Any], base: set[str]) -> None:
+def _check_clashes(c: CompileContext, sheet: SheetSpec, traits: dict[str, Any], derived: dict[str, Any], base: set[str]) -> None:
     seen: dict[str, str] = {n: "trait" for n in traits}
     seen.update({n: "derived value" for n in derived})
     seen.update({n: "constant" for n in base})
@@ -141,7 +141,7 @@ def _check_clashes(c: Checker, sheet: SheetSpec, traits: dict[str, Any], derived
         claim(f"{name}_max", "resource", ("sheet", "resources", name))
 
 
-def _creation(c: Checker, rule: dict[str, Any], path: P, names: set[str], traits: dict[str, Any],
+def _creation(c: CompileContext, rule: dict[str, Any], path: P, names: set[str], traits: dict[str, Any],
               fields: dict[str, Any]) -> CreationRule:
     def trait_list(items: list[str], at: P) -> tuple[str, ...]:
         for i, t in enumerate(items):

@@ -11,7 +11,7 @@ from typing import Any
 
 from interpreter.errors import SchemaViolation, UnknownName
 from interpreter.hints import suggest
-from interpreter.ruleset.context import Checker, ProcContext, Scope, compile_steps
+from interpreter.ruleset.context import CompileContext, ProcContext, Scope, compile_steps
 from interpreter.ruleset.model import SheetSpec
 from interpreter.ruleset.specs import Assign, BoxChange, ForEach, Require, Update
 
@@ -19,13 +19,13 @@ P = tuple[Any, ...]
 Spec = Mapping[str, Any]
 
 
-def _needs_sheet(c: Checker, ctx: ProcContext, path: P, kind: str) -> SheetSpec | None:
+def _needs_sheet(c: CompileContext, ctx: ProcContext, path: P, kind: str) -> SheetSpec | None:
     if ctx.sheet is None:
         c.problem(SchemaViolation(f"a '{kind}' step needs the procedure to have 'sheet: required'", c.where(path)))
     return ctx.sheet
 
 
-def compile_update(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Update:
+def compile_update(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Update:
     assign = []
     _needs_sheet(c, ctx, path, "update")
     for name, value in spec["update"].items():
@@ -37,7 +37,7 @@ def compile_update(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcConte
     return Update(tuple(assign))
 
 
-def _compile_box(kind: str, c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BoxChange:
+def _compile_box(kind: str, c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BoxChange:
     name = spec[kind]
     sheet = _needs_sheet(c, ctx, path, kind)
     if sheet is not None:
@@ -49,19 +49,19 @@ def _compile_box(kind: str, c: Checker, spec: Spec, path: P, scope: Scope, ctx: 
                      c.formula(spec["type"], path + ("type",), scope.formulas))
 
 
-def compile_damage(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BoxChange:
+def compile_damage(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BoxChange:
     return _compile_box("damage", c, spec, path, scope, ctx)
 
 
-def compile_heal(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BoxChange:
+def compile_heal(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BoxChange:
     return _compile_box("heal", c, spec, path, scope, ctx)
 
 
-def compile_require(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Require:
+def compile_require(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Require:
     return Require(c.formula(spec["require"], path + ("require",), scope.formulas), spec["message"])
 
 
-def compile_for_each(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> ForEach:
+def compile_for_each(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> ForEach:
     known = ctx.sections.traits
     if isinstance(spec["for_each"], str):  # a trait group: its traits in the order they are declared
         group = spec["for_each"]

@@ -14,7 +14,7 @@ from interpreter.dice.statistic import Statistic, parse_statistic
 from interpreter.errors import RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.record import replace
-from interpreter.ruleset.context import Checker, ProcContext, Scope, compile_steps
+from interpreter.ruleset.context import CompileContext, ProcContext, Scope, compile_steps
 from interpreter.ruleset.effects import handles, one_dice_term, own_rolls, reaches_roll, refuse_many, roll_variants
 from interpreter.ruleset.specs import (
     Arg,
@@ -38,19 +38,19 @@ P = tuple[Any, ...]
 Spec = Mapping[str, Any]
 
 
-def _outcome(c: Checker, name: str | None, path: P, ctx: ProcContext) -> None:
+def _outcome(c: CompileContext, name: str | None, path: P, ctx: ProcContext) -> None:
     if name is not None and name not in ctx.outcomes:
         c.problem(UnknownName(f"procedure '{ctx.name}' has no outcome '{name}'", c.where(path),
                               suggest(name, list(ctx.outcomes)) or "declare it under outcomes"))
 
 
-def _f(c: Checker, value: Any, path: P, scope: Scope) -> Any:
+def _f(c: CompileContext, value: Any, path: P, scope: Scope) -> Any:
     f = c.formula(value, path, scope.formulas)
     scope.refuse_absent(c, f)
     return f
 
 
-def _not_sheet(c: Checker, name: str, path: P, ctx: ProcContext) -> None:
+def _not_sheet(c: CompileContext, name: str, path: P, ctx: ProcContext) -> None:
     """Sheet values change only through `update` (and the other sheet steps), never by rebinding."""
     if name in ctx.sheet_writable:
         c.problem(SchemaViolation(f"'{name}' is a sheet value; change it with an update step",
@@ -64,7 +64,7 @@ def _bind(scope: Scope, ctx: ProcContext, *names: str | None) -> None:
             ctx.bound.add(name)
 
 
-def compile_let(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Let:
+def compile_let(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Let:
     assign = []
     for name, value in spec["let"].items():
         at = path + ("let", name)
@@ -74,7 +74,7 @@ def compile_let(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext)
     return Let(tuple(assign))
 
 
-def compile_roll(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Roll:
+def compile_roll(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Roll:
     rolls = []
     for name, value in spec["roll"].items():
         at = path + ("roll", name)
@@ -93,7 +93,7 @@ def compile_roll(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
     return Roll(tuple(rolls))
 
 
-def _with_effects(c: Checker, r: RollInto, text: Any, spec: Spec, at: P, scope: Scope, ctx: ProcContext) -> RollInto:
+def _with_effects(c: CompileContext, r: RollInto, text: Any, spec: Spec, at: P, scope: Scope, ctx: ProcContext) -> RollInto:
     """The roll with the effects that reach it: the expression for each set of them that is on."""
     effects = ctx.sections.effects
     if not effects or r.expr is None or "read" in spec:  # a pool read for statistics is left as it is
@@ -120,7 +120,7 @@ def _with_effects(c: Checker, r: RollInto, text: Any, spec: Spec, at: P, scope: 
     return replace(r, effects=reaching, switches=flags, variants=tuple(variants))
 
 
-def _pool_reads(c: Checker, spec: Spec, path: P, expr: Any,
+def _pool_reads(c: CompileContext, spec: Spec, path: P, expr: Any,
                 scope: Scope) -> tuple[tuple[tuple[str, Statistic], ...], tuple[tuple[Any, ...], ...]]:
     """`read`: statistics of the pool of a roll step's one dice term or dice group, with the thresholds
     written as formulas compiled (`count >= hit_face`)."""
@@ -144,7 +144,7 @@ def _pool_reads(c: Checker, spec: Spec, path: P, expr: Any,
     return tuple(reads), tuple(thresholds)
 
 
-def compile_decide(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Decide:
+def compile_decide(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Decide:
     branches = []
     later = scope.copy(weak=True)  # a branch's condition is read only when the ones before it fail
     for i, branch in enumerate(spec["decide"]):
@@ -155,12 +155,12 @@ def compile_decide(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcConte
     return Decide(tuple(branches))
 
 
-def compile_stop(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Stop:
+def compile_stop(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Stop:
     _outcome(c, spec.get("outcome"), path + ("outcome",), ctx)
     return Stop(_f(c, spec["stop"], path + ("stop",), scope), spec.get("outcome"))
 
 
-def compile_if(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> If:
+def compile_if(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> If:
     cond = _f(c, spec["if"], path + ("if",), scope)
     then_scope, else_scope = scope.copy(weak=True), scope.copy(weak=True)
     then = compile_steps(c, spec["then"], path + ("then",), then_scope, ctx)
@@ -169,7 +169,7 @@ def compile_if(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) 
     return If(cond, then, other)
 
 
-def compile_loop(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Loop:
+def compile_loop(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Loop:
     inner = scope.copy(weak=True)
     counter = spec.get("counter")
     inner.define(counter)
@@ -182,7 +182,7 @@ def compile_loop(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext
     return Loop(times, condition, most, counter, steps)
 
 
-def compile_best_of(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BestOf:
+def compile_best_of(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BestOf:
     count = _f(c, spec["best_of"], path + ("best_of",), scope)
     worst = _f(c, spec["worst_when"], path + ("worst_when",), scope) if "worst_when" in spec else None
     scope.weaken()
@@ -191,7 +191,7 @@ def compile_best_of(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcCont
     return BestOf(count, worst, tiebreak, steps, ctx.name)
 
 
-def compile_contest(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Contest:
+def compile_contest(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Contest:
     body = spec["contest"]
     cpath = path + ("contest",)
     _outcome(c, body["win"], cpath + ("win",), ctx)
@@ -203,7 +203,7 @@ def compile_contest(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcCont
     return contest
 
 
-def compile_table_step(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> TableLookup:
+def compile_table_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> TableLookup:
     name = spec["table"]
     tables = ctx.sections.tables
     table = tables.get(name)
@@ -246,7 +246,7 @@ def _row_named(name: str, table: Mapping[str, Any], index: int) -> str:
     return row_name(name, index, low, high, default=False)
 
 
-def handed_dice(c: Checker, value: Any, f: Any, at: P, scope: Scope, callee: str, pname: str,
+def handed_dice(c: CompileContext, value: Any, f: Any, at: P, scope: Scope, callee: str, pname: str,
                 target: Mapping[str, Any] | None) -> str | None:
     """The dice a `with` value hands on whole (`damage: damage` to a dice parameter), or None for a formula.
 
@@ -272,7 +272,7 @@ def handed_dice(c: Checker, value: Any, f: Any, at: P, scope: Scope, callee: str
     return None
 
 
-def compile_call(c: Checker, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Call:
+def compile_call(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Call:
     callee = spec["call"]
     target = ctx.sections.procedures.get(callee)
     args = []

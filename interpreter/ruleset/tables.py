@@ -11,13 +11,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from interpreter.errors import EvaluationError, RulesError, SchemaViolation
-from interpreter.ruleset.context import Checker, Scope
+from interpreter.ruleset.context import CompileContext, Scope
 from interpreter.ruleset.model import Row, Ruleset, Table
 
 P = tuple[Any, ...]
 
 
-def compile_table(c: Checker, name: str, spec: dict[str, Any], base: set[str], constants: Mapping[str, Any],
+def compile_table(c: CompileContext, name: str, spec: dict[str, Any], base: set[str], constants: Mapping[str, Any],
                   check: bool = True) -> Table:
     """One compiled table; problems are recorded on the checker (``check=False``: rows known to pass)."""
     path: P = ("tables", name)
@@ -31,7 +31,7 @@ def compile_table(c: Checker, name: str, spec: dict[str, Any], base: set[str], c
     return table
 
 
-def _row(c: Checker, spec: dict[str, Any], path: P, base: set[str]) -> Row:
+def _row(c: CompileContext, spec: dict[str, Any], path: P, base: set[str]) -> Row:
     on = spec.get("on", 0)
     low, high = (on, on) if isinstance(on, int) else (on[0], on[1])
     if low > high:
@@ -47,7 +47,7 @@ def _row(c: Checker, spec: dict[str, Any], path: P, base: set[str]) -> Row:
     return Row(low, high, value, spec.get("outcome"), tuple(values), label, c.where(path))
 
 
-def _check_rows(c: Checker, table: Table, path: P, constants: Mapping[str, Any]) -> None:
+def _check_rows(c: CompileContext, table: Table, path: P, constants: Mapping[str, Any]) -> None:
     """Rows may not overlap; a die table must cover every face exactly once."""
     covered: dict[int, int] = {}
     for i, row in enumerate(table.rows):

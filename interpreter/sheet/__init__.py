@@ -9,6 +9,6 @@
 - ``bind``: a sheet as formula names, derived names kept fresh, changes written back;
 - ``session``: a procedure run (or its odds) with a sheet: the one place a sheet meets a procedure;
 - ``creation``: the creation rules checked, and a new sheet written;
-- ``spread``: a new character that meets its ruleset's creation rules;
+- ``new_character``: a new character that meets its ruleset's creation rules;
 - ``view``: what `rules sheet show` prints.
 """

@@ -47,7 +47,7 @@ def create_sheet(ref: str, out: str, name: str) -> Ruleset:
     from interpreter.load.find import confined, find
     from interpreter.load.modeline import schema_line
     from interpreter.sheet.file import new_sheet
-    from interpreter.sheet.spread import new_sheet as sheet_text
+    from interpreter.sheet.new_character import new_sheet as sheet_text
 
     written = None  # an id is written as it is; a path relative to the sheet
     found = find(ref)
