@@ -6,7 +6,8 @@ point, the one place that tunes the garbage collector.
 - ``group``, ``commands``: the guard (one line per mistake) and the commands over the library;
 - ``arguments``, ``ranges``: `NAME=VALUE` parameters, and swept ones (`A..B`, `a,b,c`);
 - ``dice``: `rules roll` and the odds of an expression; ``sheets``: `rules sheet ...`; ``export``,
-  ``diff`` (with ``diff_cases``, ``diff_text``, ``diff_chart``), ``describe`` (with ``prose``), ``lsp``;
+  ``diff`` (with ``diff_cases``, ``diff_text``, ``diff_chart``), ``describe`` (with ``prose`` and
+  ``effects_text``), ``lsp``;
 - ``render``, ``odds_output``, ``odds_text``, ``sweep_text``, ``cumulative``: results as text, JSON and CSV;
 - ``chart_data``, ``charts``, ``chart_page``: charts of the odds (PNG, SVG, one HTML page);
 - ``output``, ``caret``: text any terminal shows as it is, and errors with a caret under the column;

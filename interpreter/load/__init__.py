@@ -11,5 +11,7 @@
 - ``shape``: the schema compiled into a fast yes-or-no check, run on every document before use;
 - ``schema``: the JSON Schema check, its errors placed and worded for a game master;
 - ``keywords``: the two schema keywords jsonschema checks our way (oneOf by a branch's key, whole-string patterns);
-- ``bundled``: where the bundled rulesets and schemas are.
+- ``bundled``: where the bundled rulesets and schemas are;
+- ``layout``: plain words for the YAML layout mistakes people make by hand;
+- ``modeline``: the first line of a file written for editors, naming its schema.
 """

@@ -14,6 +14,10 @@
 - ``samples``: sample parameter sets, checked at load;
 - ``sheet_section``, ``derived``, ``tracks``, ``entries``, ``sheet_sum``: the `sheet:` section, the values that
   follow from a character's, damage tracks, trait entries of list fields, sheet values named in parameters;
+- ``effects``, ``effect_steps``: effects (named changes that reach the rolls of many procedures), and
+  what those a procedure takes add to it: their flags and the steps that switch them;
+- ``sheet_links``: what a procedure says of the sheets it runs on: the final states it may act on, and
+  the parameters the sheet holds;
 - ``texts``: texts that name constants in braces, filled in;
 - ``dice_warnings``: dice expressions that likely do not say what was meant;
 - ``changes``, ``unread``, ``strays``, ``partial``: what differs between two rulesets, house rules that
