@@ -41,6 +41,10 @@ def test_L3_the_defenders_roll_is_a_roll_too():
     assert (both.outcome, both.values["defenders_clause"]) == ("failure", True)   # a tie of crits: the defender's
     crit_beats_crit = run_given("lockwood", "attack", {"attack": 1, "defense": 20}, [20, 1])
     assert (crit_beats_crit.outcome, crit_beats_crit.values["damage"]) == ("hit", 1)
+    crits_tie = run_given("lockwood", "attack", {"attack": 20, "defense": 1}, [20, 20])  # the same crit: a tie
+    assert (crits_tie.outcome, crits_tie.values["damage"], crits_tie.values["defenders_clause"]) == ("miss", 0, True)
+    fails_tie = run_given("lockwood", "attack", {"attack": 20, "defense": 1}, [1, 1])
+    assert (fails_tie.outcome, fails_tie.values["defenders_clause"]) == ("miss", True)
 
 
 def test_L3_the_narrow_ruling_is_one_switch(rules, tmp_path):
