@@ -139,3 +139,14 @@ def test_N10_a_count_the_defaults_break_is_a_warning_and_no_new_sheet(rules, tmp
     made = rules("sheet", "new", str(house), "-o", str(tmp_path / "new.yaml"))
     assert "makes 2 entries in Firearms" in one_line_error(made)
     assert not (tmp_path / "new.yaml").exists()
+
+
+def test_N6_contested_extended_needs_a_success_or_more_and_takes_no_limit_as_0(rules):
+    """At least one success is required (0 is refused, 1 is fine); max_rolls=0 is the default: no limit."""
+    refused = rules("run", "nwod", "contested_extended", "actor=1", "defender=1", "required=0", "--dice", "8,1")
+    assert refused.exit_code == 1 and "required" in refused.output
+    one = run_cli(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=1", "--dice", "8,1")
+    assert (one["outcome"], one["values"]["rolls"]) == ("success", 1)
+    unlimited = run_cli(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=3", "max_rolls=0",
+                        "--dice", "8,1,8,1,8,1")
+    assert (unlimited["outcome"], unlimited["values"]["rolls"]) == ("success", 3)
