@@ -150,3 +150,14 @@ def test_N6_contested_extended_needs_a_success_or_more_and_takes_no_limit_as_0(r
     unlimited = run_cli(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=3", "max_rolls=0",
                         "--dice", "8,1,8,1,8,1")
     assert (unlimited["outcome"], unlimited["values"]["rolls"]) == ("success", 3)
+
+
+def test_N6_contested_extended_stops_at_max_rolls_and_adds_each_sides_modifier(rules):
+    short = run_cli(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=2", "max_rolls=1",
+                    "--dice", "8,1")
+    assert (short["outcome"], short["values"]["rolls"], short["values"]["actor_successes"]) == ("failure", 1, 1)
+    # actor 1 + 1 = 2 dice (8, 9), defender 1 + 2 = 3 dice (1, 1, 7)
+    modded = run_cli(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=2", "actor_mod=1",
+                     "defender_mod=2", "--dice", "8,9,1,1,7")
+    assert (modded["outcome"], modded["values"]["actor_successes"], modded["values"]["defender_successes"]) == \
+        ("success", 2, 1)
