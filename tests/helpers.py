@@ -170,3 +170,12 @@ def checkout_env(env: Mapping[str, str] | None = None) -> dict[str, str]:
     full = dict(os.environ if env is None else env)
     full["PYTHONPATH"] = os.pathsep.join([str(CHECKOUT), full.get("PYTHONPATH", "")]).rstrip(os.pathsep)
     return full
+
+
+def run_json(rules: Any, *args: str) -> dict[str, Any]:
+    """`rules run ARGS --json` through the command line, which must succeed: its JSON object."""
+    import json
+
+    result = rules("run", *args, "--json")
+    assert result.exit_code == 0, result.output
+    return dict(json.loads(result.stdout))

@@ -8,29 +8,25 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import enumerate_dice, odds, one_line_error, run_given, with_constants
+from helpers import enumerate_dice, odds, one_line_error, run_given, run_json, with_constants
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_cli(rules, *args: str) -> dict:
-    result = rules("run", *args, "--json")
-    assert result.exit_code == 0, result.output
-    return dict(json.loads(result.stdout))
 
 
 # --- L3: "Critwins always succeed, and critfails always fail" --------------------------------------
 
 def test_L3_an_actors_natural_20_wins_an_opposed_roll_it_trails(rules):
-    got = run_cli(rules, "lockwood", "opposed", "actor=5", "defender=20", "--dice", "20,15")
+    got = run_json(rules, "lockwood", "opposed", "actor=5", "defender=20", "--dice", "20,15")
     assert (got["outcome"], got["values"]["actor_total"], got["values"]["defender_total"]) == ("success", 25, 35)
     assert got["values"]["defenders_clause"] is False
 
 
 def test_L3_an_attackers_natural_20_hits_and_a_natural_1_misses(rules):
-    hit = run_cli(rules, "lockwood", "attack", "attack=5", "defense=20", "--dice", "20,15")
+    hit = run_json(rules, "lockwood", "attack", "attack=5", "defense=20", "--dice", "20,15")
     assert (hit["outcome"], hit["values"]["damage"]) == ("hit", 1)   # crit_hit_min_damage: the totals give none
-    miss = run_cli(rules, "lockwood", "attack", "attack=20", "defense=5", "--dice", "1,15")
+    miss = run_json(rules, "lockwood", "attack", "attack=20", "defense=5", "--dice", "1,15")
     assert (miss["outcome"], miss["values"]["damage"]) == ("miss", 0)
 
 
@@ -49,9 +45,9 @@ def test_L3_the_defenders_roll_is_a_roll_too():
 
 def test_L3_the_narrow_ruling_is_one_switch(rules, tmp_path):
     house = str(with_constants(tmp_path, "lockwood", crits_decide_contests=0))
-    assert run_cli(rules, house, "opposed", "actor=5", "defender=20", "--dice", "20,15")["outcome"] == "failure"
-    assert run_cli(rules, house, "attack", "attack=5", "defense=20", "--dice", "20,15")["outcome"] == "miss"
-    assert run_cli(rules, house, "attack", "attack=20", "defense=5", "--dice", "1,15")["outcome"] == "hit"
+    assert run_json(rules, house, "opposed", "actor=5", "defender=20", "--dice", "20,15")["outcome"] == "failure"
+    assert run_json(rules, house, "attack", "attack=5", "defense=20", "--dice", "20,15")["outcome"] == "miss"
+    assert run_json(rules, house, "attack", "attack=20", "defense=5", "--dice", "1,15")["outcome"] == "hit"
     guide = (ROOT / "docs" / "systems" / "lockwood.md").read_text(encoding="utf-8")
     assert "crits_decide_contests" in guide
 
@@ -109,6 +105,6 @@ def test_L21_the_healing_stat_is_0_without_the_ability_and_healing_refuses_it(ru
         assert message == "parameter 'healing' is 0; the least allowed is 1"
     (tmp_path / "healer").mkdir()
     healer = lockwood_sheet(rules, tmp_path / "healer", "[Healing, Quick, Lucky]", True)
-    got = run_cli(rules, "lockwood", "heal_minor", "healing=healing", "--sheet", str(healer), "--dice", "3,5,7",
+    got = run_json(rules, "lockwood", "heal_minor", "healing=healing", "--sheet", str(healer), "--dice", "3,5,7",
                   "--dry-run")
     assert (got["outcome"], got["values"]["healed"], got["rolls"][0]["expr"]) == ("done", 5, "1d11")

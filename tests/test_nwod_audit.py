@@ -3,20 +3,15 @@ can be contested (N6)."""
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from helpers import odds, one_line_error
+from helpers import odds, one_line_error, run_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_cli(rules, *args: str) -> dict:
-    result = rules("run", *args, "--json")
-    assert result.exit_code == 0, result.output
-    return dict(json.loads(result.stdout))
 
 
 # --- N10: two specialties in one skill, but not redundantly -------------------------------------------
@@ -69,20 +64,20 @@ def test_per_trait_needs_entries_that_name_traits(rules, tmp_path):
 
 def test_N6_contested_extended_first_to_the_required_successes_wins(rules):
     # actor 3 dice at 7: 8, 9, 1 = 2 successes; defender 2 dice: 1, 7 = 1; 2 required
-    got = run_cli(rules, "nwod", "contested_extended", "actor=3", "defender=2", "required=2", "--dice", "8,9,1,1,7")
+    got = run_json(rules, "nwod", "contested_extended", "actor=3", "defender=2", "required=2", "--dice", "8,9,1,1,7")
     assert (got["outcome"], got["values"]) == ("success", {"rolls": 1, "actor_successes": 2, "defender_successes": 1})
     # over two rolls: 1 then 2 for the actor (3), 0 then 2 for the defender (2)
-    got = run_cli(rules, "nwod", "contested_extended", "actor=3", "defender=2", "required=3",
+    got = run_json(rules, "nwod", "contested_extended", "actor=3", "defender=2", "required=3",
                   "--dice", "7,1,1,1,1,7,7,1,7,7")
     assert (got["outcome"], got["values"]["rolls"], got["values"]["defender_successes"]) == ("success", 2, 2)
 
 
 def test_N6_N5_the_same_roll_reaching_it_goes_to_the_defender_on_a_tie(rules):
-    tie = run_cli(rules, "nwod", "contested_extended", "actor=2", "defender=2", "required=2", "--dice", "7,8,7,9")
+    tie = run_json(rules, "nwod", "contested_extended", "actor=2", "defender=2", "required=2", "--dice", "7,8,7,9")
     assert (tie["outcome"], tie["values"]["actor_successes"], tie["values"]["defender_successes"]) == ("failure", 2, 2)
-    first = run_cli(rules, "nwod", "contested_extended", "actor=2", "defender=2", "required=2", "--dice", "7,1,8,9")
+    first = run_json(rules, "nwod", "contested_extended", "actor=2", "defender=2", "required=2", "--dice", "7,1,8,9")
     assert first["outcome"] == "failure"
-    none = run_cli(rules, "nwod", "contested_extended", "actor=2", "defender=2", "required=5", "--dice", "1,2,7,9")
+    none = run_json(rules, "nwod", "contested_extended", "actor=2", "defender=2", "required=5", "--dice", "1,2,7,9")
     assert (none["outcome"], none["values"]["rolls"]) == ("failure", 1)   # the actor's roll with no success
 
 
@@ -145,19 +140,19 @@ def test_N6_contested_extended_needs_a_success_or_more_and_takes_no_limit_as_0(r
     """At least one success is required (0 is refused, 1 is fine); max_rolls=0 is the default: no limit."""
     refused = rules("run", "nwod", "contested_extended", "actor=1", "defender=1", "required=0", "--dice", "8,1")
     assert refused.exit_code == 1 and "required" in refused.output
-    one = run_cli(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=1", "--dice", "8,1")
+    one = run_json(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=1", "--dice", "8,1")
     assert (one["outcome"], one["values"]["rolls"]) == ("success", 1)
-    unlimited = run_cli(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=3", "max_rolls=0",
+    unlimited = run_json(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=3", "max_rolls=0",
                         "--dice", "8,1,8,1,8,1")
     assert (unlimited["outcome"], unlimited["values"]["rolls"]) == ("success", 3)
 
 
 def test_N6_contested_extended_stops_at_max_rolls_and_adds_each_sides_modifier(rules):
-    short = run_cli(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=2", "max_rolls=1",
+    short = run_json(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=2", "max_rolls=1",
                     "--dice", "8,1")
     assert (short["outcome"], short["values"]["rolls"], short["values"]["actor_successes"]) == ("failure", 1, 1)
     # actor 1 + 1 = 2 dice (8, 9), defender 1 + 2 = 3 dice (1, 1, 7)
-    modded = run_cli(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=2", "actor_mod=1",
+    modded = run_json(rules, "nwod", "contested_extended", "actor=1", "defender=1", "required=2", "actor_mod=1",
                      "defender_mod=2", "--dice", "8,9,1,1,7")
     assert (modded["outcome"], modded["values"]["actor_successes"], modded["values"]["defender_successes"]) == \
         ("success", 2, 1)

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-from helpers import odds, run_given
+from helpers import odds, run_given, run_json
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def run_cli(rules, *args: str) -> dict:
-    result = rules("run", *args, "--json")
-    assert result.exit_code == 0, result.output
-    return dict(json.loads(result.stdout))
 
 
 # --- R11: stats are never raised past 18, and never lowered by an improvement ------------------------
 
 def test_R11_advance_stat_at_20_never_worsens_to_18(rules):
-    got = run_cli(rules, "rollunder", "advance_stat", "stat=20", "--dice", "20,19,3")
+    got = run_json(rules, "rollunder", "advance_stat", "stat=20", "--dice", "20,19,3")
     assert (got["outcome"], got["values"]["stat"], got["values"]["hp_gain"]) == ("unchanged", 20, 3)
     assert odds("rollunder", "advance_stat", {"stat": 20}).outcomes.get("worsened", 0) == 0
 

@@ -30,17 +30,6 @@ from interpreter.ruleset.params import find_procedure
 from interpreter.ruleset.samples import as_arguments
 
 
-def _typed(args: Mapping[str, str]) -> dict[str, Any]:
-    """Parameters as JSON shows them: whole numbers as numbers, the rest as typed."""
-    out: dict[str, Any] = {}
-    for name, text in args.items():
-        try:
-            out[name] = int(text)
-        except ValueError:
-            out[name] = {"true": True, "false": False}.get(text, text)
-    return out
-
-
 def _cases(base: Ruleset, house: Ruleset, names: list[str], given: dict[str, str] | None
            ) -> tuple[list[tuple[str, dict[str, str], bool]], list[dict[str, Any]]]:
     """(procedure, arguments, whether it is a sample) to compare, and the procedures left out with the reason."""
@@ -102,7 +91,7 @@ def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Se
             if procedure is not None:
                 raise
             if sample:
-                skipped.append({"procedure": name, "params": _typed(args), "reason": err.message})
+                skipped.append({"procedure": name, "params": output.typed_params(args), "reason": err.message})
             continue
         found_there = (name, repr((compared.outcomes, compared.distributions)))
         if not sample and (not compared.changed or found_there in seen):
@@ -146,7 +135,7 @@ def to_json(d: Diff) -> dict[str, Any]:
     """The contract's object: base, house, changes, odds (and what was skipped, and what it did to a sheet)."""
     out_odds = []
     for i, c in enumerate(d.odds):
-        entry: dict[str, Any] = {"procedure": c.procedure, "params": _typed(c.params),
+        entry: dict[str, Any] = {"procedure": c.procedure, "params": output.typed_params(c.params),
                                  "outcomes": _pairs(c.outcomes), "values": _pairs(c.values),
                                  "distributions": {v: {"before": _side(old), "after": _side(new)}
                                                    for v, (old, new) in c.distributions.items()},

@@ -156,9 +156,20 @@ def error_json(err: RulesError) -> dict[str, Any]:
     return out
 
 
+def typed_params(args: Mapping[str, str]) -> dict[str, Any]:
+    """Parameters as JSON shows them: whole numbers as numbers, true and false as flags, the rest as typed."""
+    out: dict[str, Any] = {}
+    for name, text in args.items():
+        try:
+            out[name] = int(text)
+        except ValueError:
+            out[name] = {"true": True, "false": False}.get(text, text)
+    return out
+
+
 def usage_json(message: str) -> dict[str, Any]:
     """The JSON form of a command-line usage mistake."""
     return {"error": {"message": message, "file": None, "line": None, "column": None, "path": None}}
 
 
-__all__ = ["c_locale", "can_show", "dumps", "echo", "echo_problem", "error_json", "fraction", "is_fraction", "print_json", "rounded", "showable", "usage_json"]
+__all__ = ["c_locale", "can_show", "dumps", "echo", "echo_problem", "error_json", "fraction", "is_fraction", "print_json", "rounded", "showable", "typed_params", "usage_json"]

@@ -149,16 +149,6 @@ def sweep_csv(sweep: Sweep, view: View, percentiles: Sequence[int] = ()) -> str:
     return buffer.getvalue()
 
 
-def typed(args: Mapping[str, str]) -> dict[str, Any]:
-    """Parameters as JSON shows them: whole numbers as numbers, true and false as flags, the rest as typed."""
-    out: dict[str, Any] = {}
-    for name, text in args.items():
-        try:
-            out[name] = int(text)
-        except ValueError:
-            out[name] = {"true": True, "false": False}.get(text, text)
-    return out
-
 
 def sweep_json(sweep: Sweep, fixed: Mapping[str, str], view: View) -> dict[str, Any]:
     """The sweep for scripts: each point the object `rules odds --json` prints there, with its swept values."""
@@ -167,9 +157,9 @@ def sweep_json(sweep: Sweep, fixed: Mapping[str, str], view: View) -> dict[str, 
         data = odds_json(point.odds, sides(view.at_least, view.at_most))
         if view.outcomes_only:
             data.pop("values")
-        points.append({"params": typed(dict(zip(sweep.names, point.at, strict=True))), **data})
+        points.append({"params": output.typed_params(dict(zip(sweep.names, point.at, strict=True))), **data})
     return {"ruleset": sweep.ruleset, "procedure": sweep.procedure, "swept": list(sweep.names),
-            "fixed": typed(fixed), "points": points}
+            "fixed": output.typed_params(fixed), "points": points}
 
 
 def distribution_csv(parts: Sequence[tuple[str, Mapping[Any, Any], bool]]) -> str:
@@ -189,4 +179,4 @@ def distribution_csv(parts: Sequence[tuple[str, Mapping[Any, Any], bool]]) -> st
     return buffer.getvalue()
 
 
-__all__ = ["Column", "columns", "distribution_csv", "mean_of", "percentile", "rows", "sweep_csv", "sweep_json", "sweep_text", "typed"]
+__all__ = ["Column", "columns", "distribution_csv", "mean_of", "percentile", "rows", "sweep_csv", "sweep_json", "sweep_text"]

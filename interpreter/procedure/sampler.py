@@ -22,11 +22,11 @@ from interpreter.errors import LimitExceeded
 from interpreter.procedure.kinds import function_of
 from interpreter.procedure.sampling import Sampling
 from interpreter.procedure.start import finished, sheet_names, start_env, worded_value
-from interpreter.procedure.writing import may_be_absent, unchanged
+from interpreter.procedure.writing import unchanged
 from interpreter.record import record
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.params import find_procedure
-from interpreter.ruleset.tables import table_functions
+from interpreter.ruleset.tables import may_be_absent, table_functions
 
 Sample = tuple[Any, ...]  # (outcome, value, ...): the values in the procedure's order
 Sampler = Callable[[random.Random], Sample]

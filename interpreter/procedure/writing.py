@@ -313,6 +313,17 @@ class Writer:
         """Add a record (an expression giving one) to the trace, when the run keeps one."""
         raise NotImplementedError
 
+    def trace_when(self, holds: str, record: object) -> None:
+        """Add a record to the trace where the code `holds` is true (nothing where it never is)."""
+        known, value = self.known(holds)
+        if known:
+            if value:
+                self.trace(self.keep(record))
+            return
+        self.emit(f"if {holds}:")
+        with self.indented():
+            self.trace(self.keep(record))
+
     # -- what the context gives -----------------------------------------------------------------------
     def drawing(self, where: Location) -> None:
         """What follows leads to a draw (a roll, a call, a best_of's runs): said before its arguments are written."""
@@ -379,21 +390,5 @@ class Writer:
             before = step
 
 
-__all__ = ["BRANCHING", "Code", "Part", "StepWriter", "Writer", "branches", "fixed_names", "may_be_absent", "unchanged"]
+__all__ = ["BRANCHING", "Code", "Part", "StepWriter", "Writer", "branches", "fixed_names", "unchanged"]
 
-
-def may_be_absent(ruleset: Ruleset, proc: Procedure) -> frozenset[str]:
-    """The names a table step of the procedure may leave absent: bound by some rows only, or a value some
-    row lacks."""
-    from interpreter.ruleset.specs import TableLookup, walk
-
-    out: set[str] = set()
-    for step in walk(proc.steps):
-        if isinstance(step.spec, TableLookup):
-            table = ruleset.tables[step.spec.table]
-            rows = [*table.rows, *([table.default] if table.default is not None else [])]
-            every = {name for row in rows for name, _ in row.values}
-            out |= {name for row in rows for name in every - {n for n, _ in row.values}}
-            if step.spec.value_as and any(row.value is None for row in rows):
-                out.add(step.spec.value_as)
-    return frozenset(out)

@@ -12,7 +12,8 @@ from typing import Any
 
 from interpreter.errors import EvaluationError, RulesError, SchemaViolation
 from interpreter.ruleset.context import CompileContext, Scope
-from interpreter.ruleset.model import Row, Ruleset, Table
+from interpreter.ruleset.model import Procedure, Row, Ruleset, Table
+from interpreter.ruleset.specs import TableLookup, walk
 
 P = tuple[Any, ...]
 
@@ -138,3 +139,18 @@ def _lookup(ruleset: Ruleset, table: Table) -> Callable[[Any], Any]:
             raise EvaluationError(f"table '{table.name}' row for {key} has no value", row.where)
         return row.value.evaluate(ruleset.constants, {})
     return lookup
+
+
+def may_be_absent(ruleset: Ruleset, proc: Procedure) -> frozenset[str]:
+    """The names a table step of the procedure may leave absent: bound by some rows only, or a value some
+    row lacks."""
+    out: set[str] = set()
+    for step in walk(proc.steps):
+        if isinstance(step.spec, TableLookup):
+            table = ruleset.tables[step.spec.table]
+            rows = [*table.rows, *([table.default] if table.default is not None else [])]
+            every = {name for row in rows for name, _ in row.values}
+            out |= {name for row in rows for name in every - {n for n, _ in row.values}}
+            if step.spec.value_as and any(row.value is None for row in rows):
+                out.add(step.spec.value_as)
+    return frozenset(out)

@@ -15,17 +15,9 @@ def write_let(w: Writer, step: Step[Let]) -> None:
         with w.located(a.where):
             w.set(a.name, w.value(a.formula))
     for condition, text in step.spec.notes:
-        note = NoteRecord(text)
         with w.located(step.where):
             holds = w.value(condition)
-        known, value = w.known(holds)
-        if known:
-            if value:
-                w.trace(w.keep(note))
-            continue
-        w.emit(f"if {holds}:")
-        with w.indented():
-            w.trace(w.keep(note))
+        w.trace_when(holds, NoteRecord(text))
 
 
 def kind() -> dict[str, Any]:

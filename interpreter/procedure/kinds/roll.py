@@ -65,13 +65,7 @@ def write_effects(w: Writer, r: RollInto) -> None:
         why = effect.why()
         note = NoteRecord(f"effect {effect.name} ({why}): {effect.change()} on {r.name}"
                           + (f": {effect.summary}" if effect.summary else ""))
-        if known:
-            if value >> i & 1:
-                w.trace(w.keep(note))
-            continue
-        w.emit(f"if {pick} & {1 << i}:")
-        with w.indented():
-            w.trace(w.keep(note))
+        w.trace_when(f"({bool(value >> i & 1)})" if known else f"{pick} & {1 << i}", note)
 
 
 def kind() -> dict[str, Any]:
