@@ -109,7 +109,7 @@ procedures:
                   win: win, lose: lose, margin: m}
 """
 
-WAYS = (["run"], ["run", "--times", "100", "--seed", "1"], ["odds"])
+WAYS = (["run"], ["run", "--times", "10", "--seed", "1"], ["odds"])
 
 
 def _each_way(file: str, make: Callable[[], bytes], procedure: str, exit: tuple[int, ...], note: str,
