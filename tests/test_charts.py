@@ -24,8 +24,13 @@ HOUSE = "extends: nwod\nruleset: nwod-9again\nconstants:\n  default_again: 9\n"
 
 
 def fraction(p: Fraction | float) -> str:
-    """How a chart writes a chance exactly: a fraction, or all of a float's digits where the odds were cut off."""
-    return f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) else f"{p:.12g}"
+    """How a chart writes a chance in full: a fraction, or all of a float's digits marked ≈ where the odds were cut off."""
+    return f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) else f"≈{p:.12g}"
+
+
+def told(p: Fraction | float) -> str:
+    """What follows the percentage in a tooltip: '= 1/8' where exact, '≈0.125' where not."""
+    return f"= {fraction(p)}" if isinstance(p, Fraction) else fraction(p)
 
 
 def sweep_fractions() -> list[str]:
@@ -67,11 +72,11 @@ def test_the_diff_svg_has_a_bar_with_its_exact_chance_for_every_outcome_and_valu
     for name in ("exceptional_success", "success", "failure"):
         for side, got in (("before (nwod)", before), ("after (nwod-9again)", after)):
             p = got.outcomes[name]
-            assert f"action pool=5: outcomes: {side} at outcome={name}: {float(p) * 100:.3f}% = {fraction(p)}" in titles
+            assert f"action pool=5: outcomes: {side} at outcome={name}: {float(p) * 100:.3f}% {told(p)}" in titles
     for k in range(5):  # the successes panel: bars of both distributions
         p = after.values["successes"][k]
-        assert (f"action pool=5: successes: after (nwod-9again) at successes={k}: {float(p) * 100:.3f}% = "
-                f"{fraction(p)}") in titles
+        assert (f"action pool=5: successes: after (nwod-9again) at successes={k}: {float(p) * 100:.3f}% "
+                f"{told(p)}") in titles
     # every bar is an element of its own, found by its id
     ids = [e.get("id") for e in root.iter() if (e.get("id") or "").startswith("chart-p")]
     assert len(ids) == len(set(ids)) == len(titles)

@@ -10,8 +10,10 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
+from interpreter.cli.compare import Compared, all_values, column, kinds
 from interpreter.cli.cumulative import columns
 from interpreter.cli.odds_text import TINY, View
+from interpreter.dice.distribution import Distribution
 from interpreter.procedure.odds import Odds
 from interpreter.record import record
 
@@ -23,8 +25,9 @@ class Series:
     """One set of bars or one line: a label and a number (a chance, or a mean) at each x of its panel."""
 
     label: str
-    values: tuple[Any, ...]  # Fraction, float, or None where the series has no value
+    values: tuple[Fraction | float | None, ...]  # None where the series has no value
     line: bool = False  # drawn as a line through points (a curve), else as bars
+    color: int | None = None  # a fixed colour of the cycle (a diff's before and after), else by its place
 
 
 @record
@@ -36,6 +39,7 @@ class Panel:
     series: tuple[Series, ...]
     x_label: str = ""
     percent: bool = True  # the numbers are chances, drawn as percentages
+    legend: bool = False  # a legend even for one series (it says which side of a diff it is)
 
 
 @record
@@ -47,16 +51,24 @@ class Chart:
     note: str = ""
 
 
-def exact_text(value: Any) -> str:
-    """A number as the chart labels it: the exact fraction where there is one, and the percentage or decimal."""
+def exact_text(value: Fraction | float | None) -> str:
+    """A chance as the chart writes it in full: its exact fraction where it is exact, else its decimal marked
+    as such, '≈0.0123' (odds cut off after endless explosions have no exact fraction)."""
     if value is None:
         return "-"
     if isinstance(value, Fraction):
         return f"{value.numerator}/{value.denominator}"
-    return f"{float(value):.12g}"
+    return f"≈{float(value):.12g}"
 
 
-def key_text(value: Any) -> str:
+def all_exact(chart: Chart) -> bool | None:
+    """Whether every chance the chart shows is an exact fraction (True), none is (False), or some are (None)."""
+    kinds = {isinstance(v, Fraction) for p in chart.panels if p.percent for s in p.series for v in s.values
+             if v is not None}
+    return None if len(kinds) > 1 else kinds != {False}
+
+
+def key_text(value: object) -> str:
     """A value of a distribution as text: 'none' for unset, true and false for flags."""
     if value is None:
         return "none"
@@ -65,9 +77,10 @@ def key_text(value: Any) -> str:
     return str(value)
 
 
-def limited(title: str, panels: list[Panel], note: str = "") -> Chart:
+def limited(title: str, panels: list[Panel], note: str = "", rest: str = "more panels") -> Chart:
+    """A chart of the first MAX_PANELS panels, saying how many of the `rest` were left out."""
     if len(panels) > MAX_PANELS:
-        note = f"{len(panels) - MAX_PANELS} more panels left out (a chart shows at most {MAX_PANELS})"
+        note = f"{len(panels) - MAX_PANELS} {rest} left out (a chart shows at most {MAX_PANELS})"
         panels = panels[:MAX_PANELS]
     return Chart(title, tuple(panels), note)
 
@@ -96,9 +109,21 @@ def odds_chart(odds: Odds, view: View) -> Chart:
     return limited(f"{odds.ruleset} {odds.procedure}", panels)
 
 
-def expression_chart(expr: str, dist: Any, view: View) -> Chart:
+def expression_chart(expr: str, dist: Distribution, view: View) -> Chart:
     """The values of a dice expression as bars."""
     return Chart(expr, (_distribution_panel(expr, dict(dist.probs), view, False, "value"),))
+
+
+def comparison_chart(compared: Sequence[Compared], view: View) -> Chart:
+    """Several dice expressions on one axis: a line each through its chances (and a panel of at-least
+    and of at-most chances when asked for), over every value any of them takes."""
+    values = all_values(compared)
+    title = ", ".join(c.expr for c in compared)
+    panels = []
+    for kind in kinds(view):
+        series = tuple(Series(c.expr, tuple(column(c, kind, values)), line=True) for c in compared)
+        panels.append(Panel(title if kind == "chance" else kind, tuple(str(v) for v in values), series, "value"))
+    return Chart(title, tuple(panels))
 
 
 def _outcome_series(sweep: Any, view: View, points: Sequence[Any], label: str = "") -> list[Series]:
@@ -146,5 +171,5 @@ def sweep_chart(sweep: Any, view: View) -> Chart:
     return limited(title, panels)
 
 
-__all__ = ["MAX_PANELS", "Chart", "Panel", "Series", "exact_text", "expression_chart", "key_text", "limited", "odds_chart",
+__all__ = ["MAX_PANELS", "Chart", "Panel", "Series", "all_exact", "comparison_chart", "exact_text", "expression_chart", "key_text", "limited", "odds_chart",
            "sweep_chart"]

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import io
 import os
+import sys
 import tempfile
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
@@ -39,23 +41,28 @@ def require() -> None:
                                 "pip install '.[charts]')") from None
 
 
-def _label(value: Any, percent: bool) -> str:
+def _label(value: Fraction | float | None, percent: bool) -> str:
     if value is None:
         return "-"
     return f"{float(value) * 100:.3f}%" if percent else f"{float(value):.4g}"
 
 
-def _short(value: Any, percent: bool) -> str:
+def _short(value: Fraction | float | None, percent: bool) -> str:
     """A bar's own label: one decimal (the exact chance is in its tooltip)."""
     if value is None:
         return ""
     return f"{float(value) * 100:.1f}%" if percent else f"{float(value):.3g}"
 
 
-def tip(panel: Panel, series: str, x: str, value: Any) -> str:
-    """The text of one bar or point: where it is, its percentage (or number) and its exact fraction."""
-    where = f"{panel.title}: {series} at {panel.x_label}={x}" if panel.x_label else f"{panel.title}: {series} {x}"
-    return f"{where}: {_label(value, panel.percent)} = {exact_text(value)}"
+def tip(panel: Panel, series: str, x: str, value: Fraction | float | None, title: str = "") -> str:
+    """The text of one bar or point: where it is, its percentage (or number) and its exact fraction (or its
+    decimal, marked ≈, where the chance is not exact); `title` is the chart's, which a panel of that title omits."""
+    head = f"{panel.title}: " if panel.title and panel.title != title else ""
+    where = f"{head}{series} at {panel.x_label}={x}" if panel.x_label else f"{head}{series} {x}"
+    if not panel.percent:
+        return f"{where}: {_label(value, False)}"
+    full = exact_text(value)
+    return f"{where}: {_label(value, True)} {full if full.startswith('≈') else '= ' + full}"
 
 
 def _color(index: int) -> str:
@@ -63,48 +70,73 @@ def _color(index: int) -> str:
     return f"C{index % 10}"
 
 
-def _draw_panel(ax: Any, panel: Panel, p: int, tips: dict[str, str]) -> None:
+def top_of(panel: Panel) -> float:
+    """The tallest bar or highest point of a panel, as drawn (a chance in percent)."""
+    scale = 100.0 if panel.percent else 1.0
+    return max((float(v) * scale for s in panel.series for v in s.values if v is not None), default=0.0)
+
+
+def _bars(ax: Any, panel: Panel, p: int, title: str, tips: dict[str, str]) -> bool:
+    """Draw the bar series side by side; whether their labels stand upright (they need more room above)."""
     positions = list(range(len(panel.x)))
     bars = [s for s in panel.series if not s.line]
     width = 0.8 / max(len(bars), 1)
     scale = 100.0 if panel.percent else 1.0
+    upright = len(bars) > 1 or len(panel.x) > 8  # side by side, level labels would run into each other
     for j, series in enumerate(bars):
         offset = (j - (len(bars) - 1) / 2) * width
         heights = [0.0 if v is None else float(v) * scale for v in series.values]
-        drawn = ax.bar([x + offset for x in positions], heights, width * 0.95, label=series.label, color=_color(j))
+        color = _color(j if series.color is None else series.color)
+        drawn = ax.bar([x + offset for x in positions], heights, width * 0.95, label=series.label, color=color)
         for k, patch in enumerate(drawn.patches):
             gid = f"chart-p{p}-s{j}-x{k}"
             patch.set_gid(gid)
-            tips[gid] = tip(panel, series.label, panel.x[k], series.values[k])
+            tips[gid] = tip(panel, series.label, panel.x[k], series.values[k], title)
         if len(panel.x) * len(bars) <= 16:  # few bars: the percentage is written on each
-            ax.bar_label(drawn, labels=[_short(v, panel.percent) for v in series.values], fontsize=7, padding=2)
+            ax.bar_label(drawn, labels=[_short(v, panel.percent) for v in series.values], fontsize=7, padding=2,
+                         rotation=90 if upright else 0)
+    return bool(bars) and upright and len(panel.x) * len(bars) <= 16
+
+
+def _draw_panel(ax: Any, panel: Panel, p: int, tips: dict[str, str], title: str, width: int) -> None:
+    import textwrap
+
+    positions = list(range(len(panel.x)))
+    bars = [s for s in panel.series if not s.line]
+    scale = 100.0 if panel.percent else 1.0
+    upright = _bars(ax, panel, p, title, tips)
     lines = [s for s in panel.series if s.line]
     for j, series in enumerate(lines, start=len(bars)):
         style = _CURVE_STYLES[(j - len(bars)) % len(_CURVE_STYLES)] if bars else "-"
+        color = _color(j if series.color is None else series.color)
         known = [(x, float(v) * scale) for x, v in zip(positions, series.values, strict=True) if v is not None]
-        ax.plot([x for x, _ in known], [y for _, y in known], style, label=series.label, linewidth=1.5, color=_color(j))
+        ax.plot([x for x, _ in known], [y for _, y in known], style, label=series.label, linewidth=1.5, color=color)
         for k, value in enumerate(series.values):
             if value is None:
                 continue
-            (dot,) = ax.plot([k], [float(value) * scale], "o", color=_color(j), markersize=3.5)
+            (dot,) = ax.plot([k], [float(value) * scale], "o", color=color, markersize=3.5)
             gid = f"chart-p{p}-s{j}-x{k}"
             dot.set_gid(gid)
-            tips[gid] = tip(panel, series.label, panel.x[k], value)
-    ax.set_title(panel.title)
+            tips[gid] = tip(panel, series.label, panel.x[k], value, title)
+    if panel.title and panel.title != title:  # a panel that is the whole chart is titled once, above it
+        ax.set_title("\n".join(textwrap.wrap(panel.title, width)))
     step = max(1, len(panel.x) // 20)  # at most about twenty labels under an axis
     ax.set_xticks(positions[::step], [panel.x[i] for i in positions[::step]],
                   rotation=30 if max((len(x) for x in panel.x), default=0) > 6 else 0)
     if panel.x_label:
         ax.set_xlabel(panel.x_label)
     ax.set_ylabel("chance (%)" if panel.percent else "mean")
-    if panel.percent:
-        ax.set_ylim(0, 105)
-    if len(panel.series) > 1:
+    if panel.percent:  # scaled to the tallest bar, with room above it for its label
+        ax.set_ylim(0, max(top_of(panel), 0.01) * (1.3 if upright else 1.12))
+    if len(panel.series) > 1 or panel.legend:
         ax.legend(fontsize=7, frameon=False)
 
 
-def figure(chart: Chart) -> tuple[Any, dict[str, str]]:
-    """The matplotlib Figure of a chart, and the tooltip of every bar and point by its SVG id."""
+def figure(chart: Chart, titled: bool = True) -> tuple[Any, dict[str, str]]:
+    """The matplotlib Figure of a chart, and the tooltip of every bar and point by its SVG id.
+
+    `titled=False` leaves the chart's title (and note) out of the picture, for a page that writes it above.
+    """
     from matplotlib.figure import Figure
 
     count = len(chart.panels)
@@ -114,10 +146,11 @@ def figure(chart: Chart) -> tuple[Any, dict[str, str]]:
     tips: dict[str, str] = {}
     axes = fig.subplots(rows, cols, squeeze=False)
     for p, panel in enumerate(chart.panels):
-        _draw_panel(axes[p // cols][p % cols], panel, p, tips)
+        _draw_panel(axes[p // cols][p % cols], panel, p, tips, chart.title, 70 if cols == 1 else 50)
     for extra in range(count, rows * cols):
         axes[extra // cols][extra % cols].set_visible(False)
-    fig.suptitle(chart.title + (f"\n({chart.note})" if chart.note else ""))
+    if titled:
+        fig.suptitle(chart.title + (f"\n({chart.note})" if chart.note else ""))
     return fig, tips
 
 
@@ -136,12 +169,29 @@ def _with_titles(svg: bytes, tips: dict[str, str]) -> str:
     return ElementTree.tostring(root, encoding="unicode")
 
 
+def _font_cache_note() -> None:
+    """A note on stderr when matplotlib is about to build its font cache (once, for several seconds)."""
+    import matplotlib
+
+    if "matplotlib.font_manager" in sys.modules:
+        return
+    try:
+        built = any(Path(matplotlib.get_cachedir()).glob("fontlist-v*.json"))
+    except OSError:
+        built = False
+    if not built:
+        from interpreter.cli.output import echo
+
+        echo("note: matplotlib is building its font cache, once; this takes several seconds", err=True)
+
+
 def render(chart: Chart, fmt: str) -> bytes:
     """The chart as the bytes of an .svg, .png or .html file."""
     import matplotlib
 
+    _font_cache_note()
     with matplotlib.rc_context(_STYLE):
-        fig, tips = figure(chart)
+        fig, tips = figure(chart, titled=fmt != "html")
         buffer = io.BytesIO()
         if fmt == "png":
             fig.savefig(buffer, format="png", dpi=110, metadata={"Software": None})
@@ -176,4 +226,4 @@ def write_chart(chart: Chart, path: str, fmt: str) -> None:
         raise BadParameter(f"--plot: cannot write {path}: {err.strerror or err}") from None
 
 
-__all__ = ["figure", "render", "require", "tip", "write_chart"]
+__all__ = ["figure", "render", "require", "tip", "top_of", "write_chart"]

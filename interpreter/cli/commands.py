@@ -170,9 +170,11 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
 
     rs = compile_ref(ruleset)
     if times is not None:
+        from interpreter.cli.progress import Progress
         from interpreter.procedure.sampler import sample
 
-        counted = sample(rs, procedure, parse_assignments(params), times, seed)
+        with Progress(f"rules run: {times} runs", quiet=as_json):
+            counted = sample(rs, procedure, parse_assignments(params), times, seed)
         if as_json:
             output.print_json(render.samples_json(counted))
         else:
@@ -237,9 +239,11 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
 def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str | None, as_json: bool,
          as_csv: bool, plot: str | None, show_all: bool, at_least: bool, at_most: bool, outcomes_only: bool,
          percentiles: str | None) -> None:
-    """Exact odds of a procedure (RULESET PROCEDURE [NAME=VALUE...]) or of a dice expression.
+    """Exact odds of a procedure (RULESET PROCEDURE [NAME=VALUE...]) or of dice expressions (EXPR [EXPR...]).
 
     A parameter given as A..B, A..B/STEP or a,b,c is swept (one or two of them): one row per value.
+    Several expressions are compared on one table and one chart. The first word is a ruleset when it
+    names one (an id or a file); else, when it is a dice expression, every word is an expression.
     Quote an expression that holds > < or ! so the shell leaves it alone: rules odds '1d20>=15'.
     """
     from interpreter.cli import odds_output
@@ -248,6 +252,12 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
         raise click.UsageError("use either --json or --csv, not both")
     view = odds_output.odds_view(show_all, at_least, at_most, outcomes_only)
     chart = odds_output.chart_format(plot)
+    if procedure is not None and odds_output.are_expressions(target):
+        if sheet is not None or percentiles:
+            raise click.UsageError("dice expressions take no --sheet and no --percentiles")
+        odds_output.expressions([target, procedure, *params], view,
+                                odds_output.Shown(as_json, as_csv, plot, chart, None))
+        return
     if procedure is None:
         if sheet is not None or params or percentiles:
             raise click.UsageError("a dice expression takes no --sheet, no NAME=VALUE and no --percentiles")

@@ -21,6 +21,7 @@ from interpreter.cli.diff_cases import (
 )
 from interpreter.cli.examples import ExampleCommand, examples
 from interpreter.cli.help import json_option
+from interpreter.cli.progress import Progress
 from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref, document
 from interpreter.procedure.compare import Comparison, Pair
@@ -64,8 +65,8 @@ def _people(base: Ruleset, house: Ruleset, sheet: str | None) -> Characters:
 
 
 def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Sequence[str],
-                sheet: str | None = None) -> Diff:
-    """Both rulesets, the changed values, the odds of every case, and what was left out."""
+                sheet: str | None = None, progress: Progress | None = None) -> Diff:
+    """Both rulesets, the changed values, the odds of every case, and what was left out; `progress` counts the cases."""
     base, house = compile_ref(base_ref), compile_ref(house_ref)
     before, after = document(base_ref).data, document(house_ref).data
     found = changes(before, after)
@@ -81,10 +82,14 @@ def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Se
                  for extra in [(name, args, sample)] + [(name, more, False) for more in
                                                         extra_cases(before, after, base, house, name, args)]]
     people = _people(base, house, sheet)
+    if progress is not None:
+        progress.total = len(cases)
     odds: list[Comparison] = []
     notes: dict[int, str] = {}
     seen: set[tuple[str, str]] = set()  # (procedure, what its comparison found): an extra case that repeats one is left out
     for name, args, sample in cases:
+        if progress is not None:
+            progress.step()
         try:
             compared, note = compare_case(base, house, name, args, people)
         except RulesError as err:
@@ -182,7 +187,8 @@ def diff(base: str, house: str, procedure: str | None, params: Sequence[str], sh
         from interpreter.cli.charts import require
 
         require()
-    found = compare_all(base, house, procedure, params, sheet)
+    with Progress("rules diff", unit=" cases", quiet=as_json) as progress:
+        found = compare_all(base, house, procedure, params, sheet, progress)
     if plot is not None and fmt is not None:
         from interpreter.cli.charts import write_chart
         from interpreter.cli.diff_chart import diff_chart

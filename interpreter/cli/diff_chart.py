@@ -1,47 +1,78 @@
-"""`rules diff --plot`: before and after side by side, a panel of outcomes and one per changed value of each case."""
+"""`rules diff --plot`: before and after side by side, a panel of outcomes and one per changed value of each case.
+
+A whole-ruleset diff can change more panels than a chart holds: the chart keeps those that changed
+most (by how much of the chance moved), and leaves out the panels that did not change at all.
+Before is always the first colour and after the second, so a procedure or value only the house rule
+has is drawn in the after colour, with a legend saying so.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
-from interpreter.cli.chart_data import Chart, Panel, Series, key_text, limited
+from interpreter.cli.chart_data import MAX_PANELS, Chart, Panel, Series, key_text, limited
 from interpreter.cli.odds_text import TINY
+from interpreter.cli.summary import numeric
 from interpreter.ruleset.samples import shown
 
 if TYPE_CHECKING:
     from interpreter.cli.diff_cases import Diff
 
+Chances = Mapping[Any, Fraction | float]  # value or outcome -> chance
+BEFORE, AFTER = 0, 1  # the colours of the two sides, the same in every panel
 
-def _pair_panel(title: str, x_label: str, old: Mapping[Any, Any] | None, new: Mapping[Any, Any] | None,
+
+def moved(old: Chances | None, new: Chances | None) -> float:
+    """How much of the chance a change moved: half the summed differences (0 unchanged, 1 all of it;
+    a distribution only one side has moved all of it)."""
+    if old is None or new is None:
+        return 1.0
+    return sum(abs(float(old.get(k, 0)) - float(new.get(k, 0))) for k in set(old) | set(new)) / 2
+
+
+def _ordered(keys: list[object]) -> Sequence[object]:
+    """Numbers in increasing order (a house rule may add a value past the base's); anything else as listed."""
+    numbers = [k for k in keys if numeric(k)]
+    return sorted(numbers) if len(numbers) == len(keys) else keys
+
+
+def _pair_panel(title: str, x_label: str, old: Chances | None, new: Chances | None,
                 before: str, after: str) -> Panel:
-    keys = list(old or {}) + [k for k in (new or {}) if k not in (old or {})]
-    keys = [k for k in keys if float((old or {}).get(k, 0)) >= TINY or float((new or {}).get(k, 0)) >= TINY]
+    every = list(old or {}) + [k for k in (new or {}) if k not in (old or {})]
+    keys = _ordered([k for k in every if float((old or {}).get(k, 0)) >= TINY or float((new or {}).get(k, 0)) >= TINY])
     series = []
     if old is not None:
-        series.append(Series(f"before ({before})", tuple(old.get(k, 0) for k in keys)))
+        series.append(Series(f"before ({before})", tuple(old.get(k, 0) for k in keys), color=BEFORE))
     if new is not None:
-        series.append(Series(f"after ({after})", tuple(new.get(k, 0) for k in keys)))
-    return Panel(title, tuple(key_text(k) for k in keys), tuple(series), x_label)
+        series.append(Series(f"after ({after})", tuple(new.get(k, 0) for k in keys), color=AFTER))
+    return Panel(title, tuple(key_text(k) for k in keys), tuple(series), x_label, legend=True)
 
 
 def diff_chart(d: Diff) -> Chart:
-    """Each compared case that differs: its outcomes before and after, then each value whose distribution changed."""
-    panels = []
+    """Each compared case that differs: its outcomes before and after, then each value whose distribution
+    changed; past MAX_PANELS, the panels that changed most, most first."""
+    ranked: list[tuple[float, Panel]] = []
     for c in d.odds:
         if not c.changed:
             continue
         label = f"{c.procedure} {shown(c.params)}".rstrip()
         old = {o: p.before for o, p in c.outcomes.items() if p.before is not None} if c.only != "after" else None
         new = {o: p.after for o, p in c.outcomes.items() if p.after is not None} if c.only != "before" else None
-        panels.append(_pair_panel(f"{label}: outcomes", "outcome", old, new, d.base.id, d.house.id))
+        if moved(old, new) > 0:
+            ranked.append((moved(old, new), _pair_panel(f"{label}: outcomes", "outcome", old, new, d.base.id, d.house.id)))
         for name, (before, after) in c.distributions.items():
-            if before != after and len(set(before or {}) | set(after or {})) > 1:
-                panels.append(_pair_panel(f"{label}: {name}", name, before, after, d.base.id, d.house.id))
+            if before != after and len(set(before or {}) | set(after or {})) > 1 and moved(before, after) > 0:
+                ranked.append((moved(before, after),
+                               _pair_panel(f"{label}: {name}", name, before, after, d.base.id, d.house.id)))
     title = f"{d.base.id} → {d.house.id}"
-    if not panels:
+    if not ranked:
         return Chart(title, (Panel("no procedure behaves differently", (), ()),))
-    return limited(title, panels)
+    if len(ranked) > MAX_PANELS:  # the most changed first (a stable sort: ties keep the order of the cases)
+        ranked.sort(key=lambda item: -item[0])
+        return limited(title, [panel for _, panel in ranked], rest="panels that changed less")
+    return limited(title, [panel for _, panel in ranked])
 
 
-__all__ = ["diff_chart"]
+__all__ = ["diff_chart", "moved"]

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+import contextlib
+import math
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from interpreter.cli import output
 from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.odds_text import View
+from interpreter.cli.progress import Progress
+from interpreter.cli.summary import summary_json
 from interpreter.errors import BadParameter
 from interpreter.record import record
 from interpreter.ruleset.model import Ruleset
+
+if TYPE_CHECKING:
+    from interpreter.cli.chart_data import Chart
+    from interpreter.cli.compare import Compared
+    from interpreter.dice.expr import DiceExpr
 
 CHART_FORMATS = ("svg", "png", "html")
 
@@ -55,7 +64,7 @@ def _percentiles(text: str | None) -> tuple[int, ...]:
     return tuple(dict.fromkeys(out))
 
 
-def _draw(chart: Any, shown: Shown) -> None:
+def _draw(chart: Chart, shown: Shown) -> None:
     if shown.plot is None or shown.chart is None:
         return
     from interpreter.cli.charts import write_chart
@@ -88,6 +97,7 @@ def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | N
         _draw(expression_chart(expr, dist, view), shown)
     if as_json:
         data = render.expression_odds_json(expr, dist, render.sides(view.at_least, view.at_most))
+        data.update(summary_json(dist.probs, bool(dist.truncated)))
         if plot is not None:
             data["plot"] = plot
         show_warnings(parsed, data)
@@ -100,6 +110,93 @@ def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | N
     else:
         show_warnings(parsed, None)
         output.echo(odds_text.expression_text(expr, dist, view, output.can_show("█")))
+    _wrote(shown)
+
+
+def are_expressions(first: str) -> bool:
+    """Whether the words of `rules odds` are dice expressions: the first names no ruleset (an id or a file)
+    and reads as a dice expression naming nothing (`d20+bonus` could be a misspelt ruleset, and has no odds
+    without a bonus). A ruleset always wins: a file named `3d6` is read as a ruleset."""
+    from interpreter.dice import expr as dice
+    from interpreter.errors import RulesError
+    from interpreter.pipeline import resolve
+
+    try:
+        resolve(first)
+    except RulesError:
+        try:
+            return not dice.parse(first).names  # else neither: the ruleset's error, with its suggestion, is the one to see
+        except RulesError:
+            return False
+    return False
+
+
+@contextlib.contextmanager
+def _which(index: int, text: str) -> Iterator[None]:
+    """The work on one expression of several: a mistake in it says which expression it is in."""
+    from interpreter.errors import Location, RulesError
+    from interpreter.hints import shown as quoted
+
+    try:
+        yield
+    except RulesError as err:
+        at = err.where or Location("<expr>")
+        err.where = Location(at.file, at.line, at.col, f"expression {index} {quoted(text)}", at.source)
+        raise
+
+
+def _compared(exprs: Sequence[str]) -> list[tuple[Compared, DiceExpr]]:
+    """Each expression parsed (all of them before any is worked out), with its distribution."""
+    from interpreter.cli.compare import Compared
+    from interpreter.dice import expr as dice
+
+    parsed = []
+    for i, text in enumerate(exprs, 1):
+        with _which(i, text):
+            parsed.append(dice.parse(text))
+    out = []
+    for i, (text, p) in enumerate(zip(exprs, parsed, strict=True), 1):
+        with _which(i, text):
+            out.append((Compared(text, p.distribution({})), p))
+    return out
+
+
+def expressions(exprs: Sequence[str], view: View, shown: Shown) -> None:
+    """The odds of several dice expressions side by side: one table, a summary of each, one chart."""
+    from interpreter.cli import render
+    from interpreter.cli.compare import compare_text
+    from interpreter.cli.dice import show_warnings
+
+    if shown.chart is not None:
+        from interpreter.cli.charts import require
+
+        require()
+    pairs = _compared(exprs)
+    compared, parsed = [c for c, _ in pairs], [p for _, p in pairs]
+    if shown.chart is not None:
+        from interpreter.cli.chart_data import comparison_chart
+
+        _draw(comparison_chart(compared, view), shown)
+    if shown.as_json:
+        each = []
+        for c, p in zip(compared, parsed, strict=True):
+            item = render.expression_odds_json(c.expr, c.dist, render.sides(view.at_least, view.at_most))
+            item.update(summary_json(c.dist.probs, bool(c.dist.truncated)))
+            show_warnings(p, item)
+            each.append(item)
+        data: dict[str, object] = {"expressions": each}
+        if shown.plot is not None:
+            data["plot"] = shown.plot
+        output.print_json(data)
+        return
+    for p in parsed:
+        show_warnings(p, None)
+    if shown.as_csv:
+        from interpreter.cli.sweep_text import distribution_csv
+
+        output.echo(distribution_csv([(c.expr, c.probs, False) for c in compared]), nl=False)
+    else:
+        output.echo(compare_text(compared, view))
     _wrote(shown)
 
 
@@ -140,6 +237,8 @@ def procedure(rs: Ruleset, name: str, params: Sequence[str], sheet: str | None, 
         _draw(odds_chart(result, view), shown)
     if shown.as_json:
         out = render.odds_json(result, render.sides(view.at_least, view.at_most))
+        for value, dist in result.values.items():
+            out["values"][value].update(summary_json(dist.items(), value in result.values_cut))
         if view.outcomes_only:
             out.pop("values")
         if shown.plot is not None:
@@ -162,7 +261,9 @@ def _sweep(rs: Ruleset, name: str, fixed: dict[str, str], axes: Any, bound: Any,
     from interpreter.cli import sweep_text
     from interpreter.procedure.sweep import sweep
 
-    result = sweep(rs, name, fixed, axes, bound)
+    total = math.prod(len(values) for _, values in axes)
+    with Progress("rules odds", total, " points", quiet=shown.as_json) as progress:
+        result = sweep(rs, name, fixed, axes, bound, progress.step)
     if shown.chart is not None:
         from interpreter.cli.chart_data import sweep_chart
 
@@ -179,4 +280,4 @@ def _sweep(rs: Ruleset, name: str, fixed: dict[str, str], axes: Any, bound: Any,
     _wrote(shown)
 
 
-__all__ = ["CHART_FORMATS", "Shown", "chart_format", "expression", "odds_view", "procedure"]
+__all__ = ["CHART_FORMATS", "Shown", "are_expressions", "chart_format", "expression", "expressions", "odds_view", "procedure"]

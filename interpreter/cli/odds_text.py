@@ -13,6 +13,7 @@ from typing import Any
 
 from interpreter.cli.cumulative import cumulative
 from interpreter.cli.render import bar
+from interpreter.cli.summary import number, summarize, summary_text
 from interpreter.procedure.odds import Odds
 from interpreter.record import record
 
@@ -33,12 +34,6 @@ class View:
 def percent(p: Any) -> str:
     """A probability as the one percentage format: '  5.000%'."""
     return f"{float(p) * 100:7.3f}%"
-
-
-def number(x: float) -> str:
-    """A mean or other real number: at most four decimals, no trailing zeros."""
-    text = f"{x:.4f}".rstrip("0").rstrip(".")
-    return "0" if text == "-0" else text
 
 
 def _bar(p: float, top: float, blocks: bool) -> str:
@@ -150,8 +145,10 @@ def procedure_text(odds: Odds, view: View, blocks: bool) -> str:
         if len(items) == 1 and not view.show_all:
             fixed.append(f"{name} = {_key(items[0][0])}")
             continue
-        mean = _mean(dist)
-        lines.append(f"{name}" + (f" (mean {number(mean)})" if mean is not None else ""))
+        summary = summarize(items, cut=name in odds.values_cut)
+        mean = _mean(dist) if summary is None else None  # flags and numbers mixed: a mean, no deviation
+        about = summary_text(summary) if summary is not None else f"mean {number(mean)}" if mean is not None else ""
+        lines.append(f"{name} ({about})" if about else name)
         lines += _table(items, view, blocks, exact)
     if fixed:
         lines.append("always: " + ", ".join(fixed))
@@ -170,7 +167,8 @@ def expression_text(expr: str, dist: Any, view: View, blocks: bool) -> str:
         lines.append("  (no possible values)")
     else:
         lines += _table(items, view, blocks, bool(dist.exact))
-    lines.append(f"mean {number(dist.mean)}")
+    summary = summarize(items, cut=bool(dist.truncated))
+    lines.append(summary_text(summary) if summary is not None else f"mean {number(dist.mean)}")
     if dist.truncated:
         lines.append(f"(endless explosions cut off; chance not counted: {dist.truncated:.3g})")
     return "\n".join(lines)

@@ -10,7 +10,7 @@ so its numbers are the same.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from interpreter.procedure.odds import Odds, odds
@@ -53,10 +53,10 @@ class Sweep:
 
 
 def sweep(ruleset: Ruleset, name: str, fixed: Mapping[str, Any], axes: Sequence[tuple[str, Sequence[str]]],
-          sheet: Mapping[str, Any] | None = None) -> Sweep:
+          sheet: Mapping[str, Any] | None = None, each: Callable[[], None] | None = None) -> Sweep:
     """The odds of `name` at every combination of the swept values, with `fixed` for the other parameters.
 
-    `sheet` is a sheet bound to names (sheet.bind), the same at every point.
+    `sheet` is a sheet bound to names (sheet.bind), the same at every point; `each` is called after each point.
     """
     proc = find_procedure(ruleset, name)
     points = []
@@ -64,6 +64,8 @@ def sweep(ruleset: Ruleset, name: str, fixed: Mapping[str, Any], axes: Sequence[
         args = dict(fixed)
         args.update({axis: value for (axis, _), value in zip(axes, at, strict=True)})
         points.append(Point(tuple(at), args, odds(ruleset, name, args, sheet)))
+        if each is not None:
+            each()
     outcomes = list(proc.outcomes)
     for point in points:  # an outcome a step reports without declaring it comes after the declared ones
         outcomes += [o for o in point.odds.outcomes if o not in outcomes]
