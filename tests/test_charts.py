@@ -12,6 +12,7 @@ from fractions import Fraction
 from pathlib import Path
 from xml.etree import ElementTree
 
+import icepool
 import pytest
 from browser import Browser, missing
 from helpers import odds
@@ -20,6 +21,7 @@ pytest.importorskip("matplotlib", reason="the charts extra (matplotlib) is part 
 from PIL import Image
 
 SVG = "{http://www.w3.org/2000/svg}"
+COMPARED = ("3d6", "4d6kh3", "2d10")
 HOUSE = "extends: nwod\nruleset: nwod-9again\nconstants:\n  default_again: 9\n"
 
 
@@ -48,7 +50,8 @@ def pictures(rules, tmp_path, monkeypatch):
     (tmp_path / "house.yaml").write_text(HOUSE, encoding="utf-8")
     for args in (["odds", "nwod", "action", "pool=1..10", "--plot", "p.html"],
                  ["diff", "nwod", "house.yaml", "action", "pool=5", "--plot", "d.svg"],
-                 ["odds", "nwod", "action", "pool=5", "--at-least", "--plot", "o.png"]):
+                 ["odds", "nwod", "action", "pool=5", "--at-least", "--plot", "o.png"],
+                 ["odds", *COMPARED, "--plot", "c.html"]):
         result = rules(*args)
         assert result.exit_code == 0, result.stderr
         assert result.stdout.rstrip().endswith(f"chart written to {args[-1]}")
@@ -125,6 +128,29 @@ def test_the_html_page_shows_every_exact_chance_in_a_real_browser(pictures, tmp_
         assert tip == f"outcomes: success at pool=5: {float(success) * 100:.3f}% = {fraction(success)}"
         (width, height), ink = non_blank(browser.screenshot())
         assert width >= 1000 and height >= 600 and ink > 0.03
+        # several expressions: one chart of a line each, a table of every chance as an exact fraction
+        browser.open(pictures / "c.html")
+        assert browser.script("return document.title") == "3d6, 4d6kh3, 2d10"
+        assert browser.css_count("figure.chart svg") == 1 and browser.css_count("section.exact table") == 1
+        oracle = (3 @ icepool.d6, icepool.d6.pool(4).highest(3).sum(), 2 @ icepool.d10)
+        assert browser.css_count(".chart-point") == sum(len(die.outcomes()) for die in oracle)
+        shown = browser.text()
+        assert shown.count("3d6, 4d6kh3, 2d10") == 1  # the title once: the heading, not again in the picture
+        for die in oracle:
+            for v in die.outcomes():
+                assert fraction(Fraction(die.probability(v))) in shown
+        cells = browser.script("return [...document.querySelectorAll('#panel-0 tbody tr')].map("
+                               "r => [...r.children].map(c => c.dataset.exact || c.textContent))")
+        assert [int(row[0]) for row in cells] == list(range(2, 21))
+        for row in cells:
+            for die, cell in zip(oracle, row[1:], strict=True):
+                p = Fraction(die.probability(int(row[0])))
+                assert cell == (fraction(p) if p else "-")
+        tip = browser.script("return document.querySelector('#chart-p0-s1-x11 > title').textContent")
+        p = Fraction(oracle[1].probability(13))  # the shared axis runs from 2: its 12th value is 13
+        assert tip == f"4d6kh3 at value=13: {float(p) * 100:.3f}% = {fraction(p)}"
+        _, ink = non_blank(browser.screenshot())
+        assert ink > 0.03
         # the SVG of the diff opens in the browser as it is, and draws its bars
         browser.open(pictures / "d.svg")
         assert browser.script("return document.querySelectorAll('title').length") > 20
