@@ -8,13 +8,14 @@ in place a few times a second by a thread of its own, so the work itself only co
 
 from __future__ import annotations
 
+import os
 import sys
 import threading
 import time
 from types import TracebackType
 from typing import Self, TextIO
 
-DELAY = 1.0  # seconds of quiet before the line appears: a quick command shows none
+DELAY = 1.0  # seconds of quiet before the line appears: a quick command shows none (RULESMITH_PROGRESS_AFTER)
 EVERY = 0.25  # seconds between redraws
 
 
@@ -22,12 +23,12 @@ class Progress:
     """Progress of one job of `total` steps (None: unknown, the time alone is shown); a context manager."""
 
     def __init__(self, what: str, total: int | None = None, unit: str = "", *, quiet: bool = False,
-                 stream: TextIO | None = None, delay: float = DELAY):
+                 stream: TextIO | None = None, delay: float | None = None):
         self.what, self.total, self.unit = what, total, unit
         self.done = 0
         self.stream = sys.stderr if stream is None else stream
         self.shown = 0  # the length of the line on the screen (0: none)
-        self.delay = delay
+        self.delay = _delay() if delay is None else delay
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self.enabled = not quiet and _is_terminal(self.stream)
@@ -75,6 +76,14 @@ class Progress:
             self._draw(" " * self.shown)
             self.stream.write("\r")
             self.stream.flush()
+
+
+def _delay() -> float:
+    """The seconds before the line appears: RULESMITH_PROGRESS_AFTER when it is a number of them, else DELAY."""
+    try:
+        return max(0.0, float(os.environ.get("RULESMITH_PROGRESS_AFTER", DELAY)))
+    except ValueError:
+        return DELAY
 
 
 def _is_terminal(stream: TextIO) -> bool:
