@@ -140,3 +140,14 @@ def test_the_whole_diff_charts_the_panels_that_changed_most(house, as_json):
     least_drawn = min(changed[t] for t in drawn)
     assert all(m <= least_drawn + 1e-9 for t, m in changed.items() if t not in drawn)
     assert f"{len(changed) - 12} panels that changed less left out" in page
+
+
+def test_a_sweep_counts_each_point_as_it_is_worked_out():
+    from helpers import ruleset
+
+    from interpreter.procedure.sweep import sweep
+
+    seen: list[int] = []
+    done = sweep(ruleset("nwod"), "action", {}, [("pool", ["1", "2", "3"]), ("again", ["9", "10"])],
+                 each=lambda: seen.append(len(seen) + 1))
+    assert seen == [1, 2, 3, 4, 5, 6] and len(done.points) == 6

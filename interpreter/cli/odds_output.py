@@ -13,7 +13,6 @@ from interpreter.cli import output
 from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.odds_text import View
 from interpreter.cli.progress import Progress
-from interpreter.cli.summary import summary_json
 from interpreter.errors import BadParameter
 from interpreter.record import record
 from interpreter.ruleset.model import Ruleset
@@ -97,7 +96,6 @@ def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | N
         _draw(expression_chart(expr, dist, view), shown)
     if as_json:
         data = render.expression_odds_json(expr, dist, render.sides(view.at_least, view.at_most))
-        data.update(summary_json(dist.probs, bool(dist.truncated)))
         if plot is not None:
             data["plot"] = plot
         show_warnings(parsed, data)
@@ -119,15 +117,21 @@ def are_expressions(first: str) -> bool:
     without a bonus). A ruleset always wins: a file named `3d6` is read as a ruleset."""
     from interpreter.dice import expr as dice
     from interpreter.errors import RulesError
-    from interpreter.pipeline import resolve
+    from interpreter.load.bundled import bundled_ids
+
+    if first in bundled_ids():
+        return False
+    try:
+        if dice.parse(first).names:
+            return False
+    except RulesError:
+        return False  # neither: the ruleset's error, with its suggestion, is the one to see
+    from interpreter.pipeline import resolve  # (only now: looking for files costs a start more imports)
 
     try:
         resolve(first)
     except RulesError:
-        try:
-            return not dice.parse(first).names  # else neither: the ruleset's error, with its suggestion, is the one to see
-        except RulesError:
-            return False
+        return True
     return False
 
 
@@ -181,7 +185,6 @@ def expressions(exprs: Sequence[str], view: View, shown: Shown) -> None:
         each = []
         for c, p in zip(compared, parsed, strict=True):
             item = render.expression_odds_json(c.expr, c.dist, render.sides(view.at_least, view.at_most))
-            item.update(summary_json(c.dist.probs, bool(c.dist.truncated)))
             show_warnings(p, item)
             each.append(item)
         data: dict[str, object] = {"expressions": each}
@@ -237,8 +240,6 @@ def procedure(rs: Ruleset, name: str, params: Sequence[str], sheet: str | None, 
         _draw(odds_chart(result, view), shown)
     if shown.as_json:
         out = render.odds_json(result, render.sides(view.at_least, view.at_most))
-        for value, dist in result.values.items():
-            out["values"][value].update(summary_json(dist.items(), value in result.values_cut))
         if view.outcomes_only:
             out.pop("values")
         if shown.plot is not None:

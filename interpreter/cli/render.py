@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.api.chat import shown_expr
 from interpreter.cli import output
 from interpreter.cli.cumulative import columns
+from interpreter.cli.summary import summary_json
 from interpreter.dice import expr as dice
 from interpreter.dice.report import dice_text
 from interpreter.procedure.odds import Odds
@@ -105,6 +106,7 @@ def _distribution(dist: Mapping[Any, Any], exact: bool, sides: tuple[str, ...] =
         out["exact"] = {_key(v): _fraction(p) for v, p in dist.items()}
         out["exact_mean"] = exact_mean
     _cumulative(out, dist, exact, False, sides)
+    out.update(summary_json(dist.items()))  # deviation, min and max of a distribution of numbers
     return out
 
 

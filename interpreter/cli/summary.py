@@ -62,9 +62,10 @@ def summary_text(summary: Summary) -> str:
     return f"mean {number(summary.mean)}, deviation {number(summary.deviation)}, min {summary.min}, max {top}"
 
 
-def summary_json(pairs: Iterable[tuple[object, Fraction | float]], cut: bool = False) -> dict[str, object]:
-    """The keys JSON adds beside a distribution's mean: deviation, min, max (none for a distribution of words)."""
-    summary = summarize(pairs, cut)
+def summary_json(pairs: Iterable[tuple[object, Fraction | float]]) -> dict[str, object]:
+    """The keys JSON adds beside a distribution's mean: deviation, min, max (none for a distribution of words;
+    where endless explosions were cut off, max is the largest value computed)."""
+    summary = summarize(pairs)
     return {} if summary is None else {"deviation": summary.deviation, "min": summary.min, "max": summary.max}
 
 
