@@ -10,19 +10,15 @@ import io
 import json
 import os
 import re
-import subprocess
-import sys
 import time
 from html import unescape
 from pathlib import Path
 
 import pytest
+from test_caret import rules_with_stderr_on
 
 from interpreter.cli.progress import Progress
 
-pty = pytest.importorskip("pty")
-
-ROOT = Path(__file__).resolve().parent.parent
 HOUSE = "extends: nwod\nruleset: nwod-9again\nconstants:\n  default_again: 9\n"
 LINE = re.compile(r"rules diff: (\d+) of (\d+) cases, \d+ s")
 
@@ -34,29 +30,13 @@ class Screen(io.StringIO):
         return True
 
 
-def run_rules(*args: str, cwd: Path, terminal: bool, after: str = "0.2") -> tuple[int, str, str]:
-    """`rules ARGS` with stderr on a pseudo-terminal (or a pipe): (exit code, stdout, stderr as written)."""
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "RULESMITH_PROGRESS_AFTER": after}
-    command = [sys.executable, str(ROOT / "cli.py"), *args]
-    if not terminal:
-        done = subprocess.run(command, check=False, cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
-        return done.returncode, done.stdout, done.stderr
-    main, secondary = pty.openpty()
-    with subprocess.Popen(command, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=secondary) as process:
-        os.close(secondary)
-        chunks = []
-        while True:
-            try:
-                chunk = os.read(main, 4096)
-            except OSError:  # the terminal closed with the process
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        out = process.stdout.read().decode() if process.stdout else ""
-        code = process.wait(timeout=300)
-    os.close(main)
-    return code, out, b"".join(chunks).decode()
+def run_rules(*args: str, cwd: Path, terminal: bool) -> tuple[int, str, str]:
+    """`rules ARGS` with stderr on a pseudo-terminal (or a pipe), progress after 0.2 s: (exit code, stdout, stderr)."""
+    os.environ["RULESMITH_PROGRESS_AFTER"] = "0.2"
+    try:
+        return rules_with_stderr_on(terminal, *args, cwd=cwd)
+    finally:
+        del os.environ["RULESMITH_PROGRESS_AFTER"]
 
 
 def test_a_line_counts_the_steps_and_is_wiped_at_the_end():
