@@ -220,7 +220,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
 
 @main.command(cls=ProcedureCommand, epilog=examples(
     "rules odds {ruleset} {procedure} {params} --at-least",
-    "rules odds '5d10x10cs>=8' --json",
+    "rules odds 3d6 4d6kh3 2d10",
     "rules odds {ruleset} {procedure} {swept} --csv"))
 @click.argument("target", metavar="RULESET|EXPR", shell_complete=complete.rulesets)
 @click.argument("procedure", required=False, shell_complete=complete.procedures)
