@@ -9,6 +9,8 @@ point, the one place that tunes the garbage collector.
   ``diff`` (with ``diff_cases``, ``diff_text``, ``diff_chart``), ``describe`` (with ``prose`` and
   ``effects_text``), ``lsp``;
 - ``render``, ``odds_output``, ``odds_text``, ``sweep_text``, ``cumulative``: results as text, JSON and CSV;
+  ``compare``: several dice expressions side by side; ``summary``: mean, deviation, min and max;
+  ``progress``: how far a long command is, on a terminal;
 - ``chart_data``, ``charts``, ``chart_page``: charts of the odds (PNG, SVG, one HTML page);
 - ``output``, ``caret``: text any terminal shows as it is, and errors with a caret under the column;
 - ``help``, ``examples``: help where you stand, with examples from the bundled rulesets;
