@@ -89,7 +89,8 @@ def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | N
     from interpreter.cli.dice import show_warnings
 
     parsed = dice.parse(expr)
-    dist = parsed.distribution({})
+    with Progress("rules odds", quiet=as_json):
+        dist = parsed.distribution({})
     if chart is not None:
         from interpreter.cli.chart_data import expression_chart
 
@@ -149,8 +150,8 @@ def _which(index: int, text: str) -> Iterator[None]:
         raise
 
 
-def _compared(exprs: Sequence[str]) -> list[tuple[Compared, DiceExpr]]:
-    """Each expression parsed (all of them before any is worked out), with its distribution."""
+def _compared(exprs: Sequence[str], quiet: bool) -> list[tuple[Compared, DiceExpr]]:
+    """Each expression parsed (all of them before any is worked out), with its distribution; `quiet`: no progress."""
     from interpreter.cli.compare import Compared
     from interpreter.dice import expr as dice
 
@@ -159,9 +160,11 @@ def _compared(exprs: Sequence[str]) -> list[tuple[Compared, DiceExpr]]:
         with _which(i, text):
             parsed.append(dice.parse(text))
     out = []
-    for i, (text, p) in enumerate(zip(exprs, parsed, strict=True), 1):
-        with _which(i, text):
-            out.append((Compared(text, p.distribution({})), p))
+    with Progress("rules odds", len(exprs), " expressions", quiet=quiet) as progress:
+        for i, (text, p) in enumerate(zip(exprs, parsed, strict=True), 1):
+            progress.step()
+            with _which(i, text):
+                out.append((Compared(text, p.distribution({})), p))
     return out
 
 
@@ -175,7 +178,7 @@ def expressions(exprs: Sequence[str], view: View, shown: Shown) -> None:
         from interpreter.cli.charts import require
 
         require()
-    pairs = _compared(exprs)
+    pairs = _compared(exprs, shown.as_json)
     compared, parsed = [c for c, _ in pairs], [p for _, p in pairs]
     if shown.chart is not None:
         from interpreter.cli.chart_data import comparison_chart
@@ -233,7 +236,8 @@ def procedure(rs: Ruleset, name: str, params: Sequence[str], sheet: str | None, 
     from interpreter.cli import odds_text, render
     from interpreter.procedure.odds import odds
 
-    result = odds(rs, name, parse_assignments(params), bound)
+    with Progress("rules odds", quiet=shown.as_json):
+        result = odds(rs, name, parse_assignments(params), bound)
     if shown.chart is not None:
         from interpreter.cli.chart_data import odds_chart
 
