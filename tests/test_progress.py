@@ -131,3 +131,8 @@ def test_a_sweep_counts_each_point_as_it_is_worked_out():
     done = sweep(ruleset("nwod"), "action", {}, [("pool", ["1", "2", "3"]), ("again", ["9", "10"])],
                  each=lambda: seen.append(len(seen) + 1))
     assert seen == [1, 2, 3, 4, 5, 6] and len(done.points) == 6
+
+
+def test_a_job_of_unknown_length_shows_the_time_it_has_taken():
+    assert Progress("rules run: 500000 runs", quiet=True).line(3.2) == "rules run: 500000 runs, 3 s"
+    assert Progress("rules diff", 9, " cases", quiet=True).line(12.0) == "rules diff: 0 of 9 cases, 12 s"
