@@ -19,7 +19,10 @@ point, the one place that tunes the garbage collector.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import click
 
 __all__ = ["console", "main"]
 
@@ -45,7 +48,7 @@ def console() -> None:
     command()
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> click.Group:
     if name == "main":
         from interpreter.cli.commands import main
 

@@ -109,7 +109,7 @@ def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Se
     return Diff(base, house, found, odds, skipped, notes, people, character, sheet)
 
 
-def _number(value: Any) -> Any:
+def _number(value: object) -> object:
     if value is MISSING:
         return None
     return value
@@ -128,7 +128,7 @@ def _fraction(value: Fraction | float | None) -> str | None:
     return f"{f.numerator}/{f.denominator}"
 
 
-def _key(value: Any) -> str:
+def _key(value: object) -> str:
     return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
 
 

@@ -8,9 +8,9 @@ has is drawn in the after colour, with a legend saying so.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypeVar
 
 from interpreter.cli.chart_data import MAX_PANELS, Chart, Panel, Series, key_text, limited
 from interpreter.cli.odds_text import TINY
@@ -20,11 +20,11 @@ from interpreter.ruleset.samples import shown
 if TYPE_CHECKING:
     from interpreter.cli.diff_cases import Diff
 
-Chances = Mapping[Any, Fraction | float]  # value or outcome -> chance
+K = TypeVar("K")  # a value or an outcome
 BEFORE, AFTER = 0, 1  # the colours of the two sides, the same in every panel
 
 
-def moved(old: Chances | None, new: Chances | None) -> float:
+def moved(old: Mapping[K, Fraction | float] | None, new: Mapping[K, Fraction | float] | None) -> float:
     """How much of the chance a change moved: half the summed differences (0 unchanged, 1 all of it;
     a distribution only one side has moved all of it)."""
     if old is None or new is None:
@@ -32,13 +32,17 @@ def moved(old: Chances | None, new: Chances | None) -> float:
     return sum(abs(float(old.get(k, 0)) - float(new.get(k, 0))) for k in set(old) | set(new)) / 2
 
 
-def _ordered(keys: list[object]) -> Sequence[object]:
+def _as_number(key: object) -> float:
+    return float(key) if numeric(key) else 0.0
+
+
+def _ordered(keys: list[K]) -> list[K]:
     """Numbers in increasing order (a house rule may add a value past the base's); anything else as listed."""
-    numbers = [k for k in keys if numeric(k)]
-    return sorted(numbers) if len(numbers) == len(keys) else keys
+    return sorted(keys, key=_as_number) if all(numeric(k) for k in keys) else keys
 
 
-def _pair_panel(title: str, x_label: str, old: Chances | None, new: Chances | None,
+def _pair_panel(title: str, x_label: str, old: Mapping[K, Fraction | float] | None,
+                new: Mapping[K, Fraction | float] | None,
                 before: str, after: str) -> Panel:
     every = list(old or {}) + [k for k in (new or {}) if k not in (old or {})]
     keys = _ordered([k for k in every if float((old or {}).get(k, 0)) >= TINY or float((new or {}).get(k, 0)) >= TINY])

@@ -14,6 +14,7 @@ from typing import Any
 from interpreter.cli.cumulative import cumulative
 from interpreter.cli.render import bar
 from interpreter.cli.summary import number, summarize, summary_text
+from interpreter.dice.distribution import Distribution
 from interpreter.procedure.odds import Odds
 from interpreter.record import record
 
@@ -31,7 +32,7 @@ class View:
     outcomes_only: bool = False
 
 
-def percent(p: Any) -> str:
+def percent(p: Fraction | float) -> str:
     """A probability as the one percentage format: '  5.000%'."""
     return f"{float(p) * 100:7.3f}%"
 
@@ -40,11 +41,11 @@ def _bar(p: float, top: float, blocks: bool) -> str:
     return bar(p / top, blocks) if top > 0 else ""
 
 
-def _fraction(p: Any) -> str:
+def _fraction(p: object) -> str:
     return f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) else ""
 
 
-def _key(value: Any) -> str:
+def _key(value: object) -> str:
     if value is None:
         return "none"
     if isinstance(value, bool):
@@ -159,7 +160,7 @@ def procedure_text(odds: Odds, view: View, blocks: bool) -> str:
     return "\n".join(lines)
 
 
-def expression_text(expr: str, dist: Any, view: View, blocks: bool) -> str:
+def expression_text(expr: str, dist: Distribution, view: View, blocks: bool) -> str:
     """The odds of a dice expression: every value, folded as the view asks, then the mean."""
     items = list(dist.probs)
     lines = [expr]

@@ -22,7 +22,7 @@ BAR_WIDTH = 30
 _BLOCKS = " ▏▎▍▌▋▊▉█"
 
 
-def _key(value: Any) -> str:
+def _key(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):

@@ -52,8 +52,8 @@ class Sweep:
         return tuple(seen)
 
 
-def sweep(ruleset: Ruleset, name: str, fixed: Mapping[str, Any], axes: Sequence[tuple[str, Sequence[str]]],
-          sheet: Mapping[str, Any] | None = None, each: Callable[[], None] | None = None) -> Sweep:
+def sweep(ruleset: Ruleset, name: str, fixed: Mapping[str, object], axes: Sequence[tuple[str, Sequence[str]]],
+          sheet: Mapping[str, object] | None = None, each: Callable[[], None] | None = None) -> Sweep:
     """The odds of `name` at every combination of the swept values, with `fixed` for the other parameters.
 
     `sheet` is a sheet bound to names (sheet.bind), the same at every point; `each` is called after each point.
