@@ -134,8 +134,14 @@ def test_cumulative_columns_follow_each_expression(rules):
     text = rules("odds", "1d4", "1d6", "--at-least").stdout
     head = text.splitlines()[0]
     assert head.split() == ["value", "1d4", "1d4", "at", "least", "1d6", "1d6", "at", "least"]
-    row = {line.split()[0]: line.split()[1:] for line in text.partition("\n\n")[0].splitlines()[1:]}
-    assert row["5"] == ["-", "-", percent(Fraction(1, 6)), percent(Fraction(2, 6))]
+    rows = {int(line.split()[0]): line.split()[1:] for line in text.partition("\n\n")[0].splitlines()[1:]}
+    assert sorted(rows) == list(range(1, 7))
+    for value, cells in rows.items():
+        want = []
+        for die in (icepool.d4, icepool.d6):
+            p = die.probability(value)
+            want += [percent(p) if p else "-", percent(die.probability(">=", value))]
+        assert cells == want, value  # at least 5 on a d4: none, though a d4 cannot roll 5
 
 
 @pytest.mark.parametrize("exprs", [("3d6", "4d6kh3"), ("1d20", "2d20kh1", "2d20kl1")])

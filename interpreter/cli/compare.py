@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from interpreter.cli.cumulative import columns
 from interpreter.cli.odds_text import TINY, View, percent
 from interpreter.cli.summary import Summary, number, summarize
 from interpreter.dice.distribution import Distribution
@@ -46,11 +45,15 @@ def kinds(view: View) -> list[str]:
 
 
 def column(c: Compared, kind: str, values: Sequence[int]) -> list[Fraction | float | None]:
-    """One column of the table: the chance (or the at-least or at-most chance) of each value; None where impossible."""
+    """One column of the table: the chance of each value (None where the expression cannot take it), or the
+    chance of at least or at most each value (defined at every value, those it cannot take too)."""
     probs = c.probs
-    up, down = columns(probs, False)
-    source = {"chance": probs, "at least": up, "at most": down}[kind]
-    return [source.get(v) for v in values]
+    if kind == "chance":
+        return [probs.get(v) for v in values]
+    zero: Fraction | float = Fraction(0) if c.dist.exact else 0.0
+    if kind == "at least":
+        return [sum((p for k, p in probs.items() if k >= v), zero) for v in values]
+    return [sum((p for k, p in probs.items() if k <= v), zero) for v in values]
 
 
 def _cell(p: Fraction | float | None) -> str:
