@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter import budget, limits
 from interpreter.dice.atleast import AtLeast
@@ -38,6 +38,12 @@ from interpreter.procedure.weights import Ratio
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.specs import RollInto
+
+if TYPE_CHECKING:
+    from interpreter.dice.expr import DiceExpr
+    from interpreter.procedure.context import Block
+    from interpreter.procedure.kinds.best_of import Runs
+    from interpreter.procedure.kinds.call import End, Site
 
 Outcomes = list[tuple[Any, Any]]  # (a result, its probability)
 
@@ -98,7 +104,7 @@ class Exact:
                     heapq.heappush(todo, nxt)
         return ends
 
-    def _paths(self, block: Callable[[State, Any], int], world: State, weight: Weight,
+    def _paths(self, block: Block, world: State, weight: Weight,
                going: dict[int, Worlds]) -> None:
         """Run a block's code over one world once for each combination of results its draws can have."""
         path = Path(self)
@@ -302,19 +308,20 @@ class Path:
         self.weight = draw.weight()
         return draw.results[draw.at][0]
 
-    def roll(self, s: State, name: str, expr: Any, where: Location, env: Mapping[str, Any]) -> Any:
+    def roll(self, name: str, expr: DiceExpr, where: Location, env: Mapping[str, object]) -> object:
         return self._draw(self.exact.outcomes, expr, env, where)
 
-    def pool(self, s: State, r: RollInto, env: Mapping[str, Any], thresholds: Sequence[Sequence[int]],
-             value_read: bool) -> tuple[Any, ...]:
-        got: tuple[Any, ...] = self._draw(self.exact.pool_outcomes, r, env, thresholds, value_read)
+    def pool(self, r: RollInto, env: Mapping[str, object], thresholds: Sequence[Sequence[int]],
+             value_read: bool) -> tuple[object, ...]:
+        got: tuple[object, ...] = self._draw(self.exact.pool_outcomes, r, env, thresholds, value_read)
         return got
 
-    def call(self, s: State, site: Any, args: dict[str, Any], env: Mapping[str, Any] | None = None) -> Any:
+    def call(self, site: Site, args: dict[str, object], env: Mapping[str, object]) -> End:
         """Every end of a call from this world (its sheet comes from the world's names, which `env` is)."""
-        return self._draw(self.exact.ends_from, site, args, s.env)
+        end: End = self._draw(self.exact.ends_from, site, args, env)
+        return end
 
-    def best(self, s: State, runs: Any, count: int, worst: bool) -> None:
+    def best(self, s: State, runs: Runs, count: int, worst: bool) -> None:
         kept: State = self._draw(self.exact.kept, s, runs, count, worst)
         s.env = dict(kept.env)
         s.outcome = kept.outcome

@@ -44,6 +44,7 @@ def write_table(w: Writer, step: Step[TableLookup]) -> None:
         if spec.key is not None:
             w.emit(f"{key} = {w.value(spec.key)}")
         else:
+            assert table.die is not None  # (a table without a key is rolled on its die: ruleset.tables)
             w.emit(f"{key} = {w.roll(table.name, table.die, step.where)}")
     w.emit(f"{row} = {w.keep(table)}.row_for({key})")
     w.emit(f"if {row} is None: _table_miss({w.keep((table.name, step.where))}, {key})")

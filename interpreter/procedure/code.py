@@ -1,0 +1,58 @@
+"""The module a writer (procedure.writing) writes: its source, the objects the source names, and its parts."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from interpreter.errors import Location, RulesError
+from interpreter.formula.code import HELPERS
+from interpreter.procedure.state import END
+
+
+class Code:
+    """The source of one module being written and the objects its source names."""
+
+    def __init__(self, helpers: Mapping[str, object], listing: list[str] | None = None) -> None:
+        self.helpers = helpers  # what the code of the steps calls, by the names it uses
+        self.globals: dict[str, object] = {**HELPERS, **helpers, "RulesError": RulesError, "END": END}
+        self._kept: dict[int, str] = {}
+        self._temps = 0
+        self.lines = 0  # lines written so far (limits.MAX_WRITTEN_LINES)
+        self.listing = listing  # when kept: the source of every module written, steps named by YAML line
+
+    def keep(self, obj: object) -> str:
+        """An identifier for an object, stored in the module's globals."""
+        name = self._kept.get(id(obj))
+        if name is None:
+            name = self._kept[id(obj)] = f"_g{len(self._kept)}"
+            self.globals[name] = obj
+        return name
+
+    def temp(self) -> str:
+        """A new local variable."""
+        self._temps += 1
+        return f"t{self._temps}"
+
+    def run(self, source: str, label: str) -> dict[str, object]:
+        """Compile and run the module's source; its globals, with what it defined."""
+        if self.listing is not None:
+            self.listing.append(f"# {label}\n{source}")
+        exec(compile(source, label, "exec"), self.globals)  # noqa: S102  # only what a writer made
+        return self.globals
+
+
+class Part:
+    """A part of the code being written (a block, or a segment of a function): its lines and what is known of it."""
+
+    def __init__(self, key: tuple[str, ...] | None, where: Location | None) -> None:
+        self.lines: list[str] = []
+        self.key = key  # exact odds: the names that tell worlds apart where it starts
+        self.where = where  # where its first step is written
+        self.cost = 0  # the steps it takes
+        self.loop_body: int | None = None  # for a loop's head: the part its body starts at
+        self.retire: tuple[str, ...] = ()  # top level: reported values final before it starts
+        self.closed = False  # it ends by jumping elsewhere (nothing falls through)
+        self.draws = 0  # the draws (rolls, calls, best_of runs) its code makes
+
+
+__all__ = ["Code", "Part"]
