@@ -36,9 +36,17 @@ class Code:
     def run(self, source: str, label: str) -> dict[str, object]:
         """Compile and run the module's source; its globals, with what it defined."""
         if self.listing is not None:
-            self.listing.append(f"# {label}\n{source}")
+            self.listing.append("\n".join([f"# {label}", *self.legend(), source]))
         exec(compile(source, label, "exec"), self.globals)  # noqa: S102  # only what a writer made
         return self.globals
+
+
+    def legend(self) -> list[str]:
+        """Comment lines saying what each object the source names by a made-up identifier is."""
+        lines = []
+        for name in sorted(self._kept.values(), key=lambda n: int(n[2:])):
+            lines.append(f"# {name} = {_shown(self.globals[name])}")
+        return lines
 
 
 class Part:
@@ -53,6 +61,17 @@ class Part:
         self.retire: tuple[str, ...] = ()  # top level: reported values final before it starts
         self.closed = False  # it ends by jumping elsewhere (nothing falls through)
         self.draws = 0  # the draws (rolls, calls, best_of runs) its code makes
+
+
+def _shown(obj: object) -> str:
+    """An object as a legend shows it, on one short line: a place as file:line:col, an object without a
+    repr of its own by its class."""
+    if isinstance(obj, Location):
+        return f"{obj.file}:{obj.line}:{obj.col} ({obj.path})"
+    shown = " ".join(repr(obj).split())
+    if shown.startswith("<") and " at 0x" in shown:
+        return f"a {type(obj).__name__} ({type(obj).__module__})"
+    return shown if len(shown) <= 100 else shown[:97] + "..."
 
 
 __all__ = ["Code", "Part"]

@@ -136,7 +136,8 @@ class BlockWriter(Writer):
             lines.extend(part.lines)
             if not part.closed:
                 lines.append("    return END")
-        namespace = self.code.run("\n".join(lines) + "\n", f"<procedure {self.proc.name}>")
+        label = f"<procedure {self.proc.name}>" if self.top else f"<procedure {self.proc.name}: a best_of's steps>"
+        namespace = self.code.run("\n".join(lines) + "\n", label)
         default = self.proc.where
         return Program(tuple(cast("Block", namespace[f"b{i}"]) for i in range(len(self.parts))),
                        tuple(p.key for p in self.parts), tuple(p.cost for p in self.parts),

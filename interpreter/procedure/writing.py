@@ -357,7 +357,7 @@ class Writer(ABC):
             if part.where is None:
                 part.where = step.where
             part.cost += 1
-            self.comment(f"{step.where.file}:{step.where.line}: {step.kind}")
+            self.comment(f"{step.where.file}:{step.where.line}: {step.kind} ({step.where.path})")
             try:
                 self.writers[step.kind](self, step)
             except LimitExceeded as err:
