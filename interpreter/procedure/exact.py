@@ -151,7 +151,7 @@ class Exact:
         return names
 
     # -- the results of draws --------------------------------------------------------------------------
-    def outcomes(self, expr: Any, env: Mapping[str, Any], where: Location, weight: Weight = 1) -> Outcomes:
+    def outcomes(self, expr: DiceExpr, env: Mapping[str, object], where: Location, weight: Weight = 1) -> Outcomes:
         """Each result of a roll with its probability (an exploding tail lumped, when saturating)."""
         try:
             sat = expr.saturated(env, self.cap_hint) if self.saturate else None
@@ -167,7 +167,7 @@ class Exact:
             self.truncated += float(weight) * dist.truncated
         return _weights(dist)
 
-    def pool_outcomes(self, r: RollInto, env: Mapping[str, Any], thresholds: Sequence[Sequence[int]],
+    def pool_outcomes(self, r: RollInto, env: Mapping[str, object], thresholds: Sequence[Sequence[int]],
                       value_read: bool, weight: Weight = 1) -> Outcomes:
         """Each combination of a pool's result and the statistics it reads, with its probability (the result
         left out, as None, when nothing reads it)."""
@@ -186,7 +186,7 @@ class Exact:
             self.truncated += float(weight) * cut / den
         return [(key, (x / den if cut else Ratio(x, den))) for key, x in joint.items()]
 
-    def ends(self, site: Any, args: dict[str, Any], sheet: dict[str, Any], weight: Weight = 1) -> Outcomes:
+    def ends(self, site: Site, args: dict[str, object], sheet: dict[str, object], weight: Weight = 1) -> Outcomes:
         """Every end of a called procedure with these arguments (see kinds.call), worked out once per computation."""
         key = (site.callee.name, tuple(args.items()), tuple(sheet.items()))
         found = self._ends.get(key)
@@ -203,11 +203,11 @@ class Exact:
         self.tick(len(found), site.where)  # every end of the callee becomes a world of the caller
         return found
 
-    def ends_from(self, site: Any, args: dict[str, Any], env: Mapping[str, Any], weight: Weight = 1) -> Outcomes:
+    def ends_from(self, site: Site, args: dict[str, object], env: Mapping[str, object], weight: Weight = 1) -> Outcomes:
         """`ends`, with the sheet the caller's names give the callee."""
         return self.ends(site, args, site.sheet(env, self.sheet_names))
 
-    def kept(self, s: State, runs: Any, count: int, worst: bool, weight: Weight = 1) -> Outcomes:
+    def kept(self, s: State, runs: Runs, count: int, worst: bool, weight: Weight = 1) -> Outcomes:
         """The runs a best_of keeps from this state, each with its probability."""
         reads = runs.program.reads
         key = None

@@ -19,14 +19,14 @@ from interpreter.errors import LimitExceeded, Location
 from interpreter.procedure.context import Function, Ran
 from interpreter.procedure.kinds import function_of
 from interpreter.procedure.records import NoteRecord, Record, RollRecord
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.specs import RollInto
 
 if TYPE_CHECKING:
     from interpreter.dice.expr import DiceExpr
     from interpreter.procedure.kinds.call import End, Site
 
-_NO_SHEET: dict[str, Any] = {}
+_NO_SHEET: dict[str, object] = {}
 ADVICE = "a loop or repeat runs too long, or rolls too many dice"
 
 
@@ -107,7 +107,7 @@ class Sampling:
                 self.trace = trace
         return outcome, values, {k: start[k] for k in sheet} if sheet else _NO_SHEET
 
-    def run(self, proc: Any, env: dict[str, Any]) -> Ran:
+    def run(self, proc: Procedure, env: dict[str, object]) -> Ran:
         """Run a procedure's function over these starting names (changed in place: the sheet's as left)."""
         function: Function = function_of(self.ruleset, proc)
         return function(self, env)
