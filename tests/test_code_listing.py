@@ -110,3 +110,15 @@ def test_code_needs_a_procedure_and_no_json(rules):
     result = rules("describe", "lockwood", "check", "--code", "--json")  # (the error as JSON, as --json asks)
     assert result.exit_code == 2
     assert "--code prints one procedure's code" in json.loads(result.stdout)["error"]["message"]
+
+
+def test_the_writers_contract_is_named_and_both_assemblies_meet_it():
+    """What an assembly must say is a set of abstract methods, not methods that raise when called."""
+    from interpreter.procedure import writing
+    from interpreter.procedure.function import LocalWriter
+    from interpreter.procedure.program import BlockWriter
+
+    assert {"jump", "jump_if", "read_held", "get", "set", "drop", "names", "outcome", "outcome_of", "trace", "seen",
+            "runs"} <= writing.Writer.__abstractmethods__
+    assert not LocalWriter.__abstractmethods__ and not BlockWriter.__abstractmethods__
+    assert "NotImplementedError" not in Path(writing.__file__).read_text(encoding="utf-8")

@@ -51,8 +51,7 @@ def write_stop(w: Writer, step: Step[Stop]) -> None:
     known, value = w.known(holds)
     if known and not value:
         return
-    w.emit(f"if {holds}:")
-    with w.indented():
+    with w.under(f"if {holds}:"):
         if spec.outcome is not None:
             w.outcome(spec.outcome)
         w.stop()
