@@ -64,10 +64,13 @@ class Part:
 
 
 def _shown(obj: object) -> str:
-    """An object as a legend shows it, on one short line: a place as file:line:col, an object without a
-    repr of its own by its class."""
+    """An object as a legend shows it, on one short line: a place as file:line:col, a function by its name, an
+    object without a repr of its own by its class."""
     if isinstance(obj, Location):
         return f"{obj.file}:{obj.line}:{obj.col} ({obj.path})"
+    name = getattr(obj, "__qualname__", None)
+    if callable(obj) and isinstance(name, str):
+        return f"the function {name}"
     shown = " ".join(repr(obj).split())
     if shown.startswith("<") and " at 0x" in shown:
         return f"a {type(obj).__name__} ({type(obj).__module__})"
