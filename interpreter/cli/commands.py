@@ -271,13 +271,23 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
                               "rules describe {ruleset} {procedure} --json"))
 @click.argument("ruleset", shell_complete=complete.rulesets)
 @click.argument("procedure", required=False, shell_complete=complete.procedures)
+@click.option("--code", type=click.Choice(["run", "exact"]), is_flag=False, flag_value="run", default=None,
+              help="Print the Python code the procedure is written as: `run` (the default) the function of a "
+                   "traced or sampled run, `exact` the blocks of exact odds; each step under its YAML line.")
 @json_option
-def describe(ruleset: str, procedure: str | None, as_json: bool) -> None:
-    """Print a Markdown reference of a ruleset, or of one of its procedures."""
+def describe(ruleset: str, procedure: str | None, code: str | None, as_json: bool) -> None:
+    """Print a Markdown reference of a ruleset, or of one of its procedures (or, with --code, its code)."""
     from interpreter.cli import describe as describe_mod
     from interpreter.ruleset.params import find_procedure
 
     rs = compile_ref(ruleset)
+    if code is not None:
+        if procedure is None or as_json:
+            raise click.UsageError("--code prints one procedure's code: give a PROCEDURE, and no --json")
+        from interpreter.procedure.listing import listing
+
+        output.echo(listing(rs, find_procedure(rs, procedure), code))
+        return
     if procedure is not None:
         proc = find_procedure(rs, procedure)
         if as_json:

@@ -5,9 +5,13 @@ assembled two ways: ``function`` (one function over local variables, for runs wi
 source) and ``program`` (blocks over one world's names, for exact odds).
 
 - ``kinds``: one module per step kind, the one place its meaning is written;
-- ``writing``: the Writer every kind writes its code through; the fixed names written into the code;
+- ``writing``: the Writer every kind writes its code through (an abstract base both assemblies fill);
+- ``code``: the module a writer writes: its source, the objects it names, its parts;
+- ``fixed``: the names no run changes, written into the code as their values;
+- ``context``: what the written code calls on its context (``c.roll``, ``c.pool``, ``c.call``, ...), typed;
 - ``function``: a procedure as one Python function, for traced and sampled runs;
 - ``program``: a procedure as blocks over one world's names, for exact odds;
+- ``listing``: that code to read, each step under its YAML line (`rules describe ... --code`);
 - ``sampling``: the context a run's function runs with (dice from a source, the trace when asked);
 - ``run``: one traced run and its ``Result``;
 - ``sampler``: many untraced runs counted (``Samples``), and a sampler bound to its parameters;

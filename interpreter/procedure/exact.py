@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter import budget, limits
 from interpreter.dice.atleast import AtLeast
@@ -38,6 +38,12 @@ from interpreter.procedure.weights import Ratio
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.specs import RollInto
+
+if TYPE_CHECKING:
+    from interpreter.dice.expr import DiceExpr
+    from interpreter.procedure.context import Block
+    from interpreter.procedure.kinds.best_of import Runs
+    from interpreter.procedure.kinds.call import End, Site
 
 Outcomes = list[tuple[Any, Any]]  # (a result, its probability)
 
@@ -98,7 +104,7 @@ class Exact:
                     heapq.heappush(todo, nxt)
         return ends
 
-    def _paths(self, block: Callable[[State, Any], int], world: State, weight: Weight,
+    def _paths(self, block: Block, world: State, weight: Weight,
                going: dict[int, Worlds]) -> None:
         """Run a block's code over one world once for each combination of results its draws can have."""
         path = Path(self)
@@ -145,7 +151,7 @@ class Exact:
         return names
 
     # -- the results of draws --------------------------------------------------------------------------
-    def outcomes(self, expr: Any, env: Mapping[str, Any], where: Location, weight: Weight = 1) -> Outcomes:
+    def outcomes(self, expr: DiceExpr, env: Mapping[str, object], where: Location, weight: Weight = 1) -> Outcomes:
         """Each result of a roll with its probability (an exploding tail lumped, when saturating)."""
         try:
             sat = expr.saturated(env, self.cap_hint) if self.saturate else None
@@ -161,7 +167,7 @@ class Exact:
             self.truncated += float(weight) * dist.truncated
         return _weights(dist)
 
-    def pool_outcomes(self, r: RollInto, env: Mapping[str, Any], thresholds: Sequence[Sequence[int]],
+    def pool_outcomes(self, r: RollInto, env: Mapping[str, object], thresholds: Sequence[Sequence[int]],
                       value_read: bool, weight: Weight = 1) -> Outcomes:
         """Each combination of a pool's result and the statistics it reads, with its probability (the result
         left out, as None, when nothing reads it)."""
@@ -180,7 +186,7 @@ class Exact:
             self.truncated += float(weight) * cut / den
         return [(key, (x / den if cut else Ratio(x, den))) for key, x in joint.items()]
 
-    def ends(self, site: Any, args: dict[str, Any], sheet: dict[str, Any], weight: Weight = 1) -> Outcomes:
+    def ends(self, site: Site, args: dict[str, object], sheet: dict[str, object], weight: Weight = 1) -> Outcomes:
         """Every end of a called procedure with these arguments (see kinds.call), worked out once per computation."""
         key = (site.callee.name, tuple(args.items()), tuple(sheet.items()))
         found = self._ends.get(key)
@@ -197,11 +203,11 @@ class Exact:
         self.tick(len(found), site.where)  # every end of the callee becomes a world of the caller
         return found
 
-    def ends_from(self, site: Any, args: dict[str, Any], env: Mapping[str, Any], weight: Weight = 1) -> Outcomes:
+    def ends_from(self, site: Site, args: dict[str, object], env: Mapping[str, object], weight: Weight = 1) -> Outcomes:
         """`ends`, with the sheet the caller's names give the callee."""
         return self.ends(site, args, site.sheet(env, self.sheet_names))
 
-    def kept(self, s: State, runs: Any, count: int, worst: bool, weight: Weight = 1) -> Outcomes:
+    def kept(self, s: State, runs: Runs, count: int, worst: bool, weight: Weight = 1) -> Outcomes:
         """The runs a best_of keeps from this state, each with its probability."""
         reads = runs.program.reads
         key = None
@@ -302,19 +308,20 @@ class Path:
         self.weight = draw.weight()
         return draw.results[draw.at][0]
 
-    def roll(self, s: State, name: str, expr: Any, where: Location, env: Mapping[str, Any]) -> Any:
+    def roll(self, name: str, expr: DiceExpr, where: Location, env: Mapping[str, object]) -> object:
         return self._draw(self.exact.outcomes, expr, env, where)
 
-    def pool(self, s: State, r: RollInto, env: Mapping[str, Any], thresholds: Sequence[Sequence[int]],
-             value_read: bool) -> tuple[Any, ...]:
-        got: tuple[Any, ...] = self._draw(self.exact.pool_outcomes, r, env, thresholds, value_read)
+    def pool(self, r: RollInto, env: Mapping[str, object], thresholds: Sequence[Sequence[int]],
+             value_read: bool) -> tuple[object, ...]:
+        got: tuple[object, ...] = self._draw(self.exact.pool_outcomes, r, env, thresholds, value_read)
         return got
 
-    def call(self, s: State, site: Any, args: dict[str, Any], env: Mapping[str, Any] | None = None) -> Any:
+    def call(self, site: Site, args: dict[str, object], env: Mapping[str, object]) -> End:
         """Every end of a call from this world (its sheet comes from the world's names, which `env` is)."""
-        return self._draw(self.exact.ends_from, site, args, s.env)
+        end: End = self._draw(self.exact.ends_from, site, args, env)
+        return end
 
-    def best(self, s: State, runs: Any, count: int, worst: bool) -> None:
+    def best(self, s: State, runs: Runs, count: int, worst: bool) -> None:
         kept: State = self._draw(self.exact.kept, s, runs, count, worst)
         s.env = dict(kept.env)
         s.outcome = kept.outcome

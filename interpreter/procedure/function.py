@@ -14,13 +14,13 @@ left them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from interpreter import limits
 from interpreter.errors import LimitExceeded, Location
 from interpreter.procedure.writing import Code, StepWriter, Writer
 from interpreter.ruleset.entries import FIELD
-from interpreter.ruleset.liveness import SHEET, Liveness, writes
+from interpreter.ruleset.liveness import Liveness
 from interpreter.ruleset.model import track_names
 from interpreter.ruleset.specs import BestOf, ForEach, Loop, walk
 from interpreter.ruleset.tracks import MARKS
@@ -28,11 +28,11 @@ from interpreter.ruleset.tracks import MARKS
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from interpreter.dice.expr import DiceExpr
+    from interpreter.procedure.context import Function
     from interpreter.ruleset.model import Procedure, Ruleset
     from interpreter.ruleset.specs import Steps
 
-Function = "Callable[[Any, dict[str, Any]], tuple[Any, bool, tuple[Any, ...]]]"
-END_PC = -1
 _SEGMENTED = (Loop, BestOf, ForEach)  # steps written as segments the function jumps between
 
 
@@ -57,19 +57,14 @@ def too_long(where: Location) -> None:
                         "or rolls too many dice", where)
 
 
-def value_of(v: Any, missing: object) -> Any:
-    return None if v is missing else v
-
-
 class LocalWriter(Writer):
     """Writes one procedure as one function over local variables."""
 
     def __init__(self, ruleset: Ruleset, proc: Procedure, code: Code, writers: Mapping[str, StepWriter],
-                 bound: Mapping[str, Any] | None = None) -> None:
+                 bound: Mapping[str, object] | None = None) -> None:
         super().__init__(ruleset, proc, code, writers, bound=bound)
         self.resident = resident(ruleset, proc)
         self.locals: dict[str, str] = {}  # name -> its local variable
-        self.run_ends: list[int] = []  # the segments the best_of runs being written end at, innermost last
         self.uses_env = False  # whether the code reads or changes `E` past its start (a sheet's names)
         self.liveness = Liveness(ruleset.dice, ruleset.tables, (), ruleset.procedures)
 
@@ -91,6 +86,12 @@ class LocalWriter(Writer):
         self.emit("continue")
         if self.depth == 1:
             self.parts[self.current].closed = True
+
+    def merge_point(self, key: tuple[str, ...] | None, where: Location) -> None:
+        """One run is one world: nothing to merge."""
+
+    def split(self, where: Location) -> None:
+        """A run makes each draw once: nothing gained by a new segment."""
 
     def can_inline(self, steps: Steps) -> bool:
         """Whether steps can be written inside an `if` (none of them jumps between segments)."""
@@ -123,9 +124,19 @@ class LocalWriter(Writer):
     def drop(self, name: str) -> None:
         self.emit(f"E.pop({name!r}, None)" if self._kept_in_env(name) else f"{self.var(name)} = _M")
 
+    def put(self, name: str, code: str) -> None:
+        if name in self.resident:  # (a local variable holds _M as the name's having none)
+            self.emit(f"if {code} is _M: E.pop({name!r}, None)")
+            self.emit(f"else: E[{name!r}] = {code}")
+        else:
+            self.emit(f"{self.var(name)} = {code}")
+
     def names(self) -> str:
         self.uses_env = True
         return "E"
+
+    def sheet_held(self) -> frozenset[str]:
+        return self.resident
 
     def outcome(self, name: str) -> None:
         self.emit(f"o = {name!r}")
@@ -139,18 +150,24 @@ class LocalWriter(Writer):
         self.emit(f"o = {code}")
         self.emit(f"{self.var('outcome')} = {self.keep(self._ranks())}.get(o, 0)")
 
+    def outcome_held(self) -> tuple[str, str]:
+        return "o", self.var("outcome")
+
+    def put_outcome(self, name: str, rank: str) -> None:
+        self.emit(f"o = {name}")
+        self.emit(f"{self.var('outcome')} = {rank}")
+
     def _ranks(self) -> dict[str, int]:
         return {name: rank for rank, name in enumerate(self.proc.outcomes, start=1)}
-
-    def stop(self) -> None:
-        self.emit("st = True")
-        self.jump(self.run_ends[-1] if self.run_ends else END_PC)
 
     def trace(self, code: str) -> None:
         self.emit(f"if c.trace is not None: c.trace.append({code})")
 
+    def charge(self, steps: int) -> None:
+        self.emit(f"c.steps += {steps}")
+
     # -- what the context gives ------------------------------------------------------------------------
-    def seen(self, expr: Any) -> str:
+    def seen(self, expr: DiceExpr) -> str:
         """A dict of the names a dice expression reads (through named dice too), for it and the trace. Dice
         given as a parameter may read any name the run started with."""
         names = tuple(sorted(self.liveness.dice_reads(expr)))
@@ -166,53 +183,9 @@ class LocalWriter(Writer):
             self.uses_env = True  # the callee's sheet comes from E, and its changes go back there
         return super().call(site, args)
 
-    def best_of(self, runs: Any, count: str, worst: str, steps: Steps) -> None:
-        """The body's runs as segments: each run starts from the names saved before the first, and the run
-        kept so far is saved after each; `runs.better` says which to keep."""
-        written = writes(steps, self.ruleset.procedures, self.ruleset.tables)
-        if SHEET in written:
-            written = written | self.resident
-        kept_names = sorted(n for n in written if n != SHEET)
-        names = [self.get(n) for n in kept_names] + ["o", self.var("outcome")]
-        start, kept, score, done = self.temp(), self.temp(), self.temp(), self.temp()
-        self.emit(f"{start} = ({', '.join(names)},) if {count} > 1 else None")
-        self.emit(f"{kept} = None")
-        self.emit(f"{done} = 0")
-        body, end, after = self.block(None, None), self.block(None, None), self.block(None, None)
-        self.jump(body)
-        self.enter(body)
-        self.run_ends.append(end)
-        self.steps(steps)
-        self.run_ends.pop()
-        self.jump(end)
-        self.enter(end)
-        self.emit(f"if {count} == 1:")  # one run: it is the one kept
-        with self.indented():
-            self.emit("if st:")
-            with self.indented():
-                self.jump(self.run_ends[-1] if self.run_ends else END_PC)
-            self.jump(after)
-        with self.located(runs.where):
-            tiebreak = self.value(runs.tiebreak) if runs.tiebreak is not None else "0"
-            self.emit(f"{score} = {self.keep(runs)}.score_of(o, {tiebreak})")
-        self.emit(f"if {kept} is None or {self.keep(runs)}.better({score}, {kept}[0], {worst}):")
-        with self.indented():
-            self.emit(f"{kept} = ({score}, st, {', '.join(names)},)")
-        self.emit(f"{done} += 1")
-        self.emit(f"if {done} < {count}:")
-        with self.indented():
-            self.emit("c.steps += 1")  # each run after the first is one more comparison
-            self._restore(kept_names, start, 0)
-            self.emit("st = False")
-            self.jump(body)
-        self._restore(kept_names, kept, 2)
-        self.emit(f"st = {kept}[1]")
-        self.emit(f"if {count} > 1 and c.trace is not None: {self.trace_note(runs, count, worst)}")
-        self.emit("if st:")
-        with self.indented():
-            self.jump(self.run_ends[-1] if self.run_ends else END_PC)
-        self.jump(after)
-        self.enter(after)
+    def runs(self, runs: Any, count: str, worst: str, steps: Steps) -> bool:
+        """A run makes a best_of's runs one after another, in place (procedure.kinds.best_of)."""
+        return False
 
     def starts_with(self, name: str) -> bool:
         """Whether a run may start with a value for this name (else it has none until a step binds it)."""
@@ -223,23 +196,8 @@ class LocalWriter(Writer):
             return True
         return any(name == p.name or name.startswith((f"{p.name}_in_", f"{p.name}_is_")) for p in proc.params)
 
-    def trace_note(self, runs: Any, count: str, worst: str) -> str:
-        return f"c.note({self.keep(runs)}.note({count}, {worst}))"
-
-    def _restore(self, kept_names: list[str], saved: str, at: int) -> None:
-        for i, name in enumerate(kept_names):
-            value = f"{saved}[{at + i}]"
-            if name in self.resident:
-                self.emit(f"if {value} is _M: E.pop({name!r}, None)")
-                self.emit(f"else: E[{name!r}] = {value}")
-            else:
-                self.emit(f"{self.var(name)} = {value}")
-        n = len(kept_names)
-        self.emit(f"o = {saved}[{at + n}]")
-        self.emit(f"{self.var('outcome')} = {saved}[{at + n + 1}]")
-
     # -- the function ----------------------------------------------------------------------------------
-    def function(self) -> Any:
+    def function(self) -> Function:
         """The steps written, as one compiled function."""
         lines = ["def run(c, E):", "    F = c.functions"]
         loads = []
@@ -262,7 +220,7 @@ class LocalWriter(Writer):
         values = ", ".join(f"(None if (_v := {self.get(v)}) is _M else _v)" for v in self.proc.values)
         lines.append(f"    return (o, st, ({values}{',' if self.proc.values else ''}))")
         namespace = self.code.run("\n".join(lines) + "\n", f"<run {self.proc.name}>")
-        run = namespace["run"]
+        run = cast("Function", namespace["run"])
         run.loads = tuple(loads)  # the names it reads from E at its start
         run.uses_env = self.uses_env or self.ruleset.sheet is not None and self.proc.sheet != "none" and \
             "has_sheet" not in self.bound  # else E is only read at its start, and no other name of it matters
@@ -270,13 +228,15 @@ class LocalWriter(Writer):
 
 
 def write_function(ruleset: Ruleset, proc: Procedure, writers: Mapping[str, StepWriter],
-                   helpers: Mapping[str, Any], bound: Mapping[str, Any] | None = None) -> Any:
-    """The function that runs a procedure once (with `bound`, for runs that start with those values)."""
-    writer = LocalWriter(ruleset, proc, Code({**helpers, "_too_long": too_long, "_value": value_of}), writers,
-                         bound)
+                   helpers: Mapping[str, object], bound: Mapping[str, object] | None = None,
+                   listing: list[str] | None = None) -> Function:
+    """The function that runs a procedure once (with `bound`, for runs that start with those values; with a
+    `listing`, its source is kept there, each step's code under a comment naming its YAML line)."""
+    writer = LocalWriter(ruleset, proc, Code({**helpers, "_too_long": too_long}, listing),
+                         writers, bound)
     writer.enter(writer.block(None, None))
     writer.steps(proc.steps)
     return writer.function()
 
 
-__all__ = ["Function", "LocalWriter", "resident", "write_function"]
+__all__ = ["LocalWriter", "resident", "write_function"]

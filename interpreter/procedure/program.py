@@ -11,8 +11,8 @@ the block to run next (`END` when the procedure is done).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any, cast
 
 from interpreter.errors import Location
 from interpreter.procedure.state import END
@@ -21,10 +21,10 @@ from interpreter.record import record
 from interpreter.ruleset.liveness import ALL, SHEET, Liveness, writes
 
 if TYPE_CHECKING:
+    from interpreter.dice.expr import DiceExpr
+    from interpreter.procedure.context import Block
     from interpreter.ruleset.model import Procedure, Ruleset
     from interpreter.ruleset.specs import Steps
-
-Block = Callable[[Any, Any], int]  # block(state, context) -> the next block's number, or END
 
 
 @record
@@ -44,8 +44,8 @@ class Program:
 class BlockWriter(Writer):
     """Writes the blocks of one program: names in the world's dict `e`, rolls asked of the context."""
 
-    first = "s, "  # every ask of the context names the world's state
     env = "e"
+    stopped = "s.stopped"
 
     def merge_point(self, key: tuple[str, ...] | None, where: Location) -> None:
         nxt = self.block(key, where)
@@ -53,7 +53,7 @@ class BlockWriter(Writer):
         self.enter(nxt)
 
     def jump(self, target: int) -> None:
-        self.emit(f"return {target}")
+        self.emit(f"return {'END' if target == END else target}")
         if self.depth == 1:
             self.parts[self.current].closed = True
 
@@ -93,14 +93,20 @@ class BlockWriter(Writer):
     def outcome_of(self, code: str) -> None:
         self.emit(f"s.set_outcome({code})")
 
-    def stop(self) -> None:
-        self.emit("s.stopped = True")
-        self.emit("return END")
+    def outcome_held(self) -> tuple[str, str]:
+        return "s.outcome", "e.get('outcome', 0)"
+
+    def put_outcome(self, name: str, rank: str) -> None:
+        self.emit(f"s.outcome = {name}")
+        self.emit(f"e['outcome'] = {rank}")
 
     def trace(self, code: str) -> None:
-        pass  # exact odds keep no trace
+        """Exact odds keep no trace."""
 
-    def seen(self, expr: Any) -> str:
+    def charge(self, steps: int) -> None:
+        """Exact odds count the steps of a block for every world it runs over (procedure.exact)."""
+
+    def seen(self, expr: DiceExpr) -> str:
         """The names a dice expression reads: the world's, and the fixed ones written into the code."""
         names = Liveness(self.ruleset.dice, self.ruleset.tables, (), self.ruleset.procedures).dice_reads(expr)
         fixed = sorted(n for n in names if n in self.fixed)
@@ -111,12 +117,14 @@ class BlockWriter(Writer):
     def split(self, where: Location) -> None:
         self.merge_point(None, where)
 
-    def best_of(self, runs: Any, count: str, worst: str, steps: Steps) -> None:
+    def runs(self, runs: Any, count: str, worst: str, steps: Steps) -> bool:
+        """The body is a program of its own, whose runs the context works out once and keeps by `runs.better`."""
         runs.program = write(self.ruleset, runs.ranked, steps, self.writers, self.code.helpers, top=False,
-                             out=runs.tiebreak_names, bound=self.bound)
+                             out=runs.tiebreak_names, bound=self.bound, listing=self.code.listing)
         self.emit(f"c.best(s, {self.keep(runs)}, {count}, {worst})")
         self.emit("e = s.env")
         self.emit("if s.stopped: return END")
+        return True
 
     def program(self, reads: frozenset[str] | None = None, written: tuple[str, ...] = ()) -> Program:
         """The blocks written, compiled into one module."""
@@ -128,20 +136,22 @@ class BlockWriter(Writer):
             lines.extend(part.lines)
             if not part.closed:
                 lines.append("    return END")
-        namespace = self.code.run("\n".join(lines) + "\n", f"<procedure {self.proc.name}>")
+        label = f"<procedure {self.proc.name}>" if self.top else f"<procedure {self.proc.name}: a best_of's steps>"
+        namespace = self.code.run("\n".join(lines) + "\n", label)
         default = self.proc.where
-        return Program(tuple(namespace[f"b{i}"] for i in range(len(self.parts))),
+        return Program(tuple(cast("Block", namespace[f"b{i}"]) for i in range(len(self.parts))),
                        tuple(p.key for p in self.parts), tuple(p.cost for p in self.parts),
                        tuple(p.where or default for p in self.parts), tuple(p.loop_body for p in self.parts),
                        tuple(p.retire for p in self.parts), reads, written)
 
 
 def write(ruleset: Ruleset, proc: Procedure, steps: Steps, writers: Mapping[str, StepWriter],
-          helpers: Mapping[str, Any], top: bool = True, out: frozenset[str] | None = None,
-          bound: Mapping[str, Any] | None = None) -> Program:
+          helpers: Mapping[str, object], top: bool = True, out: frozenset[str] | None = None,
+          bound: Mapping[str, object] | None = None, listing: list[str] | None = None) -> Program:
     """The program of a procedure's steps; with `out` (a best_of's body, not `top`) it also knows the names
-    its runs read and write (`out`: the names read of a run once it is over, besides what it writes)."""
-    writer = BlockWriter(ruleset, proc, Code(helpers), writers, top, bound)
+    its runs read and write (`out`: the names read of a run once it is over, besides what it writes). With a
+    `listing`, the source of its blocks (and of its best_of bodies') is kept there."""
+    writer = BlockWriter(ruleset, proc, Code(helpers, listing), writers, top, bound)
     writer.enter(writer.block(None, None))
     writer.steps(steps)
     if out is None:

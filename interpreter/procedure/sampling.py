@@ -10,20 +10,24 @@ outcome, values and errors.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter import limits
 from interpreter.dice.pool import RESULT, bind
 from interpreter.dice.reading import read_rolled
 from interpreter.errors import LimitExceeded, Location
+from interpreter.procedure.context import Function, Ran
 from interpreter.procedure.kinds import function_of
 from interpreter.procedure.records import NoteRecord, Record, RollRecord
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.specs import RollInto
 
-_NO_SHEET: dict[str, Any] = {}
+if TYPE_CHECKING:
+    from interpreter.dice.expr import DiceExpr
+    from interpreter.procedure.kinds.call import End, Site
+
+_NO_SHEET: dict[str, object] = {}
 ADVICE = "a loop or repeat runs too long, or rolls too many dice"
-Ran = tuple[Any, bool, tuple[Any, ...]]  # what a procedure's function gives: (outcome, stopped, values)
 
 
 class Sampling:
@@ -47,7 +51,7 @@ class Sampling:
             raise LimitExceeded(f"the procedure rolls more than {limits.MAX_RUN_DICE} dice; {ADVICE}", where)
 
     # -- what steps ask of their context ------------------------------------------------------------
-    def roll(self, name: str, expr: Any, where: Location, env: Mapping[str, Any]) -> Any:
+    def roll(self, name: str, expr: DiceExpr, where: Location, env: Mapping[str, object]) -> object:
         """One roll of a dice expression, reading the names in `env`."""
         if self.trace is None:
             value, count = expr.rolled(env, self.source)
@@ -63,8 +67,8 @@ class Sampling:
         self.thrown(count, where)
         return value
 
-    def pool(self, r: RollInto, env: Mapping[str, Any], thresholds: Sequence[Sequence[int]],
-             value_read: bool = True) -> tuple[Any, ...]:
+    def pool(self, r: RollInto, env: Mapping[str, object], thresholds: Sequence[Sequence[int]],
+             value_read: bool = True) -> tuple[object, ...]:
         """One roll of a pool, and the statistics of it that the step reads (their thresholds given); a run
         always has the pool's value, whatever `value_read` (which lets exact odds leave it out)."""
         stats = [RESULT, *bind([stat for _, stat in r.reads], thresholds)]
@@ -78,16 +82,12 @@ class Sampling:
                 for (name, stat), v in zip(r.reads, got[1:], strict=True))))
         return got
 
-    def note(self, text: str) -> None:
-        """A remark in the trace (only called when there is one)."""
-        assert self.trace is not None
-        self.trace.append(NoteRecord(text))
-
-    def call(self, site: Any, args: dict[str, Any], env: Mapping[str, Any]) -> Any:
+    def call(self, site: Site, args: dict[str, object], env: Mapping[str, object]) -> End:
         """Run a called procedure once: its end."""
         function = site.function
         if function is None:
             function = site.function = function_of(self.ruleset, site.callee, site.bound)
+        run: Function = function
         if function.uses_env:
             sheet = site.sheet(env, self.sheet_names)
             start = site.start(self.ruleset, args, sheet)
@@ -97,20 +97,20 @@ class Sampling:
         self.steps += 1  # the callee's end joins the run
         trace = self.trace
         if trace is None:
-            outcome, _, values = function(self, start)
+            outcome, _, values = run(self, start)
         else:
             self.trace = []
             try:
-                outcome, _, values = function(self, start)
+                outcome, _, values = run(self, start)
                 trace.extend(site.traced(self.trace))
             finally:
                 self.trace = trace
         return outcome, values, {k: start[k] for k in sheet} if sheet else _NO_SHEET
 
-    def run(self, proc: Any, env: dict[str, Any]) -> Ran:
+    def run(self, proc: Procedure, env: dict[str, object]) -> Ran:
         """Run a procedure's function over these starting names (changed in place: the sheet's as left)."""
-        ran: Ran = function_of(self.ruleset, proc)(self, env)
-        return ran
+        function: Function = function_of(self.ruleset, proc)
+        return function(self, env)
 
 
 __all__ = ["ADVICE", "Ran", "Sampling"]

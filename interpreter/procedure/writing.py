@@ -11,27 +11,36 @@ jump or a roll is written. Two writers assemble the same steps:
   with dice from a source (traced, or sampled many times).
 
 Both write each step from the same kind function, so a step has one meaning however it runs.
+The abstract methods of `Writer` are what an assembly must say; what the written code asks of
+its context `c` is typed by procedure.context. A kind writes a compound statement through
+`under` (or `indented`), never by moving the indentation itself.
 
 The source holds only identifiers made here, `repr` of names, outcomes, whole numbers and flags;
 every other object is kept in the module's globals under a made-up identifier (`Code.keep`).
+With a listing (`Code(..., listing=[])`, what `rules describe --code` prints) each step's code
+starts with a comment naming its place in the YAML, and the source of every module is kept.
 """
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from ast import literal_eval
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from interpreter import limits
-from interpreter.errors import LimitExceeded, Location, RulesError
-from interpreter.formula.code import HELPERS, FormulaWriter
+from interpreter.errors import LimitExceeded, Location
+from interpreter.formula.code import FormulaWriter
+from interpreter.procedure.code import Code, Part
+from interpreter.procedure.fixed import fixed_names, unchanged
 from interpreter.procedure.state import END
 
 if TYPE_CHECKING:
+    from interpreter.dice.expr import DiceExpr
     from interpreter.formula.compile import Formula
     from interpreter.ruleset.model import Procedure, Ruleset
-    from interpreter.ruleset.specs import Step, Steps
+    from interpreter.ruleset.specs import RollInto, Step, Steps
 
 StepWriter = Callable[["Writer", Any], None]
 
@@ -45,92 +54,20 @@ def branches(steps: Steps) -> bool:
                for step in steps)
 
 
-class Code:
-    """The source of one module being written and the objects its source names."""
+class Writer(ABC):
+    """What a step kind writes its code through; the two assemblies (program, function) differ in how.
 
-    def __init__(self, helpers: Mapping[str, Any]) -> None:
-        self.helpers = helpers  # what the code of the steps calls, by the names it uses
-        self.globals: dict[str, Any] = {**HELPERS, **helpers, "RulesError": RulesError, "END": END}
-        self._kept: dict[int, str] = {}
-        self._temps = 0
-        self.lines = 0  # lines written so far (limits.MAX_WRITTEN_LINES)
+    The abstract methods are what an assembly says: how a part ends (`jump`, `jump_if`) and where
+    worlds merge (`merge_point`, `split`), how a name is held (`read_held`, `get`, `set`, `drop`,
+    `names`), the outcome (`outcome`, `outcome_of`, `outcome_held`, `put_outcome`), the trace
+    (`trace`), the step count (`charge`), the names a roll reads (`seen`) and how a best_of's runs
+    are made (`runs`). Everything else is written here from those."""
 
-    def keep(self, obj: object) -> str:
-        """An identifier for an object, stored in the module's globals."""
-        name = self._kept.get(id(obj))
-        if name is None:
-            name = self._kept[id(obj)] = f"_g{len(self._kept)}"
-            self.globals[name] = obj
-        return name
-
-    def temp(self) -> str:
-        """A new local variable."""
-        self._temps += 1
-        return f"t{self._temps}"
-
-    def run(self, source: str, label: str) -> dict[str, Any]:
-        """Compile and run the module's source; its globals, with what it defined."""
-        exec(compile(source, label, "exec"), self.globals)  # noqa: S102  # only what a writer made
-        return self.globals
-
-
-class Part:
-    """A part of the code being written (a block, or a segment of a function): its lines and what is known of it."""
-
-    def __init__(self, key: tuple[str, ...] | None, where: Location | None) -> None:
-        self.lines: list[str] = []
-        self.key = key  # exact odds: the names that tell worlds apart where it starts
-        self.where = where  # where its first step is written
-        self.cost = 0  # the steps it takes
-        self.loop_body: int | None = None  # for a loop's head: the part its body starts at
-        self.retire: tuple[str, ...] = ()  # top level: reported values final before it starts
-        self.closed = False  # it ends by jumping elsewhere (nothing falls through)
-        self.draws = 0  # the draws (rolls, calls, best_of runs) its code makes
-
-
-def fixed_names(ruleset: Ruleset, proc: Procedure) -> Mapping[str, Any]:
-    """The names whose value is the same in every run of a procedure, from its start to its end: constants,
-    named dice and the ranks of its outcomes that no parameter and no step of it binds. Their values are
-    written into its code (a ruleset's constants are fixed once it is loaded; an overlay is another one)."""
-    found = proc.memo.fixed
-    if found is not None and found[0] is proc.steps:
-        fixed: Mapping[str, Any] = found[1][0]
-        return fixed
-    changed = _changed(ruleset, proc)
-    taken = changed | {p.name for p in proc.params}
-    out: dict[str, Any] = {n: v for n, v in ruleset.constants.items() if type(v) in (int, bool) and n not in taken}
-    out.update((n, v) for n, v in ruleset.dice.items() if n not in taken)
-    out.update((name, rank) for rank, name in enumerate(proc.outcomes, start=1) if name not in taken)
-    proc.memo.fixed = (proc.steps, (out, changed))
-    return out
-
-
-def _changed(ruleset: Ruleset, proc: Procedure) -> frozenset[str]:
-    """The names a run of the procedure may change: those its steps bind, and a character sheet's."""
-    from interpreter.ruleset.liveness import writes
-
-    written = writes(proc.steps, ruleset.procedures, ruleset.tables)
-    changed = written | {"outcome"} | set(ruleset.traits) | set(ruleset.derived)
-    if ruleset.sheet is not None:
-        changed |= ruleset.sheet.names(ruleset.traits, ruleset.derived)
-    return frozenset(changed)
-
-
-def unchanged(ruleset: Ruleset, proc: Procedure, start: Mapping[str, Any]) -> dict[str, Any]:
-    """Of the names a run starts with, those no step changes and no sheet gives (its parameters, mostly):
-    the code of one set of parameters can be written with their values in it."""
-    fixed_names(ruleset, proc)
-    assert proc.memo.fixed is not None
-    changed: frozenset[str] = proc.memo.fixed[1][1]
-    return {n: v for n, v in start.items() if n not in changed and not n.startswith("#")
-            and (type(v) in (int, bool) or getattr(v, "tree", None) is not None)}
-
-
-class Writer:
-    """What a step kind writes its code through; the two assemblies (program, function) differ in how."""
+    env = "E"  # the code of the run's names, as a call hands them to its context
+    stopped = "st"  # the code of the flag set when the procedure (or a best_of run) stops
 
     def __init__(self, ruleset: Ruleset, proc: Procedure, code: Code, writers: Mapping[str, StepWriter],
-                 top: bool = True, bound: Mapping[str, Any] | None = None) -> None:
+                 top: bool = True, bound: Mapping[str, object] | None = None) -> None:
         self.ruleset = ruleset
         self.proc = proc  # the procedure whose steps these are (a best_of ranks by its outcomes)
         self.code = code
@@ -141,9 +78,10 @@ class Writer:
         self.depth = 1
         self.formulas = FormulaWriter(code.keep, code.temp, self.read)
         self.loop_names: list[tuple[str, ...]] = []  # the hidden names of the loops being written, outermost first
+        self.run_ends: list[int] = []  # the parts the best_of runs being written end at, innermost last
         self.done: tuple[str, ...] = ()  # top level: reported values final so far
         # names whose value every run of this code starts with and keeps: written into the code
-        self.fixed: dict[str, Any] = {**fixed_names(ruleset, proc), **(bound or {})}
+        self.fixed: dict[str, object] = {**fixed_names(ruleset, proc), **(bound or {})}
         self.bound = dict(bound or {})  # the parameters (and start values) this code was written for
         from interpreter.ruleset.tables import table_functions
 
@@ -176,16 +114,23 @@ class Writer:
         """Whether steps can be written inside an `if` of the current part (no part of theirs is jumped to)."""
         return not branches(steps)
 
+    @abstractmethod
     def merge_point(self, key: tuple[str, ...] | None, where: Location) -> None:
-        """Where exact odds merge worlds (before a step that branches); nothing for a run of one world."""
+        """Where exact odds merge worlds (before a step that branches; `key`: the names live there); nothing
+        for a run of one world."""
 
+    @abstractmethod
     def jump(self, target: int) -> None:
-        """End the part: run `target` next."""
-        raise NotImplementedError
+        """End the part: run `target` next (`END`: the procedure, or the part run on its own, is over)."""
 
+    @abstractmethod
     def jump_if(self, holds: str, then: int, otherwise: int) -> None:
         """End the part: run `then` next where `holds` is true, `otherwise` where it is not."""
-        raise NotImplementedError
+
+    def stop(self) -> None:
+        """End the procedure (or the part of it that runs on its own, such as a best_of run)."""
+        self.emit(f"{self.stopped} = True")
+        self.jump(self.run_ends[-1] if self.run_ends else END)
 
     # -- lines ----------------------------------------------------------------------------------------
     def emit(self, line: str) -> None:
@@ -196,32 +141,44 @@ class Writer:
                 f"the procedure's steps are written as more than {limits.MAX_WRITTEN_LINES} lines of code; "
                 "a procedure this large is refused", hint="split it into procedures that `call` one another")
 
+    def comment(self, text: str) -> None:
+        """A comment line, written only into a listing (it counts as no line of code)."""
+        if self.code.listing is not None:
+            self.parts[self.current].lines.append("    " * self.depth + "# " + " ".join(text.split()))
+
     @contextmanager
     def indented(self) -> Iterator[None]:
+        """The lines written inside it are one level deeper (`pass` when there are none)."""
         self.depth += 1
-        start = len(self.parts[self.current].lines)
+        lines = self.parts[self.current].lines
+        start = len(lines)
         try:
             yield
         finally:
-            if len(self.parts[self.current].lines) == start:
+            if all(line.lstrip().startswith("#") for line in lines[start:]):
                 self.emit("pass")
             self.depth -= 1
 
     @contextmanager
-    def located(self, where: Location) -> Iterator[None]:
-        """Lines whose errors without a place of their own are placed here."""
-        self.emit("try:")
+    def under(self, header: str) -> Iterator[None]:
+        """A compound statement: its header (`if ...:`, `else:`, ...), then the lines written inside it."""
+        self.emit(header)
         with self.indented():
             yield
-        self.emit("except RulesError as err:")
-        with self.indented():
+
+    @contextmanager
+    def located(self, where: Location) -> Iterator[None]:
+        """Lines whose errors without a place of their own are placed here."""
+        with self.under("try:"):
+            yield
+        with self.under("except RulesError as err:"):
             self.emit(f"raise err.located({self.keep(where)}) from None")
 
     def keep(self, obj: object) -> str:
         return self.code.keep(obj)
 
     @staticmethod
-    def known(code: str) -> tuple[bool, Any]:
+    def known(code: str) -> tuple[bool, object]:
         """Whether the code of a value is its value written out (a fixed formula's), and that value."""
         if not (code.startswith("(") and code.endswith(")")):
             return False, None
@@ -263,28 +220,41 @@ class Writer:
             return [f"{t} = _read({self.keep(value)}, {name!r}, {where})"], t
         return self.read_held(name, where)
 
+    @abstractmethod
     def read_held(self, name: str, where: str) -> tuple[list[str], str]:
         """`read`, for a name the code holds (not a fixed one)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def get(self, name: str) -> str:
-        """An expression giving a name's value as it is (MISSING when the name has none)."""
-        raise NotImplementedError
+        """An expression giving a name's value as it is (MISSING, `_M`, when the name has none)."""
 
+    @abstractmethod
     def set(self, name: str, code: str) -> None:
-        raise NotImplementedError
+        """Bind a name to the value an expression gives."""
 
     def has(self, name: str) -> str:
         """An expression: whether the name has a value."""
         return f"{self.get(name)} is not _M"
 
+    @abstractmethod
     def drop(self, name: str) -> None:
         """The name has no value from here on."""
-        raise NotImplementedError
 
+    def put(self, name: str, code: str) -> None:
+        """Give a name the value an expression gives as `get` does (`_M`: no value)."""
+        with self.under(f"if {code} is _M:"):
+            self.drop(name)
+        with self.under("else:"):
+            self.set(name, code)
+
+    @abstractmethod
     def names(self) -> str:
         """An expression giving the dict of the sheet's names (what sheet changes work on)."""
-        raise NotImplementedError
+
+    def sheet_held(self) -> frozenset[str]:
+        """The names the code holds by name for the sheet's (what a best_of saves when its steps change the
+        sheet); none where the sheet's names are only known as the run goes."""
+        return frozenset()
 
     def given(self, names: tuple[str, ...]) -> str:
         """An expression giving a dict of these names' values (for a message or a roll to read)."""
@@ -297,21 +267,25 @@ class Writer:
         value = self.fixed[name]
         return repr(value) if type(value) in (int, bool) else self.keep(value)
 
+    @abstractmethod
     def outcome(self, name: str) -> None:
         """Set the outcome to a declared one (formulas see its rank as `outcome`)."""
-        raise NotImplementedError
 
+    @abstractmethod
     def outcome_of(self, code: str) -> None:
         """Set the outcome to the one (or None) an expression gives."""
-        raise NotImplementedError
 
-    def stop(self) -> None:
-        """End the procedure (or the part of it that runs on its own, such as a best_of run)."""
-        raise NotImplementedError
+    @abstractmethod
+    def outcome_held(self) -> tuple[str, str]:
+        """The expressions holding the outcome: its name (or None), and the rank formulas see."""
 
+    @abstractmethod
+    def put_outcome(self, name: str, rank: str) -> None:
+        """Set the outcome to what `outcome_held` gave (expressions of its name and its rank)."""
+
+    @abstractmethod
     def trace(self, code: str) -> None:
         """Add a record (an expression giving one) to the trace, when the run keeps one."""
-        raise NotImplementedError
 
     def trace_when(self, holds: str, record: object) -> None:
         """Add a record to the trace where the code `holds` is true (nothing where it never is)."""
@@ -320,9 +294,13 @@ class Writer:
             if value:
                 self.trace(self.keep(record))
             return
-        self.emit(f"if {holds}:")
-        with self.indented():
+        with self.under(f"if {holds}:"):
             self.trace(self.keep(record))
+
+    @abstractmethod
+    def charge(self, steps: int) -> None:
+        """Count steps against the step limit as the code runs, where the assembly counts them so (a run's;
+        exact odds count the work of each block as they run it)."""
 
     # -- what the context gives -----------------------------------------------------------------------
     def drawing(self, where: Location) -> None:
@@ -332,42 +310,40 @@ class Writer:
             self.split(where)
         self.parts[self.current].draws += 1
 
+    @abstractmethod
     def split(self, where: Location) -> None:
         """Start a new part here, if the assembly gains by it (exact odds: each result of a draw then runs only
         the code after it, not the draws before it again)."""
-    # What each ask of the context starts with (the world's state, for exact odds), and the code of the
-    # names it gives a call (the run's own, for a callee on its sheet).
-    first = ""
-    env = "E"
 
-    def seen(self, expr: Any) -> str:
+    @abstractmethod
+    def seen(self, expr: DiceExpr) -> str:
         """The code of the names a dice expression reads, for the context's roll and its trace."""
-        raise NotImplementedError
 
-    def roll(self, name: str, expr: Any, where: Location) -> str:
+    def roll(self, name: str, expr: DiceExpr, where: Location) -> str:
         """An expression: the result of rolling a dice expression (one result, or each in turn for odds)."""
-        return f"c.roll({self.first}{name!r}, {self.keep(expr)}, {self.keep(where)}, {self.seen(expr)})"
+        return f"c.roll({name!r}, {self.keep(expr)}, {self.keep(where)}, {self.seen(expr)})"
 
-    def roll_among(self, name: str, exprs: tuple[Any, ...], pick: str, where: Location) -> str:
+    def roll_among(self, name: str, exprs: tuple[DiceExpr, ...], pick: str, where: Location) -> str:
         """An expression: the result of rolling the one of these dice expressions that `pick` (code) numbers;
         each reads the names the first does (effects change numbers and keeping, never names)."""
-        return f"c.roll({self.first}{name!r}, {self.keep(exprs)}[{pick}], {self.keep(where)}, {self.seen(exprs[0])})"
+        return f"c.roll({name!r}, {self.keep(exprs)}[{pick}], {self.keep(where)}, {self.seen(exprs[0])})"
 
-    def pool(self, r: Any, thresholds: str, value_read: bool) -> str:
+    def pool(self, r: RollInto, thresholds: str, value_read: bool) -> str:
         """An expression: a pool's result and the statistics a roll step reads, as a tuple (`thresholds`: the
         code of each statistic's threshold values; without `value_read` exact odds may give None as the result)."""
-        return f"c.pool({self.first}{self.keep(r)}, {self.seen(r.expr)}, {thresholds}, {value_read!r})"
+        return f"c.pool({self.keep(r)}, {self.seen(r.expr)}, {thresholds}, {value_read!r})"
 
     def call(self, site: Any, args: list[tuple[str, str]]) -> str:
         """An expression: an end of a called procedure, `(outcome, its values in order, its sheet names)`."""
         given = ", ".join(f"{n!r}: {v}" for n, v in args)
         t = self.temp()
-        self.emit(f"{t} = c.call({self.first}{self.keep(site)}, {{{given}}}, {self.env})")
+        self.emit(f"{t} = c.call({self.keep(site)}, {{{given}}}, {self.env})")
         return t
 
-    def best_of(self, runs: Any, count: str, worst: str, steps: Steps) -> None:
-        """Keep the best (or worst) of `count` runs of the steps from the state here."""
-        raise NotImplementedError
+    @abstractmethod
+    def runs(self, runs: Any, count: str, worst: str, steps: Steps) -> bool:
+        """A best_of's runs (of `steps`, `count` of them, the worst kept where `worst` holds): True when they are
+        written here as one ask of the context; False when the kind is to write them in place, as a loop."""
 
     # -- steps ----------------------------------------------------------------------------------------
     def steps(self, steps: Steps, after: Step[Any] | None = None) -> None:
@@ -381,6 +357,7 @@ class Writer:
             if part.where is None:
                 part.where = step.where
             part.cost += 1
+            self.comment(f"{step.where.file}:{step.where.line}: {step.kind} ({step.where.path})")
             try:
                 self.writers[step.kind](self, step)
             except LimitExceeded as err:
@@ -391,4 +368,3 @@ class Writer:
 
 
 __all__ = ["BRANCHING", "Code", "Part", "StepWriter", "Writer", "branches", "fixed_names", "unchanged"]
-

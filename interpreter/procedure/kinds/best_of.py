@@ -2,9 +2,10 @@
 
 Better means a better outcome tier (outcomes are listed best first), then a larger tiebreak;
 of two runs that compare equal the earlier is kept (`Runs.better`). How the runs are made is
-the writer's: a run with dice from a source makes N runs of the body one after another
-(procedure.function); exact odds work out the body's results once and combine them
-(procedure.exact). Both keep runs by `Runs.better`.
+the writer's to say (`Writer.runs`): exact odds write the body as a program of its own, whose
+results the context works out once and combines (procedure.exact); a run with dice from a
+source makes the N runs of the body one after another, in place, by the loop written here
+(`write_run_loop`). Both keep runs by `Runs.better`.
 """
 
 from __future__ import annotations
@@ -15,10 +16,12 @@ from typing import Any
 from interpreter import limits
 from interpreter.errors import LimitExceeded, Location, RulesError
 from interpreter.formula.compile import Formula
-from interpreter.procedure.state import State
+from interpreter.procedure.records import NoteRecord
+from interpreter.procedure.state import END, State
 from interpreter.procedure.writing import Writer
+from interpreter.ruleset.liveness import SHEET, writes
 from interpreter.ruleset.model import Procedure
-from interpreter.ruleset.specs import BestOf, Step
+from interpreter.ruleset.specs import BestOf, Step, Steps
 
 
 class Runs:
@@ -56,8 +59,9 @@ class Runs:
         """Of the run kept so far and the next, the one to keep."""
         return run if self.better(self.score(run, functions), self.score(kept, functions), worst) else kept
 
-    def note(self, count: int, worst: bool) -> str:
-        return f"kept the {'worst' if worst else 'best'} of {count}"
+    def note(self, count: int, worst: bool) -> NoteRecord:
+        """The trace's remark on the runs kept."""
+        return NoteRecord(f"kept the {'worst' if worst else 'best'} of {count}")
 
 
 def count_refused(count: Any, where: Location) -> None:
@@ -79,7 +83,64 @@ def write_best_of(w: Writer, step: Step[BestOf]) -> None:
     w.emit(f"if not 1 <= {count} <= {limits.MAX_LOOP_ITERATIONS}: _best_of_count({count}, {w.keep(step.where)})")
     tiebreak = tuple(sorted(spec.tiebreak.names)) if spec.tiebreak is not None else ()
     runs = Runs(w.ruleset.procedures[spec.procedure], spec.tiebreak, step.where, step.live + tiebreak)
-    w.best_of(runs, count, worst, spec.steps)
+    if not w.runs(runs, count, worst, spec.steps):
+        write_run_loop(w, runs, count, worst, spec.steps)
+
+
+def write_run_loop(w: Writer, runs: Runs, count: str, worst: str, steps: Steps) -> None:
+    """The runs one after another: the state the steps may change is saved before the first run (`start`), each
+    run starts from it, and after each the run kept so far is saved with its score and whether it stopped
+    (`kept`); after the last, the kept run's state is put back. A stop in a run ends that run only; the step
+    stops the procedure when the run kept stopped."""
+    written = writes(steps, w.ruleset.procedures, w.ruleset.tables)
+    if SHEET in written:
+        written = written | w.sheet_held()
+    names = sorted(n for n in written if n != SHEET)
+    held = ", ".join([w.get(n) for n in names] + list(w.outcome_held()))
+    start, kept, score, done = w.temp(), w.temp(), w.temp(), w.temp()
+    w.emit(f"{start} = ({held},) if {count} > 1 else None")
+    w.emit(f"{kept} = None")
+    w.emit(f"{done} = 0")
+    body, end, after = w.block(None, None), w.block(None, None), w.block(None, None)
+    out = w.run_ends[-1] if w.run_ends else END  # where a stop of the kept run goes: the enclosing run's end
+    w.jump(body)
+    w.enter(body)
+    w.run_ends.append(end)
+    w.steps(steps)
+    w.run_ends.pop()
+    w.jump(end)
+    w.enter(end)
+    with w.under(f"if {count} == 1:"):  # one run: it is the one kept
+        with w.under(f"if {w.stopped}:"):
+            w.jump(out)
+        w.jump(after)
+    with w.located(runs.where):
+        tiebreak = w.value(runs.tiebreak) if runs.tiebreak is not None else "0"
+        w.emit(f"{score} = {w.keep(runs)}.score_of({w.outcome_held()[0]}, {tiebreak})")
+    with w.under(f"if {kept} is None or {w.keep(runs)}.better({score}, {kept}[0], {worst}):"):
+        w.emit(f"{kept} = ({score}, {w.stopped}, {held},)")
+    w.emit(f"{done} += 1")
+    with w.under(f"if {done} < {count}:"):
+        w.charge(1)  # each run after the first is one more comparison
+        _restore(w, names, start, 0)
+        w.emit(f"{w.stopped} = False")
+        w.jump(body)
+    _restore(w, names, kept, 2)
+    w.emit(f"{w.stopped} = {kept}[1]")
+    with w.under(f"if {count} > 1:"):
+        w.trace(f"{w.keep(runs)}.note({count}, {worst})")
+    with w.under(f"if {w.stopped}:"):
+        w.jump(out)
+    w.jump(after)
+    w.enter(after)
+
+
+def _restore(w: Writer, names: list[str], saved: str, at: int) -> None:
+    """Put back the names and the outcome saved in a tuple, from its item `at` on."""
+    for i, name in enumerate(names):
+        w.put(name, f"{saved}[{at + i}]")
+    n = len(names)
+    w.put_outcome(f"{saved}[{at + n}]", f"{saved}[{at + n + 1}]")
 
 
 def kind() -> dict[str, Any]:

@@ -22,12 +22,10 @@ def write_if(w: Writer, step: Step[If]) -> None:
         w.steps(spec.then if value else spec.otherwise)
         return
     if w.can_inline(spec.then + spec.otherwise):
-        w.emit(f"if {holds}:")
-        with w.indented():
+        with w.under(f"if {holds}:"):
             w.steps(spec.then)
         if spec.otherwise:
-            w.emit("else:")
-            with w.indented():
+            with w.under("else:"):
                 w.steps(spec.otherwise)
         return
     then = w.block(None, spec.then[0].where if spec.then else None)

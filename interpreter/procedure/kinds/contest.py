@@ -16,11 +16,9 @@ def write_contest(w: Writer, step: Step[Contest]) -> None:
         w.emit(f"{actor} = {w.value(spec.actor)}")
         w.emit(f"{defender} = {w.value(spec.defender)}")
     won = f"{actor} >= {defender}" if spec.ties == "actor" else f"{actor} > {defender}"
-    w.emit(f"if {won}:")
-    with w.indented():
+    with w.under(f"if {won}:"):
         w.outcome(spec.win)
-    w.emit("else:")
-    with w.indented():
+    with w.under("else:"):
         w.outcome(spec.lose)
     if spec.margin:  # a difference of two 64-bit values can leave 64 bits: checked as every formula result is
         margin = w.temp()

@@ -2,43 +2,41 @@
 
 from __future__ import annotations
 
+from contextlib import nullcontext
 from typing import Any
 
 from interpreter.procedure.writing import Writer
-from interpreter.ruleset.specs import Decide, Step, Stop
+from interpreter.ruleset.specs import Branch, Decide, Step, Stop
 
 
 def write_decide(w: Writer, step: Step[Decide]) -> None:
     decided = w.temp()
     guarded = False  # whether a branch before may have held
     for branch in step.spec.branches:
-        if guarded:  # reached only when no branch before held
-            w.emit(f"if not {decided}:")
-            w.depth += 1
-        if branch.cond is None:  # the last branch: it holds whenever it is reached
-            w.outcome(branch.outcome)
-        else:
-            with w.located(branch.where):
-                holds = w.value(branch.cond)
-            known, value = w.known(holds)
-            if known and not value:  # never holds: nothing to write
-                if guarded:
-                    w.depth -= 1
-                continue
-            if known:  # always holds when reached
-                w.outcome(branch.outcome)
-                if guarded:
-                    w.depth -= 1
-                return
-            w.emit(f"{decided} = {holds}")
-            w.emit(f"if {decided}:")
-            with w.indented():
-                w.outcome(branch.outcome)
-        if guarded:
-            w.depth -= 1
-        if branch.cond is None:
+        with w.under(f"if not {decided}:") if guarded else nullcontext():  # reached only when none before held
+            held = _write_branch(w, branch, decided)
+        if held == "always":
             return
-        guarded = True
+        guarded = guarded or held == "maybe"
+
+
+def _write_branch(w: Writer, branch: Branch, decided: str) -> str:
+    """One branch of a decide: whether it holds when reached ("always", "never" or "maybe", in `decided`)."""
+    if branch.cond is None:  # the last branch: it holds whenever it is reached
+        w.outcome(branch.outcome)
+        return "always"
+    with w.located(branch.where):
+        holds = w.value(branch.cond)
+    known, value = w.known(holds)
+    if known and not value:  # never holds: nothing to write
+        return "never"
+    if known:  # always holds when reached
+        w.outcome(branch.outcome)
+        return "always"
+    w.emit(f"{decided} = {holds}")
+    with w.under(f"if {decided}:"):
+        w.outcome(branch.outcome)
+    return "maybe"
 
 
 def write_stop(w: Writer, step: Step[Stop]) -> None:
@@ -53,8 +51,7 @@ def write_stop(w: Writer, step: Step[Stop]) -> None:
     known, value = w.known(holds)
     if known and not value:
         return
-    w.emit(f"if {holds}:")
-    with w.indented():
+    with w.under(f"if {holds}:"):
         if spec.outcome is not None:
             w.outcome(spec.outcome)
         w.stop()

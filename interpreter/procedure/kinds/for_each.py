@@ -25,8 +25,7 @@ def write_for_each(w: Writer, step: Step[ForEach]) -> None:
     w.enter(head)
     at = w.temp()
     w.emit(f"{at} = {w.get(index)}")
-    w.emit(f"if {at} >= {len(spec.traits)}:")
-    with w.indented():
+    with w.under(f"if {at} >= {len(spec.traits)}:"):
         w.jump(after)
     w.emit(f"{names}[{spec.alias!r}] = {names}[{traits}[{at}]]")
     w.jump(body)
@@ -36,8 +35,7 @@ def write_for_each(w: Writer, step: Step[ForEach]) -> None:
     w.steps(spec.steps)
     at = w.temp()
     w.emit(f"{at} = {w.get(index)}")
-    w.emit(f"if {spec.alias!r} in {names}:")
-    with w.indented():
+    with w.under(f"if {spec.alias!r} in {names}:"):
         w.emit(f"{names}[{traits}[{at}]] = {names}[{spec.alias!r}]")
         if w.ruleset.sheet is not None:
             w.emit(f"_refresh({w.keep(w.ruleset)}, {names})")

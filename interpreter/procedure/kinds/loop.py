@@ -53,14 +53,12 @@ def write_loop(w: Writer, step: Step[Loop]) -> None:
     w.emit(f"{count} = {w.get(done)}")
     for word in ("times", "max"):
         if word in limits_of:
-            w.emit(f"if {count} >= {limits_of[word]}:")
-            with w.indented():
+            with w.under(f"if {count} >= {limits_of[word]}:"):
                 w.jump(after)
     if spec.condition is not None:
         with w.located(step.where):
             holds = w.value(spec.condition)
-        w.emit(f"if not {holds}:")
-        with w.indented():
+        with w.under(f"if not {holds}:"):
             w.jump(after)
     w.emit(f"if {count} >= {limits.MAX_LOOP_ITERATIONS}: _loop_limit({w.keep(step.where)})")
     w.set(done, f"{count} + 1")

@@ -44,14 +44,14 @@ def write_table(w: Writer, step: Step[TableLookup]) -> None:
         if spec.key is not None:
             w.emit(f"{key} = {w.value(spec.key)}")
         else:
+            assert table.die is not None  # (a table without a key is rolled on its die: ruleset.tables)
             w.emit(f"{key} = {w.roll(table.name, table.die, step.where)}")
     w.emit(f"{row} = {w.keep(table)}.row_for({key})")
     w.emit(f"if {row} is None: _table_miss({w.keep((table.name, step.where))}, {key})")
     if spec.roll_as:
         w.set(spec.roll_as, key)
     for each in rows:
-        w.emit(f"if {row} is {w.keep(each)}:")
-        with w.indented():
+        with w.under(f"if {row} is {w.keep(each)}:"):
             if each.outcome is not None:
                 w.outcome(each.outcome)
             if spec.value_as:
@@ -62,8 +62,7 @@ def write_table(w: Writer, step: Step[TableLookup]) -> None:
                         w.set(spec.value_as, w.value(each.value))
             for name in sorted(every - {n for n, _ in each.values}):
                 absent = w.keep(Absent(f"{_shown(table, each)} binds no '{name}'"))
-                w.emit(f"if not ({w.has(name)}):")
-                with w.indented():
+                with w.under(f"if not ({w.has(name)}):"):
                     w.set(name, absent)
             w.trace(f"_landed({table.name!r}, {key}, {w.keep(each.text)})")
             for name, expr in each.values:
