@@ -22,7 +22,7 @@ from interpreter.procedure.writing import Code, StepWriter, Writer
 from interpreter.ruleset.entries import FIELD
 from interpreter.ruleset.liveness import SHEET, Liveness, writes
 from interpreter.ruleset.model import track_names
-from interpreter.ruleset.specs import BestOf, ForEach, Loop, walk
+from interpreter.ruleset.specs import ForEach, walk
 from interpreter.ruleset.tracks import MARKS
 
 if TYPE_CHECKING:
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
 
 Function = "Callable[[Any, dict[str, Any]], tuple[Any, bool, tuple[Any, ...]]]"
 END_PC = -1
-_SEGMENTED = (Loop, BestOf, ForEach)  # steps written as segments the function jumps between
 
 
 def resident(ruleset: Ruleset, proc: Procedure) -> frozenset[str]:
@@ -71,7 +70,7 @@ class LocalWriter(Writer):
         self.locals: dict[str, str] = {}  # name -> its local variable
         self.run_ends: list[int] = []  # the segments the best_of runs being written end at, innermost last
         self.uses_env = False  # whether the code reads or changes `E` past its start (a sheet's names)
-        self.liveness = Liveness(ruleset.dice, ruleset.tables, (), ruleset.procedures)
+        self.liveness = Liveness(ruleset.dice, ruleset.tables, (), ruleset.procedures, ruleset.kinds)
 
     def var(self, name: str) -> str:
         found = self.locals.get(name)
@@ -94,7 +93,7 @@ class LocalWriter(Writer):
 
     def can_inline(self, steps: Steps) -> bool:
         """Whether steps can be written inside an `if` (none of them jumps between segments)."""
-        return not any(isinstance(step.spec, _SEGMENTED) for step in walk(steps))
+        return not any(self.ruleset.kinds[step.kind].jumps for step in walk(steps))  # (no segments to jump between)
 
     # -- names -----------------------------------------------------------------------------------------
     def read_held(self, name: str, where: str) -> tuple[list[str], str]:
@@ -169,7 +168,7 @@ class LocalWriter(Writer):
     def best_of(self, runs: Any, count: str, worst: str, steps: Steps) -> None:
         """The body's runs as segments: each run starts from the names saved before the first, and the run
         kept so far is saved after each; `runs.better` says which to keep."""
-        written = writes(steps, self.ruleset.procedures, self.ruleset.tables)
+        written = writes(steps, self.ruleset.procedures, self.ruleset.tables, self.ruleset.kinds)
         if SHEET in written:
             written = written | self.resident
         kept_names = sorted(n for n in written if n != SHEET)

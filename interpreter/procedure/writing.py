@@ -30,19 +30,17 @@ from interpreter.procedure.state import END
 
 if TYPE_CHECKING:
     from interpreter.formula.compile import Formula
+    from interpreter.ruleset.kind import Kinds
     from interpreter.ruleset.model import Procedure, Ruleset
     from interpreter.ruleset.specs import Step, Steps
 
 StepWriter = Callable[["Writer", Any], None]
 
-# The kinds whose step branches over dice or calls, or loops: exact odds merge worlds before them.
-BRANCHING = frozenset({"roll", "table", "call", "best_of", "repeat", "while", "for_each"})
 
-
-def branches(steps: Steps) -> bool:
-    """Whether any of these steps (nested ones too) branches over dice or calls, or loops."""
-    return any(step.kind in BRANCHING or (step.kind == "if" and any(branches(s) for s in step.spec.nested()))
-               for step in steps)
+def branches(steps: Steps, kinds: Kinds) -> bool:
+    """Whether any of these steps (nested ones too) branches over dice or calls, or loops (its kind `draws`):
+    exact odds merge worlds before such a step."""
+    return any(kinds[step.kind].draws or any(branches(s, kinds) for s in step.spec.nested()) for step in steps)
 
 
 class Code:
@@ -109,7 +107,7 @@ def _changed(ruleset: Ruleset, proc: Procedure) -> frozenset[str]:
     """The names a run of the procedure may change: those its steps bind, and a character sheet's."""
     from interpreter.ruleset.liveness import writes
 
-    written = writes(proc.steps, ruleset.procedures, ruleset.tables)
+    written = writes(proc.steps, ruleset.procedures, ruleset.tables, ruleset.kinds)
     changed = written | {"outcome"} | set(ruleset.traits) | set(ruleset.derived)
     if ruleset.sheet is not None:
         changed |= ruleset.sheet.names(ruleset.traits, ruleset.derived)
@@ -174,7 +172,7 @@ class Writer:
 
     def can_inline(self, steps: Steps) -> bool:
         """Whether steps can be written inside an `if` of the current part (no part of theirs is jumped to)."""
-        return not branches(steps)
+        return not branches(steps, self.ruleset.kinds)
 
     def merge_point(self, key: tuple[str, ...] | None, where: Location) -> None:
         """Where exact odds merge worlds (before a step that branches); nothing for a run of one world."""
@@ -374,8 +372,7 @@ class Writer:
         """Write a list of steps; `after` is the step before them (its live names key a merge point)."""
         before = after
         for step in steps:
-            if (step.kind in BRANCHING or (step.kind == "if" and branches(step.spec.then + step.spec.otherwise))) \
-                    and not self.fresh():
+            if branches((step,), self.ruleset.kinds) and not self.fresh():
                 self.merge_point(before.live if before is not None else None, step.where)
             part = self.parts[self.current]
             if part.where is None:
@@ -390,5 +387,5 @@ class Writer:
             before = step
 
 
-__all__ = ["BRANCHING", "Code", "Part", "StepWriter", "Writer", "branches", "fixed_names", "unchanged"]
+__all__ = ["Code", "Part", "StepWriter", "Writer", "branches", "fixed_names", "unchanged"]
 
