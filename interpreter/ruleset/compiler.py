@@ -87,7 +87,7 @@ class Compiler(CompileContext):
         sections = Sections(MappingProxyType(constants), MappingProxyType(named_dice), MappingProxyType(traits),
                             MappingProxyType(derived), sheet, MappingProxyType(data.get("tables") or {}),
                             MappingProxyType(raw_procedures), MappingProxyType(effects),
-                            MappingProxyType(takers(effects, raw_procedures)))
+                            MappingProxyType(takers(effects, raw_procedures, self.kinds)))
         specs = data.get("procedures") or {}
         procedures: Mapping[str, Procedure]
         if fresh is not None:
@@ -124,7 +124,7 @@ class Compiler(CompileContext):
         bare = Procedures(tuple(specs), lambda name: self.procedure(name, specs[name], base, sections))
 
         def compiled(name: str) -> Procedure:
-            check_size(name, specs, self.where)  # (refused as it is: compiling it afresh would only take longer)
+            check_size(name, specs, self.where, self.kinds)  # (refused as it is: compiling it afresh takes longer)
             return self.trusted(lambda: with_liveness(bare[name], sections.dice, tables, bare, self.kinds),
                                 lambda: fresh().procedures[name])
 
@@ -184,7 +184,7 @@ class Compiler(CompileContext):
 
     def procedure(self, name: str, spec: dict[str, Any], base: set[str], sections: Sections) -> Procedure:
         path: P = ("procedures", name)
-        check_size(name, self.data.get("procedures") or {}, self.where)
+        check_size(name, self.data.get("procedures") or {}, self.where, self.kinds)
         outcomes = tuple(spec.get("outcomes") or {})
         values = tuple(spec.get("values") or {})
         params = tuple(self.param(pname, pspec, path + ("params", pname), sections.constants)
@@ -232,7 +232,7 @@ class Compiler(CompileContext):
         writable = sheet_names | {p.name for p in params if p.type == "trait"}
         scope = Scope(formulas, set(sections.dice) | {p.name for p in params if p.type == "dice"})
         ctx = ProcContext(name, outcomes, sections, self.kinds, sheet, writable, frozenset(sheet_names))
-        steps = switches(self, sections.takes.get(name, ()), spec, scope, sheet is not None)
+        steps = switches(self, sections.takes.get(name, ()), spec, scope, sheet is not None, self.kinds)
         steps += compile_steps(self, spec.get("steps") or [], path + ("steps",), scope, ctx)
         for v in values:
             if v not in ctx.bound and v not in {p.name for p in params} and v not in ctx.writable | readable:

@@ -5,8 +5,10 @@ it handles, how a step of it compiles (names and references checked, its spec ma
 reads and writes (the liveness analysis and constant folding rely on both), whether it draws or
 loops (exact odds merge worlds before such a step) or is written as segments a run jumps between,
 how its code is written, the sentence `rules describe` gives it, and how random instances of it
-are made for the differential test. Every field but `helpers` is required, so a kind that forgets
-one fails as it is made.
+are made for the differential test. Those fields are required, so a kind that forgets one fails as
+it is made; a kind may also say what its code calls (`helpers`), which of its keys name another part
+of the ruleset (`refers`: a call's procedure) and which rolls of its steps as written effects reach
+(`rolls`).
 
 The records themselves live in procedure.kinds (the folder after this one); the compiler and the
 liveness analysis get the table from the pipeline, and the compiled ruleset keeps it for running.
@@ -62,6 +64,7 @@ class StepKind:
     """One step kind of the procedure language (see the module's docstring)."""
 
     keys: tuple[str, ...]  # the YAML keys of its steps, in the order compiling tries them
+    specs: tuple[type[StepSpec], ...]  # the compiled specs its compiler makes
     compile: Callable[..., StepSpec]  # (CompileContext, step as written, path, Scope, ProcContext) -> its spec
     reads: Callable[..., tuple[StepSpec, AbstractSet[str]]]  # (Liveness, spec, live after) -> (spec, live before)
     writes: Callable[..., AbstractSet[str]]  # (spec, procedures, tables) -> every name it may bind
@@ -72,6 +75,8 @@ class StepKind:
     describe: Callable[..., str]  # (step) -> the sentence `rules describe` gives a step
     sample: Sample  # random steps of the kind, for the differential test
     helpers: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))  # what its code calls
+    refers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # key -> what its value names
+    rolls: Callable[[RawStep], list[tuple[str, str, object]]] = lambda step: []  # (key, name, dice) effects reach
 
 
 Kinds = Mapping[str, StepKind]
@@ -89,9 +94,26 @@ def table(*kinds: StepKind) -> Kinds:
     return MappingProxyType(out)
 
 
+def key_of(kinds: Kinds, spec: type[StepSpec]) -> str:
+    """The step key of the kind that makes steps of this spec (its first, when it has several)."""
+    return next(key for key, kind in kinds.items() if spec in kind.specs)
+
+
+def naming(kinds: Kinds, what: str) -> frozenset[str]:
+    """The keys of steps whose value names a part of the ruleset of this sort (a `procedure`, a `table`)."""
+    return frozenset(key for kind in kinds.values() for key, named in kind.refers.items() if named == what)
+
+
+def written_rolls(kinds: Kinds, step: RawStep) -> list[tuple[str, str, object]]:
+    """The rolls of a step as written that effects may change: (its key, the name rolled into, the dice)."""
+    kind = next((kinds[key] for key in step if key in kinds), None)
+    return kind.rolls(step) if kind is not None else []
+
+
 def distinct(kinds: Kinds) -> tuple[StepKind, ...]:
     """Each kind of a table once, in order."""
     return tuple({id(k): k for k in kinds.values()}.values())
 
 
-__all__ = ["Instances", "Kinds", "RawStep", "Sample", "StepKind", "distinct", "table"]
+__all__ = ["Instances", "Kinds", "RawStep", "Sample", "StepKind", "distinct", "key_of", "naming", "table",
+           "written_rolls"]

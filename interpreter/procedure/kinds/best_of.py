@@ -121,6 +121,8 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
     return [] if body is None else [{**head, "steps": [*body, g.decides()]}]
 
 
-KIND = StepKind(keys=("best_of",), compile=compile_best_of, reads=reads, writes=writes, draws=True, jumps=True,
-                goes_on=False, write=write_best_of, describe=describe, sample=sample,
-                helpers={"_best_of_count": count_refused})
+KIND = StepKind(
+    keys=("best_of",), specs=(BestOf,), compile=compile_best_of, reads=reads, writes=writes, draws=True,
+    jumps=True, goes_on=False, write=write_best_of, describe=describe, sample=sample,
+    helpers={"_best_of_count": count_refused}
+)

@@ -79,5 +79,7 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
     return [step]
 
 
-KIND = StepKind(keys=("if",), compile=compile_if, reads=reads, writes=writes, draws=False, jumps=False,
-                goes_on=False, write=write_if, describe=describe, sample=sample)
+KIND = StepKind(
+    keys=("if",), specs=(If,), compile=compile_if, reads=reads, writes=writes, draws=False, jumps=False,
+    goes_on=False, write=write_if, describe=describe, sample=sample
+)

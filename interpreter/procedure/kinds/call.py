@@ -12,10 +12,10 @@ import math
 from collections.abc import Mapping
 from typing import Any
 
-from interpreter.absent import Absent
 from interpreter.errors import BadParameter, Location, SchemaViolation
 from interpreter.procedure.records import Record, RollRecord
-from interpreter.procedure.writing import Writer, fixed_names
+from interpreter.procedure.start import base_env, initial_env
+from interpreter.procedure.writing import Writer
 from interpreter.record import replace
 from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, bind, outcome_declared
 from interpreter.ruleset.effects import handles, own_rolls
@@ -64,7 +64,7 @@ class Site:
         start: those names alone (the same values `start` gives them)."""
         quick = self.quick
         if quick is None:
-            whole = {**_base_env(ruleset, self.callee), **{p.name: p.default for p in self.callee.params}}
+            whole = {**base_env(ruleset, self.callee), **{p.name: p.default for p in self.callee.params}}
             quick = self.quick = {n: whole[n] for n in function.loads if n in whole}
         for name in self.required:
             if name not in args:
@@ -96,7 +96,8 @@ def compile_call(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: Proc
     caller = ctx.sections.procedures.get(ctx.name) or {}
     for effect in ctx.sections.takes.get(callee, ()):  # an effect's flag goes on to the procedures called
         if effect.param is not None and effect.param not in given and effect.param in scope.formulas \
-                and not handles(effect, caller) and not (effect.first and own_rolls(effect, ctx.name, caller)):
+                and not handles(effect, caller) \
+                and not (effect.first and own_rolls(effect, ctx.name, caller, ctx.kinds)):
             given.add(effect.param)
             f = c.formula(effect.param, path + ("call",), scope.formulas)
             if f is not None:
@@ -196,46 +197,6 @@ def write_call(w: Writer, step: Step[Call]) -> None:
         w.outcome_of(f"{end}[0]")
 
 
-def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], where: Location | None = None) -> dict[str, Any]:
-    """The names a procedure starts with: constants and named dice its steps read, its outcomes' ranks, then
-    its parameters."""
-    env = dict(_base_env(ruleset, proc))
-    for param in proc.params:
-        if param.name in args:
-            env[param.name] = args[param.name]
-        elif not param.required:
-            env[param.name] = param.default
-        else:
-            raise BadParameter(f"procedure '{proc.name}' needs parameter '{param.name}'", where)
-    return env
-
-
-def _base_env(ruleset: Ruleset, proc: Procedure) -> Mapping[str, Any]:
-    """The constants and named dice a procedure reads (every one when that is not known), its outcomes'
-    ranks, and the names a run without a sheet gives; worked out once, kept on the procedure."""
-    found = proc.memo.base
-    if found is not None and found[0] is proc.steps:
-        return found[1]
-    everything = {**ruleset.constants, **ruleset.dice}
-    reads = proc.reads
-    if reads is None or SHEET in reads:  # a dice parameter, or a sheet's formulas, may read any constant
-        base = dict(everything)
-    else:  # the names its code reads from its start: fixed ones are written into the code (see writing)
-        fixed = fixed_names(ruleset, proc)
-        base = {k: v for k, v in everything.items() if k in reads and k not in fixed}
-    base.update((name, rank) for rank, name in enumerate(proc.outcomes, start=1))
-    base["outcome"] = 0
-    base["has_sheet"] = False
-    if proc.sheet == "optional":  # until a sheet is given, a derived value that reads its state has no value
-        for derived in ruleset.derived.values():
-            if derived.state:
-                base[derived.name] = Absent(
-                    f"it is a derived value that reads sheet state ({', '.join(sorted(derived.state))})",
-                    "give --sheet FILE", "needs a sheet")
-    proc.memo.base = (proc.steps, base)
-    return base
-
-
 def describe(step: Step[Call]) -> str:
     spec = step.spec
     text = f"Run `{spec.procedure}`"
@@ -259,5 +220,7 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
     return [step, g.keep(" + ".join(f"h_{name}" for name in gives))]
 
 
-KIND = StepKind(keys=("call",), compile=compile_call, reads=reads, writes=writes, draws=True, jumps=False,
-                goes_on=False, write=write_call, describe=describe, sample=sample)
+KIND = StepKind(
+    keys=("call",), specs=(Call,), compile=compile_call, reads=reads, writes=writes, draws=True, jumps=False,
+    goes_on=False, write=write_call, describe=describe, sample=sample, refers={"call": "procedure"},
+)

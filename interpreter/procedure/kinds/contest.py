@@ -70,5 +70,7 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
                          "win": g.outcomes[1], "lose": g.outcomes[-1], "margin": g.name()}}]
 
 
-KIND = StepKind(keys=("contest",), compile=compile_contest, reads=reads, writes=writes, draws=False, jumps=False,
-                goes_on=True, write=write_contest, describe=describe, sample=sample)
+KIND = StepKind(
+    keys=("contest",), specs=(Contest,), compile=compile_contest, reads=reads, writes=writes, draws=False,
+    jumps=False, goes_on=True, write=write_contest, describe=describe, sample=sample
+)

@@ -74,5 +74,7 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
                         {"when": g.condition(), "outcome": g.outcomes[-1]}]}]
 
 
-KIND = StepKind(keys=("decide",), compile=compile_decide, reads=reads, writes=writes, draws=False, jumps=False,
-                goes_on=True, write=write_decide, describe=describe, sample=sample)
+KIND = StepKind(
+    keys=("decide",), specs=(Decide,), compile=compile_decide, reads=reads, writes=writes, draws=False,
+    jumps=False, goes_on=True, write=write_decide, describe=describe, sample=sample
+)

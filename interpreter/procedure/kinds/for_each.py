@@ -94,5 +94,8 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
     return []
 
 
-KIND = StepKind(keys=("for_each",), compile=compile_for_each, reads=reads, writes=writes, draws=True, jumps=True,
-                goes_on=False, write=write_for_each, describe=describe, sample=sample, helpers={"_refresh": refresh})
+KIND = StepKind(
+    keys=("for_each",), specs=(ForEach,), compile=compile_for_each, reads=reads, writes=writes, draws=True,
+    jumps=True, goes_on=False, write=write_for_each, describe=describe, sample=sample,
+    helpers={"_refresh": refresh}
+)

@@ -51,5 +51,7 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
     return [{"let": {g.name(): g.number()}}]
 
 
-KIND = StepKind(keys=("let",), compile=compile_let, reads=reads, writes=writes, draws=False, jumps=False,
-                goes_on=True, write=write_let, describe=describe, sample=sample)
+KIND = StepKind(
+    keys=("let",), specs=(Let,), compile=compile_let, reads=reads, writes=writes, draws=False, jumps=False,
+    goes_on=True, write=write_let, describe=describe, sample=sample
+)

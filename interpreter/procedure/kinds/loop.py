@@ -128,5 +128,8 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
     return [] if body is None else [{**head, "steps": [*body, g.keep(f"{g.name()} + {counter}")]}]
 
 
-KIND = StepKind(keys=("repeat", "while"), compile=compile_loop, reads=reads, writes=writes, draws=True, jumps=True,
-                goes_on=False, write=write_loop, describe=describe, sample=sample, helpers={"_loop_limit": loop_limit})
+KIND = StepKind(
+    keys=("repeat", "while"), specs=(Loop,), compile=compile_loop, reads=reads, writes=writes, draws=True,
+    jumps=True, goes_on=False, write=write_loop, describe=describe, sample=sample,
+    helpers={"_loop_limit": loop_limit}
+)

@@ -52,5 +52,8 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
     return [{"require": g.condition(), "message": f"refused at {{{g.name()}}}"}]
 
 
-KIND = StepKind(keys=("require",), compile=compile_require, reads=reads, writes=writes, draws=False, jumps=False,
-                goes_on=False, write=write_require, describe=describe, sample=sample, helpers={"_refuse": refuse})
+KIND = StepKind(
+    keys=("require",), specs=(Require,), compile=compile_require, reads=reads, writes=writes, draws=False,
+    jumps=False, goes_on=False, write=write_require, describe=describe, sample=sample,
+    helpers={"_refuse": refuse}
+)

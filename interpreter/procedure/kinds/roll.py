@@ -6,6 +6,8 @@ gives each result in turn with its probability), so this code is the same for bo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from interpreter.dice.expr import DiceExpr
 from interpreter.dice.reading import pool_problem
 from interpreter.dice.statistic import Statistic, parse_statistic
@@ -46,7 +48,7 @@ def _with_effects(c: CompileContext, r: RollInto, text: object, spec: Spec, at: 
     if not effects or r.expr is None or "read" in spec:  # a pool read for statistics is left as it is
         return r
     raw = ctx.sections.procedures.get(ctx.name) or {}
-    reaching = tuple(e for e in effects.values() if reaches_roll(e, ctx.name, raw, at[2:], text))
+    reaching = tuple(e for e in effects.values() if reaches_roll(e, ctx.name, raw, at[2:], text, ctx.kinds))
     if not reaching or not refuse_many(c, reaching, c.where(at)):
         return r
     one_term = one_dice_term(r.expr.text, ctx.sections.dice)
@@ -161,6 +163,14 @@ def write_effects(w: Writer, r: RollInto) -> None:
         w.trace_when(f"({bool(value >> i & 1)})" if known else f"{pick} & {1 << i}", note)
 
 
+def rolls(step: RawStep) -> list[tuple[str, str, object]]:
+    """The rolls of a step as written that effects may change: all of a roll step's, unless it reads a pool."""
+    into = step.get("roll")
+    if not isinstance(into, Mapping) or "read" in step:
+        return []
+    return [("roll", str(name), text) for name, text in into.items()]
+
+
 def describe(step: Step[Roll]) -> str:
     parts = []
     for r in step.spec.rolls:
@@ -187,5 +197,7 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
     return [*before, step]
 
 
-KIND = StepKind(keys=("roll",), compile=compile_roll, reads=reads, writes=writes, draws=True, jumps=False,
-                goes_on=True, write=write_roll, describe=describe, sample=sample)
+KIND = StepKind(
+    keys=("roll",), specs=(Roll,), compile=compile_roll, reads=reads, writes=writes, draws=True, jumps=False,
+    goes_on=True, write=write_roll, describe=describe, sample=sample, rolls=rolls
+)

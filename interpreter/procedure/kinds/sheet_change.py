@@ -140,5 +140,8 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
     return []
 
 
-KIND = StepKind(keys=_KEYS, compile=compile_change, reads=reads, writes=writes, draws=False, jumps=False,
-                goes_on=True, write=write_change, describe=describe, sample=sample, helpers={"_refresh": refresh})
+KIND = StepKind(
+    keys=_KEYS, specs=(Update, BoxChange), compile=compile_change, reads=reads, writes=writes, draws=False,
+    jumps=False, goes_on=True, write=write_change, describe=describe, sample=sample,
+    helpers={"_refresh": refresh}
+)

@@ -50,5 +50,7 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
     return [{"stop": g.condition(), "outcome": g.rng.choice((g.outcomes[0], g.outcomes[-1]))}]
 
 
-KIND = StepKind(keys=("stop",), compile=compile_stop, reads=reads, writes=writes, draws=False, jumps=False,
-                goes_on=False, write=write_stop, describe=describe, sample=sample)
+KIND = StepKind(
+    keys=("stop",), specs=(Stop,), compile=compile_stop, reads=reads, writes=writes, draws=False, jumps=False,
+    goes_on=False, write=write_stop, describe=describe, sample=sample
+)

@@ -167,6 +167,8 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
     return [{"table": g.table(rolled=False), "key": g.number(), "value_as": g.name()}]
 
 
-KIND = StepKind(keys=("table",), compile=compile_table_step, reads=reads, writes=writes, draws=True, jumps=False,
-                goes_on=True, write=write_table, describe=describe, sample=sample,
-                helpers={"_table_miss": table_miss, "_landed": landed})
+KIND = StepKind(
+    keys=("table",), specs=(TableLookup,), compile=compile_table_step, reads=reads, writes=writes, draws=True,
+    jumps=False, goes_on=True, write=write_table, describe=describe, sample=sample,
+    helpers={"_table_miss": table_miss, "_landed": landed}, refers={"table": "table"},
+)
