@@ -138,7 +138,7 @@ class BlockWriter(Writer):
 
 
 def write(ruleset: Ruleset, proc: Procedure, steps: Steps, writers: Mapping[str, StepWriter],
-          helpers: Mapping[str, Any], top: bool = True, out: frozenset[str] | None = None,
+          helpers: Mapping[str, object], top: bool = True, out: frozenset[str] | None = None,
           bound: Mapping[str, Any] | None = None) -> Program:
     """The program of a procedure's steps; with `out` (a best_of's body, not `top`) it also knows the names
     its runs read and write (`out`: the names read of a run once it is over, besides what it writes)."""

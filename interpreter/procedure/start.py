@@ -37,7 +37,7 @@ def start_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any],
     return env
 
 
-def _check_dice_params(proc: Procedure, params: Mapping[str, Any], env: Mapping[str, Any]) -> None:
+def _check_dice_params(proc: Procedure, params: Mapping[str, object], env: Mapping[str, object]) -> None:
     """A dice expression given for a parameter names only what the run knows, whatever branch it takes."""
     for param in proc.params:
         value = params.get(param.name)
@@ -48,7 +48,7 @@ def _check_dice_params(proc: Procedure, params: Mapping[str, Any], env: Mapping[
                                    hint="give dice such as 1d8, or a whole number")
 
 
-def sheet_names(ruleset: Ruleset, sheet: Mapping[str, Any] | None) -> tuple[str, ...]:
+def sheet_names(ruleset: Ruleset, sheet: Mapping[str, object] | None) -> tuple[str, ...]:
     """The names a bound sheet adds to the constants."""
     return tuple(k for k in sheet or () if k not in ruleset.constants)
 

@@ -10,7 +10,7 @@ from interpreter.errors import Invalid, RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.load.document import Document
 from interpreter.record import replace
-from interpreter.ruleset.context import CompileContext, ProcContext, Scope, Sections, compile_steps
+from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Sections, compile_steps
 from interpreter.ruleset.effect_steps import effect_params, switches
 from interpreter.ruleset.effects import compile_effects, takers
 from interpreter.ruleset.entries import selected_traits
@@ -25,7 +25,6 @@ from interpreter.ruleset.size import check_size
 from interpreter.ruleset.specs import Call, walk
 from interpreter.ruleset.tables import compile_table
 
-P = tuple[Any, ...]
 T = TypeVar("T")
 RESERVED = {"outcome", "has_sheet", "true", "false", "True", "False"}
 

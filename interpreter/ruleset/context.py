@@ -8,7 +8,7 @@ compilers get all three, so none reads an attribute that exists only after some 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -21,7 +21,7 @@ from interpreter.load.document import Document
 from interpreter.record import record
 from interpreter.ruleset.kind import Kinds
 from interpreter.ruleset.model import Derived, SheetSpec, Trait
-from interpreter.ruleset.specs import Step, StepSpec
+from interpreter.ruleset.specs import Step, Steps, StepSpec
 
 P = tuple[Any, ...]  # a path into the document
 Spec = Mapping[str, Any]  # a step as written (its shape checked by the schema)
@@ -79,7 +79,8 @@ class Scope:
             else:
                 self.define(name)
 
-    def refuse_absent(self, c: CompileContext, f: Any, names: Any = None, where: Location | None = None) -> None:
+    def refuse_absent(self, c: CompileContext, f: Formula | None, names: Iterable[str] | None = None,
+                      where: Location | None = None) -> None:
         """A load error for each name read here that is surely absent on some path (see `absent`)."""
         reads = f.strict if f is not None and names is None else [(n, where) for n in sorted(names or ())]
         for name, at in reads:
@@ -136,7 +137,7 @@ class CompileContext:
             return None
         return value
 
-    def number(self, spec: Mapping[str, Any], key: str, path: P) -> Any:
+    def number(self, spec: Spec, key: str, path: P) -> Any:
         """spec[key]: a number as written, or a formula of constants evaluated (None when absent)."""
         value = spec.get(key)
         return self.constant(value, path + (key,)) if isinstance(value, str) else value
@@ -186,7 +187,7 @@ class Sections:
     takes: Mapping[str, tuple[Any, ...]] = _NONE  # procedure -> the effects whose flag it takes (effects.takers)
 
 
-StepCompiler = Callable[[CompileContext, Mapping[str, Any], P, Scope, "ProcContext"], StepSpec]
+StepCompiler = Callable[[CompileContext, Spec, P, Scope, "ProcContext"], StepSpec]
 
 
 class ProcContext:
@@ -236,12 +237,12 @@ def bind(scope: Scope, ctx: ProcContext, *names: str | None) -> None:
             ctx.bound.add(name)
 
 
-def compile_steps(c: CompileContext, specs: list[Any], path: P, scope: Scope, ctx: ProcContext) -> tuple[Step[Any], ...]:
+def compile_steps(c: CompileContext, specs: Sequence[Spec], path: P, scope: Scope, ctx: ProcContext) -> Steps:
     """Compile a list of steps; ``scope`` is updated with the names they define."""
     return tuple(compile_step(c, spec, path + (i,), scope, ctx) for i, spec in enumerate(specs))
 
 
-def compile_step(c: CompileContext, spec: Mapping[str, Any], path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:
+def compile_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:
     for key, kind in ctx.kinds.items():
         if key in spec:
             step = Step(key, kind.compile(c, spec, path, scope, ctx), c.where(path))

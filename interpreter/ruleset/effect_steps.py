@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interpreter.ruleset.context import CompileContext, Scope
+from interpreter.ruleset.context import CompileContext, P, Scope
 from interpreter.ruleset.effects import Effect, handles, when_text
 from interpreter.ruleset.kind import Kinds, key_of
 from interpreter.ruleset.model import Param
-from interpreter.ruleset.specs import Assign, Let, Step
+from interpreter.ruleset.specs import Assign, Let, Step, Steps
 
 
 def effect_params(effects: tuple[Effect, ...], declared: tuple[Param, ...]) -> tuple[Param, ...]:
@@ -31,7 +31,7 @@ def effect_params(effects: tuple[Effect, ...], declared: tuple[Param, ...]) -> t
 
 
 def switches(c: CompileContext, effects: tuple[Effect, ...], spec: Mapping[str, Any], scope: Scope,
-             reads_sheet: bool, kinds: Kinds) -> tuple[Step[Any], ...]:
+             reads_sheet: bool, kinds: Kinds) -> Steps:
     """The `let` steps a procedure starts with for the effects it takes (of the kind of `Let` in `kinds`)."""
     out: list[Step[Any]] = []
     for effect in effects:
@@ -63,7 +63,7 @@ def switches(c: CompileContext, effects: tuple[Effect, ...], spec: Mapping[str, 
     return tuple(out)
 
 
-def _assign(c: CompileContext, assign: list[Assign], name: str, text: str, path: tuple[Any, ...], scope: Scope) -> None:
+def _assign(c: CompileContext, assign: list[Assign], name: str, text: str, path: P, scope: Scope) -> None:
     f = c.formula(text, path, scope.formulas)
     if f is not None:
         assign.append(Assign(name, f, c.where(path)))

@@ -52,7 +52,7 @@ def _steps_in(steps: list[Any]) -> int:
     return count
 
 
-def _callees(steps: list[Any], calling: frozenset[str]) -> list[str]:
+def _callees(steps: list[object], calling: frozenset[str]) -> list[str]:
     """The procedures steps call (the value of a key in `calling`), nested steps included."""
     out: list[str] = []
     todo: list[Any] = [steps]
