@@ -19,7 +19,6 @@ import os
 import random
 from collections import defaultdict
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from types import MappingProxyType
@@ -34,6 +33,7 @@ from interpreter.procedure.kinds import KINDS
 from interpreter.procedure.odds import odds as procedure_odds
 from interpreter.procedure.run import run as run_once
 from interpreter.procedure.sampler import sampler
+from interpreter.record import replace
 from interpreter.ruleset.kind import Instances, Kinds, RawStep, distinct
 
 PROCEDURES = int(os.environ.get("RULESMITH_DIFFERENTIAL", "300"))

@@ -16,7 +16,7 @@ import math
 import random
 import sys
 from collections.abc import Iterator
-from dataclasses import FrozenInstanceError, replace
+from dataclasses import FrozenInstanceError
 from fractions import Fraction
 from pathlib import Path
 
@@ -35,7 +35,7 @@ from interpreter.procedure.kinds import KINDS
 from interpreter.procedure.run import run as run_traced
 from interpreter.procedure.sampler import sampler
 from interpreter.procedure.writing import Writer
-from interpreter.record import record
+from interpreter.record import record, replace
 from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, bind
 from interpreter.ruleset.kind import Instances, Kinds, RawStep, StepKind, distinct, table
 from interpreter.ruleset.liveness import Liveness, Names

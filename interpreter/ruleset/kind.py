@@ -16,14 +16,16 @@ liveness analysis get the table from the pipeline, and the compiled ruleset keep
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Protocol
 
+from interpreter.record import field, record
+
 if TYPE_CHECKING:
+    import random  # (only the differential test's generator has one: exact odds never load it)
+
     from interpreter.ruleset.specs import StepSpec
 
 RawStep = dict[str, object]
@@ -59,7 +61,7 @@ Sample = Callable[[Instances, float, int], list[RawStep]]
 """(generator, how many times the step may run, nesting depth) -> the steps written (none when it cannot)."""
 
 
-@dataclass(frozen=True, slots=True)
+@record
 class StepKind:
     """One step kind of the procedure language (see the module's docstring)."""
 
@@ -76,7 +78,7 @@ class StepKind:
     sample: Sample  # random steps of the kind, for the differential test
     helpers: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))  # what its code calls
     refers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # key -> what its value names
-    rolls: Callable[[RawStep], list[tuple[str, str, object]]] = lambda step: []  # (key, name, dice) effects reach
+    rolls: Callable[[RawStep], list[tuple[str, str, object]]] = field(default=lambda step: [])  # (key, name, dice)
 
 
 Kinds = Mapping[str, StepKind]
