@@ -14,6 +14,9 @@ Where a step's reads cannot be known (a dice parameter rolled: its text comes wi
 run) every written name is taken as read. A step that works on a character sheet reads
 and may write every name the sheet gives, which is only known when a sheet is bound:
 the marker `SHEET` stands for those names.
+
+What a step reads and writes is its kind's to say (`reads` and `writes` of its record in
+procedure.kinds, both required); this module only walks the steps and iterates loops.
 """
 
 from __future__ import annotations
