@@ -25,7 +25,7 @@ from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from interpreter.record import replace
-from interpreter.ruleset.specs import Step, Steps, walk
+from interpreter.ruleset.specs import Assign, Step, Steps, walk
 
 if TYPE_CHECKING:
     from interpreter.ruleset.kind import Kinds
@@ -146,6 +146,15 @@ def _restrict(steps: Steps, written: Names, end: Names) -> Steps:
             spec = spec.renested(tuple(_restrict(body, written, end) for body in nested))
         out.append(replace(step, spec=spec, live=tuple(keep)))
     return tuple(out)
+
+
+def assigned(out: Iterable[str], assign: Iterable[Assign]) -> set[str]:
+    """What is live before names are bound to formulas in order (a `let`, an `update`), given what is live after."""
+    live_in = set(out)
+    for a in reversed(tuple(assign)):
+        live_in.discard(a.name)
+        live_in |= names(a.formula)
+    return live_in
 
 
 def names(formula: Any) -> Names:

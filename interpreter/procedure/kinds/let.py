@@ -7,7 +7,7 @@ from interpreter.procedure.records import NoteRecord
 from interpreter.procedure.writing import Writer
 from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, bind, formula_at, not_sheet
 from interpreter.ruleset.kind import Instances, RawStep, StepKind
-from interpreter.ruleset.liveness import Liveness, Names, names
+from interpreter.ruleset.liveness import Liveness, Names, assigned
 from interpreter.ruleset.specs import Assign, Let, Step
 
 
@@ -22,11 +22,7 @@ def compile_let(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcC
 
 
 def reads(lv: Liveness, spec: Let, out: Names) -> tuple[Let, set[str]]:
-    live_in = set(out)
-    for a in reversed(spec.assign):
-        live_in.discard(a.name)
-        live_in |= names(a.formula)
-    return spec, live_in
+    return spec, assigned(out, spec.assign)
 
 
 def writes(spec: Let, *_: object) -> set[str]:

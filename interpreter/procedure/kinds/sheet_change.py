@@ -14,7 +14,7 @@ from interpreter.procedure.writing import Writer
 from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec
 from interpreter.ruleset.derived import refresh
 from interpreter.ruleset.kind import Instances, RawStep, StepKind
-from interpreter.ruleset.liveness import SHEET, Liveness, Names, names
+from interpreter.ruleset.liveness import SHEET, Liveness, Names, assigned, names
 from interpreter.ruleset.model import Ruleset, SheetSpec, Track
 from interpreter.ruleset.specs import Assign, BoxChange, Step, Update
 from interpreter.ruleset.tracks import MARKS, box_numbers, damage_marks, heal_marks
@@ -60,11 +60,7 @@ def compile_change(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: Pr
 def reads(lv: Liveness, spec: Update | BoxChange, out: Names) -> tuple[Update | BoxChange, set[str]]:
     if isinstance(spec, BoxChange):
         return spec, set(out) | names(spec.amount) | names(spec.type) | {SHEET}
-    live_in = set(out)
-    for a in reversed(spec.assign):
-        live_in.discard(a.name)
-        live_in |= names(a.formula)
-    return spec, live_in | {SHEET}
+    return spec, assigned(out, spec.assign) | {SHEET}
 
 
 def writes(spec: Update | BoxChange, *_: object) -> set[str]:
