@@ -11,8 +11,9 @@ from interpreter.load import cache
 from interpreter.load.checked import Loaded, in_file_order, load_checked
 from interpreter.load.document import Document
 from interpreter.load.find import Found, find
+from interpreter.procedure.kinds import KINDS
 from interpreter.record import replace
-from interpreter.ruleset.kinds import COMPILERS
+from interpreter.ruleset.kind import Kinds
 from interpreter.ruleset.model import Ruleset
 
 if TYPE_CHECKING:
@@ -113,11 +114,11 @@ def _load_and_compile(found: Found, trust_cache: bool) -> tuple[Ruleset, Loaded]
     return _compile(loaded), loaded
 
 
-def _compile(loaded: Loaded, fresh: Callable[[], Ruleset] | None = None) -> Ruleset:
+def _compile(loaded: Loaded, fresh: Callable[[], Ruleset] | None = None, kinds: Kinds = KINDS) -> Ruleset:
     from interpreter.ruleset.compiler import Compiler
 
     try:
-        ruleset = Compiler(loaded.doc, COMPILERS).compile(fresh)
+        ruleset = Compiler(loaded.doc, kinds).compile(fresh)
     except Invalid as err:
         raise Invalid(in_file_order(err.problems, loaded.doc)) from None
     if loaded.extends is None:
@@ -126,28 +127,29 @@ def _compile(loaded: Loaded, fresh: Callable[[], Ruleset] | None = None) -> Rule
 
 
 def compile_documents(found: Found, given: Mapping[str, Document],
-                      check: Callable[[Document], None] | None = None) -> tuple[Ruleset, Loaded]:
+                      check: Callable[[Document], None] | None = None, kinds: Kinds = KINDS) -> tuple[Ruleset, Loaded]:
     """Check and compile a ruleset whose files' text is held in memory (an editor's unsaved text).
 
     ``given`` maps real paths to the documents of that text; other files are read as usual.
     Every file is checked for real, as ``problems`` does (``check``, when given, stands in for
-    the schema check: see ``load_checked``); raise Invalid with every problem found.
+    the schema check: see ``load_checked``); raise Invalid with every problem found. ``kinds``
+    are the step kinds its procedures may use (the language's own unless told).
     """
     try:
         loaded = load_checked(found, trust_cache=False, given=given, check=check)
     except Invalid as err:
-        raise every_stage(err) from None
-    return _compile(loaded), loaded
+        raise every_stage(err, kinds) from None
+    return _compile(loaded, kinds=kinds), loaded
 
 
-def every_stage(err: Invalid) -> Invalid:
+def every_stage(err: Invalid, kinds: Kinds = KINDS) -> Invalid:
     """The schema's problems of a document together with those the later stages find in the rest of it."""
     if not isinstance(err.document, Document):
         return err
     from interpreter.ruleset.partial import beyond_schema  # every stage's problems in one report
     from interpreter.ruleset.strays import placed
 
-    every = placed(err.document, err.problems) + beyond_schema(err.document, err.problems)
+    every = placed(err.document, err.problems) + beyond_schema(err.document, err.problems, kinds)
     return Invalid(in_file_order(every, err.document))
 
 

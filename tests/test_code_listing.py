@@ -15,7 +15,7 @@ from interpreter.load.bundled import bundled_ids, rulesets_dir
 from interpreter.pipeline import compile_ref
 from interpreter.procedure import code as code_module
 from interpreter.procedure.function import write_function
-from interpreter.procedure.kinds import HELPERS, WRITERS
+from interpreter.procedure.kinds import helpers, writers
 from interpreter.procedure.listing import FORMS, listing
 from interpreter.procedure.program import write
 from interpreter.ruleset.specs import walk
@@ -65,8 +65,8 @@ def test_the_code_listed_is_the_code_that_runs(monkeypatch, ref, name):
     rs = compile_ref(ref)
     proc = rs.procedures[name]
     monkeypatch.setattr(code_module.Code, "run", spy)
-    write_function(rs, proc, WRITERS, HELPERS)
-    write(rs, proc, proc.steps, WRITERS, HELPERS)
+    write_function(rs, proc, writers(rs.kinds), helpers(rs.kinds))
+    write(rs, proc, proc.steps, writers(rs.kinds), helpers(rs.kinds))
     monkeypatch.setattr(code_module.Code, "run", original)
     listed = listing(rs, proc, "run") + "\n" + listing(rs, proc, "exact")
     assert _code_lines(listed) == _code_lines("\n".join(run_sources))

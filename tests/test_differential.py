@@ -1,8 +1,7 @@
 """The three ways of running a procedure agree on random small procedures.
 
-Each case writes a ruleset with a random procedure (`let`, `roll` with and without `read`,
-`decide`, `stop`, `if`, `repeat`, `while`, `best_of`, `contest`, die and keyed `table`s, `call`,
-over random formulas) and checks:
+Each case writes a ruleset with a random procedure, each of whose steps a step kind of the table
+(procedure.kinds.KINDS) makes through its record's `sample` over random formulas, and checks:
 
 - a traced run (`rules run`) and a sampled run (`--times`) of the same generator give the same
   outcome and values, or the same error, on every seed;
@@ -14,13 +13,15 @@ over random formulas) and checks:
 
 from __future__ import annotations
 
+import json
 import math
 import os
 import random
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from fractions import Fraction
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 import pytest
@@ -28,9 +29,12 @@ import pytest
 from interpreter.dice.sources import RandomSource
 from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref
+from interpreter.procedure.kinds import KINDS
 from interpreter.procedure.odds import odds as procedure_odds
 from interpreter.procedure.run import run as run_once
 from interpreter.procedure.sampler import sampler
+from interpreter.record import replace
+from interpreter.ruleset.kind import Instances, Kinds, RawStep, distinct
 
 PROCEDURES = int(os.environ.get("RULESMITH_DIFFERENTIAL", "300"))
 CHUNK = 12
@@ -40,10 +44,15 @@ NAMES = ("x", "y", "v")  # every name a step binds is bound at the start, so non
 
 
 class Writer:
-    """A random procedure, as YAML lines, within a budget of dice paths."""
+    """A random procedure within a budget of dice paths: each step kind makes random steps of its own
+    (its record's `sample`) through this generator's formulas, dice, names and nested bodies."""
 
-    def __init__(self, rng: random.Random):
+    outcomes = ("great", "good", "bad")
+    sheet = False
+
+    def __init__(self, rng: random.Random, kinds: Kinds = KINDS):
         self.rng = rng
+        self.kinds = distinct(kinds)
         self.budget = math.log(2500)  # log of the number of dice sequences a run may take, roughly
         self.counters = 0
 
@@ -84,21 +93,39 @@ class Writer:
             return f"not ({self.condition(depth + 1)})"
         return f"({self.condition(depth + 1)} {r.choice(('and', 'or'))} {self.condition(depth + 1)})"
 
-    def dice(self) -> tuple[str, float]:
-        """A dice expression and the log of how many sequences of dice it may draw."""
-        return self.rng.choice((
+    def dice(self, pool: bool) -> tuple[list[RawStep], str, float]:
+        """Steps setting the names dice may read, a dice expression (of one pool when told), and the log of
+        how many sequences of dice it may draw."""
+        before: list[RawStep] = [{"let": {"n": f"clamp({self.number()}, 0, 2)", "s": f"clamp({self.number()}, 1, 3)"}}]
+        if pool:
+            return before, "(s)d2", math.log(8)
+        expr, cost = self.rng.choice((
             ("1d3", math.log(3)), ("1d2 + x", math.log(2)), ("2d2", math.log(4)), ("1d4 - 1", math.log(4)),
             ("(n)d3", math.log(9)), ("1d(s)", math.log(3)), ("2d3kh1", math.log(9)),
             ("2d3>=2", math.log(9)), ("1d3 + k", math.log(3)),
         ))
+        return before, expr, cost
+
+    def name(self) -> str:
+        return self.rng.choice(NAMES)
+
+    def counter(self) -> str:
+        self.counters += 1
+        return f"c{self.counters}"
+
+    def table(self, rolled: bool) -> str:
+        return "loot" if rolled else "bonus"
+
+    def callee(self) -> tuple[str, str, tuple[str, ...]]:
+        return "helper", "x", ("r", "good")
+
+    def keep(self, formula: str) -> RawStep:
+        return {"let": {self.name(): formula}}
+
+    def decides(self) -> RawStep:
+        return {"decide": [{"when": self.condition(), "outcome": self.outcomes[0]}, {"outcome": self.outcomes[1]}]}
 
     # steps
-
-    def steps(self, indent: str, count: int, times: float, depth: int) -> list[str]:
-        lines: list[str] = []
-        for _ in range(count):
-            lines += self.step(indent, times, depth)
-        return lines
 
     def afford(self, cost: float, times: float) -> bool:
         if cost * times > self.budget:
@@ -106,81 +133,28 @@ class Writer:
         self.budget -= cost * times
         return True
 
-    def step(self, indent: str, times: float, depth: int) -> list[str]:
-        r = self.rng
-        kinds = ["let", "roll", "roll", "roll", "read", "decide", "stop", "contest", "table", "lookup", "call"]
-        if depth < 2:
-            kinds += ["if", "repeat", "while", "best_of"]
-        kind = r.choice(kinds)
-        name = r.choice(NAMES)
-        if kind == "let":
-            return [f"{indent}- let: {{{name}: \"{self.number()}\"}}"]
-        if kind in ("roll", "read"):
-            expr, cost = self.dice()
-            if kind == "read":
-                expr, cost = "(s)d2", math.log(8)
-            if not self.afford(cost, times):
-                return [f"{indent}- let: {{{name}: \"{self.number()}\"}}"]
-            lines = [f"{indent}- let: {{n: \"clamp({self.number()}, 0, 2)\", s: \"clamp({self.number()}, 1, 3)\"}}",
-                     f"{indent}- roll: {{{name}: \"{expr}\"}}"]
-            if kind == "read":
-                other = r.choice([n for n in NAMES if n != name])
-                lines.append(f"{indent}  read: {{{other}: {r.choice(('highest', 'count == 2', 'dice', 'lowest'))}}}")
-            return lines
-        if kind == "decide":
-            return [f"{indent}- decide:",
-                    f"{indent}    - {{when: \"{self.condition()}\", outcome: {r.choice(('great', 'good'))}}}",
-                    f"{indent}    - {{when: \"{self.condition()}\", outcome: bad}}"]
-        if kind == "stop":
-            return [f"{indent}- stop: \"{self.condition()}\"", f"{indent}  outcome: {r.choice(('great', 'bad'))}"]
-        if kind == "contest":
-            sides = f"actor: \"{self.number()}\", defender: \"{self.number()}\""
-            ties = r.choice(("actor", "defender"))
-            return [f"{indent}- contest: {{{sides}, ties: {ties}, win: good, lose: bad, margin: {name}}}"]
-        if kind == "table":
-            if not self.afford(math.log(6), times):
-                return []
-            return [f"{indent}- table: loot", f"{indent}  roll_as: {name}"]
-        if kind == "lookup":
-            return [f"{indent}- table: bonus", f"{indent}  key: \"{self.number()}\"", f"{indent}  value_as: {name}"]
-        if kind == "call":
-            if not self.afford(math.log(3), times):
-                return []
-            lines = [f"{indent}- call: helper", f"{indent}  with: {{x: \"{self.number()}\"}}", f"{indent}  as: h"]
-            if r.random() < 0.5:
-                lines.append(f"{indent}  inherit_outcome: true")
-            return [*lines, f"{indent}- let: {{{name}: \"h_r + h_good\"}}"]
-        if kind == "if":
-            lines = [f"{indent}- if: \"{self.condition()}\"", f"{indent}  then:"]
-            lines += self.steps(indent + "    ", r.randint(1, 2), times, depth + 1) or [f"{indent}    - let: {{x: 1}}"]
-            if r.random() < 0.6:
-                lines.append(f"{indent}  else:")
-                lines += self.steps(indent + "    ", r.randint(1, 2), times, depth + 1) or [f"{indent}    - let: {{y: 1}}"]
-            return lines
-        self.counters += 1
-        counter = f"c{self.counters}"
-        if kind == "repeat":
-            count = r.choice(("2", "clamp(a, 0, 2)", "1"))
-            lines = [f"{indent}- repeat: \"{count}\"", f"{indent}  counter: {counter}", f"{indent}  steps:"]
-            body = self.steps(indent + "    ", r.randint(1, 2), times * 2, depth + 1)
-            return [*lines, *body, f"{indent}    - let: {{v: \"v + {counter}\"}}"]
-        if kind == "while":
-            lines = [f"{indent}- while: \"{self.condition()}\"", f"{indent}  max: {r.randint(1, 3)}",
-                     f"{indent}  counter: {counter}", f"{indent}  steps:"]
-            body = self.steps(indent + "    ", r.randint(1, 2), times * 3, depth + 1)
-            return [*lines, *body, f"{indent}    - let: {{x: \"x + {counter}\"}}"]
-        lines = [f"{indent}- best_of: 2", f"{indent}  worst_when: \"{self.condition()}\"",
-                 f"{indent}  tiebreak: {name}", f"{indent}  steps:"]
-        body = self.steps(indent + "    ", r.randint(1, 2), times * 2, depth + 1)
-        return [*lines, *body, f"{indent}    - decide:",
-                f"{indent}        - {{when: \"{self.condition()}\", outcome: great}}",
-                f"{indent}        - {{outcome: good}}"]
+    def steps(self, times: float, depth: int) -> list[RawStep] | None:
+        """The body of a step at `depth`: one or two steps (None past the second level of nesting)."""
+        if depth >= 2:
+            return None
+        return self.some(self.rng.randint(1, 2), times, depth + 1) or [{"let": {"x": 1}}]
+
+    def some(self, count: int, times: float, depth: int) -> list[RawStep]:
+        out: list[RawStep] = []
+        for _ in range(count):
+            for _ in range(3):  # a kind that makes no step here (a sheet's, one too deep, one over budget): another
+                made = self.rng.choice(self.kinds).sample(self, times, depth)
+                if made:
+                    out += made
+                    break
+        return out
 
 
-def ruleset_text(seed: int) -> str:
+def ruleset_text(seed: int, kinds: Kinds = KINDS) -> str:
+    """A ruleset of a random procedure `main` of these step kinds, each step written as JSON (which YAML reads)."""
     rng = random.Random(seed)
-    writer = Writer(rng)
-    body = writer.steps("      ", rng.randint(2, 6), 1.0, 0)
+    writer = Writer(rng, kinds)
+    body = [f"      - {json.dumps(step)}" for step in writer.some(rng.randint(2, 6), 1.0, 0)]
     return "\n".join([
         f"ruleset: differential{seed}",
         "title: A random procedure",
@@ -278,11 +252,12 @@ def enumerated(ruleset: Any, args: dict[str, Any]) -> tuple[dict[str, Fraction],
     return outcomes, values, errors
 
 
-def check_one(seed: int, folder: Path) -> None:
-    text = ruleset_text(seed)
+def check_one(seed: int, folder: Path, kinds: Kinds = KINDS, load: Callable[[Path], Any] | None = None) -> None:
+    """The three ways agree on the random procedure of this seed, of these step kinds (`load` compiles its file)."""
+    text = ruleset_text(seed, kinds)
     path = folder / f"differential{seed}.yaml"
     path.write_text(text, encoding="utf-8")
-    ruleset = compile_ref(str(path))
+    ruleset = load(path) if load is not None else compile_ref(str(path))
     rng = random.Random(seed)
     args = {"a": rng.randint(0, 2), "adv": rng.random() < 0.5}
     where = f"seed {seed}, {args}:\n{text}"
@@ -319,9 +294,42 @@ def test_traced_sampled_and_exact_runs_agree_on_random_procedures(first: int, tm
         check_one(seed, tmp_path)
 
 
+NEEDS_A_SHEET = frozenset({"update", "damage", "heal", "for_each"})  # their kinds make no step in these procedures
+
+
+def step_keys(text: str) -> set[str]:
+    """The keys of every step of the random procedure of a ruleset text, nested ones included."""
+    todo = [json.loads(line.strip()[2:]) for line in text.splitlines() if line.startswith("      - {\"")]
+    keys: set[str] = set()
+    while todo:
+        step = todo.pop()
+        keys |= set(step)
+        todo += [inner for key in ("then", "else", "steps") for inner in step.get(key) or ()]
+    return keys
+
+
+def generated(kinds: Kinds, count: int = PROCEDURES) -> set[str]:
+    return set().union(*(step_keys(ruleset_text(seed, kinds)) for seed in range(count)))
+
+
 def test_the_generator_writes_every_step_kind() -> None:
-    """The random procedures of the default run use every step kind this test is about."""
-    text = "\n".join(ruleset_text(seed) for seed in range(PROCEDURES))
-    for key in ("- let:", "- roll:", "read:", "- decide:", "- stop:", "- if:", "else:", "- repeat:", "- while:",
-                "- best_of:", "- contest:", "- table: loot", "- table: bonus", "- call: helper", "inherit_outcome"):
-        assert key in text, key
+    """Each step kind of the table makes random steps of its own (its record's `sample`), so a new kind is in
+    the random procedures as soon as it is in the table; only those that need a character sheet are not."""
+    keys = generated(KINDS)
+    for key in KINDS:
+        assert (key in keys) != (key in NEEDS_A_SHEET), key
+    for key in ("read", "else", "inherit_outcome", "worst_when", "tiebreak", "counter", "key", "roll_as"):
+        assert key in keys, key
+
+
+def test_the_generator_asks_each_kind_for_its_steps() -> None:
+    """A kind's steps come from its own record: one whose `sample` makes nothing is never in a procedure."""
+    silent = {key: replace(kind, sample=lambda g, times, depth: []) for key, kind in KINDS.items()}
+    assert not generated(MappingProxyType(silent), 20) & set(KINDS)
+
+
+def test_the_generator_offers_what_a_kind_may_ask_for() -> None:
+    """The generator is an `Instances`: every method a kind's `sample` may call is there."""
+    writer: Instances = Writer(random.Random(0))
+    assert writer.steps(1.0, 2) is None and writer.steps(1.0, 0)
+    assert writer.outcomes[0] != writer.outcomes[-1]

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from interpreter.lsp.context import PROSE, Place
+from interpreter.ruleset.kind import naming
 from interpreter.ruleset.model import Ruleset
 
 __all__ = ["keys_at", "names_at", "ruleset_ids"]
@@ -86,7 +87,7 @@ def names_at(ruleset: Ruleset, place: Place, lines: list[str], row: int) -> list
     """(name, what it is) for the names usable where the cursor is: in a formula, a `call:` or a `with:`."""
     if place.key in PROSE:
         return []
-    if place.key == "call":
+    if place.key in naming(ruleset.kinds, "procedure"):  # a call's procedure
         return [(name, "procedure") for name in ruleset.procedures]
     procedure = place.keys[1] if place.keys[:1] == ("procedures",) and len(place.keys) > 1 else None
     if place.keys[-1:] == ("with",) and place.at_key or place.key == "with":

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from interpreter.lsp.context import Place, words_in
+from interpreter.ruleset.kind import naming
 from interpreter.ruleset.model import Procedure, Ruleset
 
 __all__ = ["hover_text"]
@@ -81,7 +82,8 @@ def hover_text(ruleset: Ruleset, word: str, place: Place, row: str, lines: list[
     """
     keys = place.keys
     in_procedures = keys[:1] == ("procedures",) and len(keys) == 1
-    if word in ruleset.procedures and (in_procedures or place.key in ("call", "procedure")):
+    if word in ruleset.procedures and (in_procedures or place.key in naming(ruleset.kinds, "procedure")
+                                       or place.key == "procedure"):
         return _procedure(ruleset, ruleset.procedures[word], odds)
     if word in ruleset.traits:
         t = ruleset.traits[word]

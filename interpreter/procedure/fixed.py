@@ -35,7 +35,7 @@ def _changed(ruleset: Ruleset, proc: Procedure) -> frozenset[str]:
     """The names a run of the procedure may change: those its steps bind, and a character sheet's."""
     from interpreter.ruleset.liveness import writes
 
-    written = writes(proc.steps, ruleset.procedures, ruleset.tables)
+    written = writes(proc.steps, ruleset.procedures, ruleset.tables, ruleset.kinds)
     changed = written | {"outcome"} | set(ruleset.traits) | set(ruleset.derived)
     if ruleset.sheet is not None:
         changed |= ruleset.sheet.names(ruleset.traits, ruleset.derived)

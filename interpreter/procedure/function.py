@@ -22,7 +22,7 @@ from interpreter.procedure.writing import Code, StepWriter, Writer
 from interpreter.ruleset.entries import FIELD
 from interpreter.ruleset.liveness import Liveness
 from interpreter.ruleset.model import track_names
-from interpreter.ruleset.specs import BestOf, ForEach, Loop, walk
+from interpreter.ruleset.specs import ForEach, walk
 from interpreter.ruleset.tracks import MARKS
 
 if TYPE_CHECKING:
@@ -33,7 +33,6 @@ if TYPE_CHECKING:
     from interpreter.ruleset.model import Procedure, Ruleset
     from interpreter.ruleset.specs import Steps
 
-_SEGMENTED = (Loop, BestOf, ForEach)  # steps written as segments the function jumps between
 
 
 def resident(ruleset: Ruleset, proc: Procedure) -> frozenset[str]:
@@ -66,7 +65,7 @@ class LocalWriter(Writer):
         self.resident = resident(ruleset, proc)
         self.locals: dict[str, str] = {}  # name -> its local variable
         self.uses_env = False  # whether the code reads or changes `E` past its start (a sheet's names)
-        self.liveness = Liveness(ruleset.dice, ruleset.tables, (), ruleset.procedures)
+        self.liveness = Liveness(ruleset.dice, ruleset.tables, (), ruleset.procedures, ruleset.kinds)
 
     def var(self, name: str) -> str:
         found = self.locals.get(name)
@@ -95,7 +94,7 @@ class LocalWriter(Writer):
 
     def can_inline(self, steps: Steps) -> bool:
         """Whether steps can be written inside an `if` (none of them jumps between segments)."""
-        return not any(isinstance(step.spec, _SEGMENTED) for step in walk(steps))
+        return not any(self.ruleset.kinds[step.kind].jumps for step in walk(steps))  # (no segments to jump between)
 
     # -- names -----------------------------------------------------------------------------------------
     def read_held(self, name: str, where: str) -> tuple[list[str], str]:

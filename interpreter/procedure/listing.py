@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interpreter.procedure.function import write_function
-from interpreter.procedure.kinds import HELPERS, WRITERS
+from interpreter.procedure.kinds import helpers, writers
 from interpreter.procedure.program import write
 
 if TYPE_CHECKING:
@@ -37,9 +37,9 @@ def listing(ruleset: Ruleset, proc: Procedure, form: str = "run") -> str:
     """The source a procedure is written as, in one of FORMS, each step's code under its YAML line."""
     modules = [_HEADERS[form].format(name=" ".join(proc.name.split()))]
     if form == "exact":
-        write(ruleset, proc, proc.steps, WRITERS, HELPERS, listing=modules)
+        write(ruleset, proc, proc.steps, writers(ruleset.kinds), helpers(ruleset.kinds), listing=modules)
     else:
-        write_function(ruleset, proc, WRITERS, HELPERS, listing=modules)
+        write_function(ruleset, proc, writers(ruleset.kinds), helpers(ruleset.kinds), listing=modules)
     return "\n\n".join(modules)
 
 

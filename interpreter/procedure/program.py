@@ -108,7 +108,8 @@ class BlockWriter(Writer):
 
     def seen(self, expr: DiceExpr) -> str:
         """The names a dice expression reads: the world's, and the fixed ones written into the code."""
-        names = Liveness(self.ruleset.dice, self.ruleset.tables, (), self.ruleset.procedures).dice_reads(expr)
+        names = Liveness(self.ruleset.dice, self.ruleset.tables, (), self.ruleset.procedures,
+                         self.ruleset.kinds).dice_reads(expr)
         fixed = sorted(n for n in names if n in self.fixed)
         if not fixed:
             return "e"
@@ -156,9 +157,9 @@ def write(ruleset: Ruleset, proc: Procedure, steps: Steps, writers: Mapping[str,
     writer.steps(steps)
     if out is None:
         return writer.program()
-    liveness = Liveness(ruleset.dice, ruleset.tables, (), ruleset.procedures)
+    liveness = Liveness(ruleset.dice, ruleset.tables, (), ruleset.procedures, ruleset.kinds)
     _, reads = liveness.steps(steps, out)
-    written = writes(steps, ruleset.procedures, ruleset.tables) | {"outcome"}
+    written = writes(steps, ruleset.procedures, ruleset.tables, ruleset.kinds) | {"outcome"}
     known = not ({ALL, SHEET} & (reads | written))
     return writer.program(frozenset(reads | written) if known else None, tuple(sorted(written - {SHEET})))
 

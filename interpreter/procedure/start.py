@@ -1,4 +1,5 @@
-"""How a run begins and ends: its starting names from the parameters (and a bound sheet), and its outcome."""
+"""How a run begins and ends: its starting names from the parameters (and a bound sheet), and its outcome;
+the starting names of a procedure a call runs too (procedure.kinds.call)."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from typing import Any
 
 from interpreter.absent import Absent
 from interpreter.dice import expr as dice
-from interpreter.errors import BadParameter, EvaluationError
+from interpreter.errors import BadParameter, EvaluationError, Location
 from interpreter.hints import shown
-from interpreter.procedure.kinds.call import initial_env
+from interpreter.procedure.writing import fixed_names
+from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.params import bind
 
@@ -35,7 +37,7 @@ def start_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any],
     return env
 
 
-def _check_dice_params(proc: Procedure, params: Mapping[str, Any], env: Mapping[str, Any]) -> None:
+def _check_dice_params(proc: Procedure, params: Mapping[str, object], env: Mapping[str, object]) -> None:
     """A dice expression given for a parameter names only what the run knows, whatever branch it takes."""
     for param in proc.params:
         value = params.get(param.name)
@@ -46,7 +48,7 @@ def _check_dice_params(proc: Procedure, params: Mapping[str, Any], env: Mapping[
                                    hint="give dice such as 1d8, or a whole number")
 
 
-def sheet_names(ruleset: Ruleset, sheet: Mapping[str, Any] | None) -> tuple[str, ...]:
+def sheet_names(ruleset: Ruleset, sheet: Mapping[str, object] | None) -> tuple[str, ...]:
     """The names a bound sheet adds to the constants."""
     return tuple(k for k in sheet or () if k not in ruleset.constants)
 
@@ -68,3 +70,43 @@ def worded_value(words: Mapping[int, str] | None, value: Any) -> Any:
     if words is None or isinstance(value, bool) or not isinstance(value, int):
         return value
     return words.get(value, value)
+
+
+def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], where: Location | None = None) -> dict[str, Any]:
+    """The names a procedure starts with: constants and named dice its steps read, its outcomes' ranks, then
+    its parameters."""
+    env = dict(base_env(ruleset, proc))
+    for param in proc.params:
+        if param.name in args:
+            env[param.name] = args[param.name]
+        elif not param.required:
+            env[param.name] = param.default
+        else:
+            raise BadParameter(f"procedure '{proc.name}' needs parameter '{param.name}'", where)
+    return env
+
+
+def base_env(ruleset: Ruleset, proc: Procedure) -> Mapping[str, Any]:
+    """The constants and named dice a procedure reads (every one when that is not known), its outcomes'
+    ranks, and the names a run without a sheet gives; worked out once, kept on the procedure."""
+    found = proc.memo.base
+    if found is not None and found[0] is proc.steps:
+        return found[1]
+    everything = {**ruleset.constants, **ruleset.dice}
+    reads = proc.reads
+    if reads is None or SHEET in reads:  # a dice parameter, or a sheet's formulas, may read any constant
+        base = dict(everything)
+    else:  # the names its code reads from its start: fixed ones are written into the code (see writing)
+        fixed = fixed_names(ruleset, proc)
+        base = {k: v for k, v in everything.items() if k in reads and k not in fixed}
+    base.update((name, rank) for rank, name in enumerate(proc.outcomes, start=1))
+    base["outcome"] = 0
+    base["has_sheet"] = False
+    if proc.sheet == "optional":  # until a sheet is given, a derived value that reads its state has no value
+        for derived in ruleset.derived.values():
+            if derived.state:
+                base[derived.name] = Absent(
+                    f"it is a derived value that reads sheet state ({', '.join(sorted(derived.state))})",
+                    "give --sheet FILE", "needs a sheet")
+    proc.memo.base = (proc.steps, base)
+    return base

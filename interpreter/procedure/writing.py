@@ -39,19 +39,17 @@ from interpreter.procedure.state import END
 if TYPE_CHECKING:
     from interpreter.dice.expr import DiceExpr
     from interpreter.formula.compile import Formula
+    from interpreter.ruleset.kind import Kinds
     from interpreter.ruleset.model import Procedure, Ruleset
     from interpreter.ruleset.specs import RollInto, Step, Steps
 
 StepWriter = Callable[["Writer", Any], None]
 
-# The kinds whose step branches over dice or calls, or loops: exact odds merge worlds before them.
-BRANCHING = frozenset({"roll", "table", "call", "best_of", "repeat", "while", "for_each"})
 
-
-def branches(steps: Steps) -> bool:
-    """Whether any of these steps (nested ones too) branches over dice or calls, or loops."""
-    return any(step.kind in BRANCHING or (step.kind == "if" and any(branches(s) for s in step.spec.nested()))
-               for step in steps)
+def branches(steps: Steps, kinds: Kinds) -> bool:
+    """Whether any of these steps (nested ones too) branches over dice or calls, or loops (its kind `draws`):
+    exact odds merge worlds before such a step."""
+    return any(kinds[step.kind].draws or any(branches(s, kinds) for s in step.spec.nested()) for step in steps)
 
 
 class Writer(ABC):
@@ -112,7 +110,7 @@ class Writer(ABC):
 
     def can_inline(self, steps: Steps) -> bool:
         """Whether steps can be written inside an `if` of the current part (no part of theirs is jumped to)."""
-        return not branches(steps)
+        return not branches(steps, self.ruleset.kinds)
 
     @abstractmethod
     def merge_point(self, key: tuple[str, ...] | None, where: Location) -> None:
@@ -350,8 +348,7 @@ class Writer(ABC):
         """Write a list of steps; `after` is the step before them (its live names key a merge point)."""
         before = after
         for step in steps:
-            if (step.kind in BRANCHING or (step.kind == "if" and branches(step.spec.then + step.spec.otherwise))) \
-                    and not self.fresh():
+            if branches((step,), self.ruleset.kinds) and not self.fresh():
                 self.merge_point(before.live if before is not None else None, step.where)
             part = self.parts[self.current]
             if part.where is None:
@@ -367,4 +364,4 @@ class Writer(ABC):
             before = step
 
 
-__all__ = ["BRANCHING", "Code", "Part", "StepWriter", "Writer", "branches", "fixed_names", "unchanged"]
+__all__ = ["Code", "Part", "StepWriter", "Writer", "branches", "fixed_names", "unchanged"]

@@ -2,13 +2,13 @@
 
 - ``compiler``: the document compiled: constants, dice, traits, tables, procedures, notes, examples;
 - ``context``: what compiling knows at each point: problems, names in scope, the procedure at hand;
-- ``kinds``: the step keys of the procedure language and the compiler of each;
-- ``step_compilers``, ``sheet_step_compilers``: one small compiler per step key;
+- ``kind``: what a step kind is (the record each module of procedure.kinds exports) and a table of them;
+  the compiler gets the table from the pipeline, so that each kind's compiler lives with its meaning;
 - ``specs``: the compiled parts of each step kind, one frozen record per kind;
 - ``model``: the compiled, immutable form of a ruleset;
 - ``lazy``: procedures compiled when first asked for;
 - ``size``: a procedure's size, counted before it is compiled;
-- ``liveness``: which names each step leaves for later steps;
+- ``liveness``: which names each step leaves for later steps (each kind says what it reads and writes);
 - ``params``, ``param_values``: parameters as callers give them, looked up, converted and checked;
 - ``tables``: tables, and number-keyed tables as formula functions;
 - ``samples``: sample parameter sets, checked at load;

@@ -10,10 +10,11 @@ from interpreter.errors import Invalid, RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.load.document import Document
 from interpreter.record import replace
-from interpreter.ruleset.context import CompileContext, ProcContext, Scope, Sections, StepCompiler, compile_steps
+from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Sections, compile_steps
 from interpreter.ruleset.effect_steps import effect_params, switches
 from interpreter.ruleset.effects import compile_effects, takers
 from interpreter.ruleset.entries import selected_traits
+from interpreter.ruleset.kind import Kinds
 from interpreter.ruleset.lazy import Procedures
 from interpreter.ruleset.liveness import with_liveness
 from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Table, Trait
@@ -24,7 +25,6 @@ from interpreter.ruleset.size import check_size
 from interpreter.ruleset.specs import Call, walk
 from interpreter.ruleset.tables import compile_table
 
-P = tuple[Any, ...]
 T = TypeVar("T")
 RESERVED = {"outcome", "has_sheet", "true", "false", "True", "False"}
 
@@ -32,9 +32,9 @@ RESERVED = {"outcome", "has_sheet", "true", "false", "True", "False"}
 class Compiler(CompileContext):
     """Compiles one document, collecting every problem instead of stopping at the first."""
 
-    def __init__(self, doc: Document, compilers: Mapping[str, StepCompiler]):
+    def __init__(self, doc: Document, kinds: Kinds):
         super().__init__(doc)
-        self.compilers = compilers  # step key -> compiler, in the order keys are tried
+        self.kinds = kinds  # step key -> its kind, in the order keys are tried
 
     # -- sections ------------------------------------------------------------------------
     def compile(self, fresh: Callable[[], Ruleset] | None = None) -> Ruleset:
@@ -86,7 +86,7 @@ class Compiler(CompileContext):
         sections = Sections(MappingProxyType(constants), MappingProxyType(named_dice), MappingProxyType(traits),
                             MappingProxyType(derived), sheet, MappingProxyType(data.get("tables") or {}),
                             MappingProxyType(raw_procedures), MappingProxyType(effects),
-                            MappingProxyType(takers(effects, raw_procedures)))
+                            MappingProxyType(takers(effects, raw_procedures, self.kinds)))
         specs = data.get("procedures") or {}
         procedures: Mapping[str, Procedure]
         if fresh is not None:
@@ -95,7 +95,7 @@ class Compiler(CompileContext):
             compiled = {name: self.procedure(name, spec, base, sections) for name, spec in specs.items()}
             self.check_calls(compiled)
             if not self.problems:
-                compiled = {name: with_liveness(proc, named_dice, tables, compiled)
+                compiled = {name: with_liveness(proc, named_dice, tables, compiled, self.kinds)
                             for name, proc in compiled.items()}
             procedures = MappingProxyType(compiled)
         notes = {name: Note(name, spec.get("title", name), spec.get("text", ""),
@@ -114,7 +114,7 @@ class Compiler(CompileContext):
             traits=MappingProxyType(traits), derived=MappingProxyType(derived), tables=tables,
             procedures=procedures, notes=MappingProxyType(notes), examples=examples,
             extra=MappingProxyType({k: v for k, v in data.items() if k not in _KNOWN}), sheet=sheet,
-            effects=MappingProxyType(effects),
+            effects=MappingProxyType(effects), kinds=self.kinds,
         )
 
     def lazy(self, specs: Mapping[str, Any], base: set[str], sections: Sections,
@@ -123,8 +123,8 @@ class Compiler(CompileContext):
         bare = Procedures(tuple(specs), lambda name: self.procedure(name, specs[name], base, sections))
 
         def compiled(name: str) -> Procedure:
-            check_size(name, specs, self.where)  # (refused as it is: compiling it afresh would only take longer)
-            return self.trusted(lambda: with_liveness(bare[name], sections.dice, tables, bare),
+            check_size(name, specs, self.where, self.kinds)  # (refused as it is: compiling it afresh takes longer)
+            return self.trusted(lambda: with_liveness(bare[name], sections.dice, tables, bare, self.kinds),
                                 lambda: fresh().procedures[name])
 
         return Procedures(tuple(specs), compiled)
@@ -183,7 +183,7 @@ class Compiler(CompileContext):
 
     def procedure(self, name: str, spec: dict[str, Any], base: set[str], sections: Sections) -> Procedure:
         path: P = ("procedures", name)
-        check_size(name, self.data.get("procedures") or {}, self.where)
+        check_size(name, self.data.get("procedures") or {}, self.where, self.kinds)
         outcomes = tuple(spec.get("outcomes") or {})
         values = tuple(spec.get("values") or {})
         params = tuple(self.param(pname, pspec, path + ("params", pname), sections.constants)
@@ -230,8 +230,8 @@ class Compiler(CompileContext):
         params = restated(self, params, spec.get("params") or {}, path, readable)
         writable = sheet_names | {p.name for p in params if p.type == "trait"}
         scope = Scope(formulas, set(sections.dice) | {p.name for p in params if p.type == "dice"})
-        ctx = ProcContext(name, outcomes, sections, self.compilers, sheet, writable, frozenset(sheet_names))
-        steps = switches(self, sections.takes.get(name, ()), spec, scope, sheet is not None)
+        ctx = ProcContext(name, outcomes, sections, self.kinds, sheet, writable, frozenset(sheet_names))
+        steps = switches(self, sections.takes.get(name, ()), spec, scope, sheet is not None, self.kinds)
         steps += compile_steps(self, spec.get("steps") or [], path + ("steps",), scope, ctx)
         for v in values:
             if v not in ctx.bound and v not in {p.name for p in params} and v not in ctx.writable | readable:

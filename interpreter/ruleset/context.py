@@ -8,7 +8,7 @@ compilers get all three, so none reads an attribute that exists only after some 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any
 
@@ -19,10 +19,12 @@ from interpreter.formula.compile import Formula, compile_formula
 from interpreter.hints import suggest
 from interpreter.load.document import Document
 from interpreter.record import record
+from interpreter.ruleset.kind import Kinds
 from interpreter.ruleset.model import Derived, SheetSpec, Trait
-from interpreter.ruleset.specs import Step, StepSpec
+from interpreter.ruleset.specs import Step, Steps, StepSpec
 
-P = tuple[Any, ...]
+P = tuple[Any, ...]  # a path into the document
+Spec = Mapping[str, Any]  # a step as written (its shape checked by the schema)
 
 
 class Scope:
@@ -77,7 +79,8 @@ class Scope:
             else:
                 self.define(name)
 
-    def refuse_absent(self, c: CompileContext, f: Any, names: Any = None, where: Location | None = None) -> None:
+    def refuse_absent(self, c: CompileContext, f: Formula | None, names: Iterable[str] | None = None,
+                      where: Location | None = None) -> None:
         """A load error for each name read here that is surely absent on some path (see `absent`)."""
         reads = f.strict if f is not None and names is None else [(n, where) for n in sorted(names or ())]
         for name, at in reads:
@@ -134,7 +137,7 @@ class CompileContext:
             return None
         return value
 
-    def number(self, spec: Mapping[str, Any], key: str, path: P) -> Any:
+    def number(self, spec: Spec, key: str, path: P) -> Any:
         """spec[key]: a number as written, or a formula of constants evaluated (None when absent)."""
         value = spec.get(key)
         return self.constant(value, path + (key,)) if isinstance(value, str) else value
@@ -184,44 +187,83 @@ class Sections:
     takes: Mapping[str, tuple[Any, ...]] = _NONE  # procedure -> the effects whose flag it takes (effects.takers)
 
 
-StepCompiler = Callable[[CompileContext, Mapping[str, Any], P, Scope, "ProcContext"], StepSpec]
+StepCompiler = Callable[[CompileContext, Spec, P, Scope, "ProcContext"], StepSpec]
 
 
 class ProcContext:
     """The procedure a step is compiled in, and the names its steps bind."""
 
-    __slots__ = ("bound", "compilers", "name", "outcomes", "sections", "sheet", "sheet_writable", "writable")
+    __slots__ = ("bound", "kinds", "name", "outcomes", "sections", "sheet", "sheet_writable", "writable")
 
     def __init__(self, name: str, outcomes: tuple[str, ...], sections: Sections,
-                 compilers: Mapping[str, StepCompiler], sheet: SheetSpec | None, writable: set[str],
+                 kinds: Kinds, sheet: SheetSpec | None, writable: set[str],
                  sheet_writable: frozenset[str]) -> None:
         self.name = name
         self.outcomes = outcomes
         self.sections = sections
-        self.compilers = compilers  # step key -> compiler, in the order keys are tried
+        self.kinds = kinds  # step key -> its kind, in the order keys are tried
         self.sheet = sheet  # the ruleset's sheet when the procedure works on one
         self.writable = writable  # names `update` may change
         self.sheet_writable = sheet_writable  # sheet names, which only sheet steps change
         self.bound: set[str] = set()  # every name some step binds
 
 
-# steps after which every run that reached them goes on to the next step, as it was but for what they bind
-_EVERY_RUN_GOES_ON = frozenset({"let", "roll", "decide", "contest", "table", "update", "damage", "heal"})
+def outcome_declared(c: CompileContext, name: str | None, path: P, ctx: ProcContext) -> None:
+    """A problem unless the outcome a step sets (when it sets one) is declared by its procedure."""
+    if name is not None and name not in ctx.outcomes:
+        c.problem(UnknownName(f"procedure '{ctx.name}' has no outcome '{name}'", c.where(path),
+                              suggest(name, list(ctx.outcomes)) or "declare it under outcomes"))
 
 
-def compile_steps(c: CompileContext, specs: list[Any], path: P, scope: Scope, ctx: ProcContext) -> tuple[Step[Any], ...]:
+def formula_at(c: CompileContext, value: object, path: P, scope: Scope) -> Any:
+    """A step's formula compiled in the scope (None after a problem), reading no surely absent name."""
+    f = c.formula(value, path, scope.formulas)
+    scope.refuse_absent(c, f)
+    return f
+
+
+def not_sheet(c: CompileContext, name: str, path: P, ctx: ProcContext) -> None:
+    """Sheet values change only through `update` (and the other sheet steps), never by rebinding."""
+    if name in ctx.sheet_writable:
+        c.problem(SchemaViolation(f"'{name}' is a sheet value; change it with an update step",
+                                  c.where(path, key=True)))
+
+
+def bind(scope: Scope, ctx: ProcContext, *names: str | None) -> None:
+    """Names a step binds: defined from here on, and known to the procedure as bound."""
+    for name in names:
+        if name:
+            scope.define(name)
+            ctx.bound.add(name)
+
+
+def compile_steps(c: CompileContext, specs: Sequence[Spec], path: P, scope: Scope, ctx: ProcContext) -> Steps:
     """Compile a list of steps; ``scope`` is updated with the names they define."""
     return tuple(compile_step(c, spec, path + (i,), scope, ctx) for i, spec in enumerate(specs))
 
 
-def compile_step(c: CompileContext, spec: Mapping[str, Any], path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:
-    for kind, compile_one in ctx.compilers.items():
-        if kind in spec:
-            step = Step(kind, compile_one(c, spec, path, scope, ctx), c.where(path))
-            if kind not in _EVERY_RUN_GOES_ON:
+def compile_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:
+    for key, kind in ctx.kinds.items():
+        if key in spec:
+            step = Step(key, kind.compile(c, spec, path, scope, ctx), c.where(path))
+            if not kind.goes_on:  # a run may end or be diverted here: what a later step reads is no longer sure
                 scope.weaken()
             return step
     raise UnknownStepKind(f"unknown step kind in {list(spec)}", c.where(path))
 
 
-__all__ = ["CompileContext", "Formula", "ProcContext", "Scope", "Sections", "StepCompiler", "compile_steps"]
+__all__ = [
+    "CompileContext",
+    "Formula",
+    "P",
+    "ProcContext",
+    "Scope",
+    "Sections",
+    "Spec",
+    "StepCompiler",
+    "bind",
+    "compile_steps",
+    "formula_at",
+    "not_sheet",
+    "outcome_declared",
+]

@@ -11,10 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interpreter.ruleset.context import CompileContext, Scope
+from interpreter.ruleset.context import CompileContext, P, Scope
 from interpreter.ruleset.effects import Effect, handles, when_text
+from interpreter.ruleset.kind import Kinds, key_of
 from interpreter.ruleset.model import Param
-from interpreter.ruleset.specs import Assign, Let, Step
+from interpreter.ruleset.specs import Assign, Let, Step, Steps
 
 
 def effect_params(effects: tuple[Effect, ...], declared: tuple[Param, ...]) -> tuple[Param, ...]:
@@ -30,8 +31,8 @@ def effect_params(effects: tuple[Effect, ...], declared: tuple[Param, ...]) -> t
 
 
 def switches(c: CompileContext, effects: tuple[Effect, ...], spec: Mapping[str, Any], scope: Scope,
-             reads_sheet: bool) -> tuple[Step[Any], ...]:
-    """The `let` steps a procedure starts with for the effects it takes."""
+             reads_sheet: bool, kinds: Kinds) -> Steps:
+    """The `let` steps a procedure starts with for the effects it takes (of the kind of `Let` in `kinds`)."""
     out: list[Step[Any]] = []
     for effect in effects:
         path = ("effects", effect.name)
@@ -58,11 +59,11 @@ def switches(c: CompileContext, effects: tuple[Effect, ...], spec: Mapping[str, 
             why = effect.why()
             note = f"effect {effect.name} ({why}): {', '.join(done)}" + (f": {effect.summary}" if effect.summary else "")
             notes = ((condition, note),) if condition is not None else ()
-            out.append(Step("let", Let(tuple(assign), notes), effect.where))
+            out.append(Step(key_of(kinds, Let), Let(tuple(assign), notes), effect.where))
     return tuple(out)
 
 
-def _assign(c: CompileContext, assign: list[Assign], name: str, text: str, path: tuple[Any, ...], scope: Scope) -> None:
+def _assign(c: CompileContext, assign: list[Assign], name: str, text: str, path: P, scope: Scope) -> None:
     f = c.formula(text, path, scope.formulas)
     if f is not None:
         assign.append(Assign(name, f, c.where(path)))

@@ -24,8 +24,8 @@ from interpreter import limits
 from interpreter.errors import Location, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.record import record
-
-P = tuple[Any, ...]
+from interpreter.ruleset.context import CompileContext, P
+from interpreter.ruleset.kind import Kinds, naming, written_rolls
 
 
 @record
@@ -110,7 +110,7 @@ def when_text(when: Any) -> str:
     return ("true" if when else "false") if isinstance(when, bool) else str(when)
 
 
-def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, Any],
+def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Mapping[str, Any],
                     named_dice: Mapping[str, Any], traits: Mapping[str, Any]) -> dict[str, Effect]:
     """The `effects` section compiled; names it refers to are checked against the procedures as written."""
     out = {}
@@ -155,7 +155,7 @@ def _names(reaches: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
     return tuple(reaches[key]) if key in reaches else None
 
 
-def _known(c: Any, name: str, what: str, names: Mapping[str, Any], path: P, key: bool = False) -> bool:
+def _known(c: CompileContext, name: str, what: str, names: Mapping[str, Any], path: P, key: bool = False) -> bool:
     if name in names:
         return True
     c.problem(UnknownName(f"unknown {what} '{name}'", c.where(path, key=key), suggest(name, list(names)), name=name))
@@ -173,23 +173,21 @@ def _raw_steps(steps: Any, path: P = ("steps",)) -> Iterator[tuple[P, Mapping[st
                 yield from _raw_steps(step.get(key), path + (i, key))
 
 
-def own_rolls(effect: Effect, proc: str, spec: Mapping[str, Any]) -> list[P]:
+def own_rolls(effect: Effect, proc: str, spec: Mapping[str, Any], kinds: Kinds) -> list[P]:
     """The paths (`steps`, 0, ..., `roll`, NAME) of the procedure's own rolls the effect's selector reaches,
-    in the order written."""
+    in the order written (which rolls a step has is its kind's to say)."""
     out = []
     for at, step in _raw_steps(spec.get("steps")):
-        rolls = step.get("roll")
-        if isinstance(rolls, Mapping) and "read" not in step:
-            out += [at + ("roll", n) for n, t in rolls.items() if _reaches(effect, proc, spec, n, t)]
+        out += [at + (key, n) for key, n, t in written_rolls(kinds, dict(step)) if _reaches(effect, proc, spec, n, t)]
     return out
 
 
-def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, Any], at: P, text: Any) -> bool:
+def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, Any], at: P, text: Any, kinds: Kinds) -> bool:
     """Whether the effect reaches the roll at `at` (`steps`, ..., `roll`, NAME; its dice as written: `text`) in
     procedure `proc` (as written: `spec`); an effect on the first roll only reaches the first of them."""
     if not _reaches(effect, proc, spec, at[-1], text):
         return False
-    return not effect.first or own_rolls(effect, proc, spec)[:1] == [at]
+    return not effect.first or own_rolls(effect, proc, spec, kinds)[:1] == [at]
 
 
 def _reaches(effect: Effect, proc: str, spec: Mapping[str, Any], name: str, text: Any) -> bool:
@@ -219,23 +217,24 @@ def handles(effect: Effect, spec: Mapping[str, Any]) -> bool:
     return effect.handled_by is not None and effect.handled_by in (spec.get("params") or {})
 
 
-def _reached(effect: Effect, proc: str, spec: Mapping[str, Any]) -> bool:
+def _reached(effect: Effect, proc: str, spec: Mapping[str, Any], kinds: Kinds) -> bool:
     """Whether one of the procedure's own rolls is reached, or it handles the effect's change itself."""
-    if own_rolls(effect, proc, spec):
+    if own_rolls(effect, proc, spec, kinds):
         return True
     params = spec.get("params") or {}
     return _selected(effect, proc, spec) and (handles(effect, spec) or any(k in params for k in effect.adds)
                                               or any(k in params for k in effect.flags))
 
 
-def takers(effects: Mapping[str, Effect], procedures: Mapping[str, Any]) -> dict[str, tuple[Effect, ...]]:
+def takers(effects: Mapping[str, Effect], procedures: Mapping[str, Any], kinds: Kinds) -> dict[str, tuple[Effect, ...]]:
     """For each procedure, the effects whose flag it takes: those reaching it, and those taken by a
     procedure it calls (it passes the flag on)."""
-    calls = {name: {s["call"] for _, s in _raw_steps(spec.get("steps")) if isinstance(s.get("call"), str)}
+    calling = naming(kinds, "procedure")
+    calls = {name: {s[key] for _, s in _raw_steps(spec.get("steps")) for key in calling if isinstance(s.get(key), str)}
              for name, spec in procedures.items()}
     out: dict[str, tuple[Effect, ...]] = {}
     for effect in effects.values():
-        taking = {name for name, spec in procedures.items() if _reached(effect, name, spec)}
+        taking = {name for name, spec in procedures.items() if _reached(effect, name, spec, kinds)}
         grew = True
         while grew:
             more = {name for name, callees in calls.items() if name not in taking and callees & taking}
@@ -290,7 +289,7 @@ def changed(text: str, effects: list[Effect], better: str, one_term: str | None 
     return out
 
 
-def refuse_many(c: Any, reaching: tuple[Effect, ...], where: Location) -> bool:
+def refuse_many(c: CompileContext, reaching: tuple[Effect, ...], where: Location) -> bool:
     """More effects reach one roll than it is written for: a problem, and False."""
     if len(reaching) <= limits.MAX_EFFECTS_PER_ROLL:
         return True

@@ -14,53 +14,38 @@ Where a step's reads cannot be known (a dice parameter rolled: its text comes wi
 run) every written name is taken as read. A step that works on a character sheet reads
 and may write every name the sheet gives, which is only known when a sheet is bound:
 the marker `SHEET` stands for those names.
+
+What a step reads and writes is its kind's to say (`reads` and `writes` of its record in
+procedure.kinds, both required); this module only walks the steps and iterates loops.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from interpreter.record import replace
-from interpreter.ruleset.specs import (
-    BestOf,
-    BoxChange,
-    Call,
-    Contest,
-    Decide,
-    ForEach,
-    If,
-    Let,
-    Loop,
-    Require,
-    Roll,
-    Step,
-    Steps,
-    Stop,
-    TableLookup,
-    Update,
-    walk,
-)
+from interpreter.ruleset.specs import Assign, Step, Steps, walk
 
 if TYPE_CHECKING:
+    from interpreter.ruleset.kind import Kinds
     from interpreter.ruleset.model import Procedure
 
 ALL = "*"  # every name the procedure writes
 SHEET = "#sheet"  # every name a bound character sheet gives
 Names = frozenset[str]
-_PLACEHOLDER = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 class Liveness:
     """The liveness analysis of one procedure's steps."""
 
     def __init__(self, dice: Mapping[str, Any], tables: Mapping[str, Any], dice_params: Iterable[str],
-                 procedures: Mapping[str, Any]):
+                 procedures: Mapping[str, Any], kinds: Kinds):
         self.dice = dice  # named dice expressions: rolling one reads its names too
         self.tables = tables  # compiled tables (a die table rolls its die, and rows roll their values)
         self.dice_params = frozenset(dice_params)  # their expressions come with the run: unknown reads
         self.procedures = procedures  # compiled procedures, for what a call gives back
+        self.kinds = kinds  # each step kind's own reads and writes
 
     # -- what single parts read -------------------------------------------------------------
     def dice_reads(self, expr: Any) -> Names:
@@ -79,25 +64,6 @@ class Liveness:
             if inner is not None:
                 todo.extend(inner.names)
         return frozenset(out)
-
-    def table_reads(self, step: TableLookup) -> tuple[Names, Names]:
-        """What a table step reads, and what every row of it writes."""
-        table = self.tables.get(step.table)
-        reads: set[str] = set(_names(step.key))
-        if table is None:
-            return frozenset(reads), frozenset()
-        if step.key is None:
-            reads |= self.dice_reads(table.die)
-        rows = list(table.rows) + ([table.default] if table.default is not None else [])
-        shared: set[str] | None = None
-        for row in rows:
-            reads |= _names(row.value)
-            written = set()
-            for name, expr in row.values:
-                reads |= self.dice_reads(expr)
-                written.add(name)
-            shared = written if shared is None else shared & written
-        return frozenset(reads), frozenset(shared or ())
 
     # -- the transfer functions ---------------------------------------------------------------
     def steps(self, steps: Steps, out: Names) -> tuple[Steps, Names]:
@@ -119,105 +85,16 @@ class Liveness:
             head = grown
 
     def step(self, step: Step[Any], out: Names) -> tuple[Step[Any], Names]:
-        spec = step.spec
-        live_in: set[str]
-        match spec:
-            case Let(assign=assign) | Update(assign=assign):
-                live_in = set(out)
-                for a in reversed(assign):
-                    live_in.discard(a.name)
-                    live_in |= _names(a.formula)
-                if isinstance(spec, Update):
-                    live_in.add(SHEET)
-            case Roll(rolls=rolls):
-                live_in = set(out)
-                for r in reversed(rolls):
-                    live_in.discard(r.name)
-                    live_in -= {name for name, _ in r.reads}
-                    live_in |= self.dice_reads(r.expr)
-                    live_in.update(*(_names(f) for fs in r.thresholds for f in fs))
-                    live_in.update(*(_names(f) for f in r.switches))
-            case Decide(branches=branches):
-                live_in = set(out).union(*(_names(b.cond) for b in branches))
-            case Stop(when=when):
-                live_in = set(out) | _names(when)
-            case Require(when=when, message=message):
-                live_in = set(out) | _names(when) | set(_PLACEHOLDER.findall(message))
-            case Contest(actor=actor, defender=defender, margin=margin, tied=tied):
-                live_in = (set(out) - {margin, tied}) | _names(actor) | _names(defender)
-            case TableLookup():
-                reads, writes = self.table_reads(spec)
-                live_in = (set(out) - {spec.roll_as, spec.value_as} - writes) | reads
-            case Call(args=args):
-                live_in = set(out) - call_writes(spec, self.procedures)
-                for arg in args:
-                    live_in |= _names(arg.formula)
-                if SHEET in call_writes(spec, self.procedures):
-                    live_in.add(SHEET)
-            case BoxChange(amount=amount, type=kind):
-                live_in = set(out) | _names(amount) | _names(kind) | {SHEET}
-            case If(cond=cond, then=then, otherwise=otherwise):
-                then, then_in = self.steps(then, out)
-                otherwise, else_in = self.steps(otherwise, out)
-                spec = replace(spec, then=then, otherwise=otherwise)
-                live_in = set(then_in | else_in | _names(cond))
-            case BestOf(count=count, worst_when=worst, tiebreak=tiebreak, steps=body):
-                body, body_in = self.steps(body, out | _names(tiebreak))
-                spec = replace(spec, steps=body)
-                live_in = set(body_in | _names(count) | _names(worst))
-            case Loop(times=times, condition=condition, max=most, counter=counter, steps=body):
-                annotated, head = self.loop(body, out | _names(condition) | ({counter} if counter else frozenset()))
-                spec = replace(spec, steps=annotated)
-                live_in = set(head | _names(times) | _names(most))
-            case ForEach(alias=alias, steps=body):
-                annotated, head = self.loop(body, out | {SHEET, alias})
-                spec = replace(spec, steps=annotated)
-                live_in = set(head) | set(spec.traits)
-            case _:
-                live_in = set(out) | {ALL}  # a kind this analysis does not know: keep everything
+        """The step annotated with what is live after it, and what is live before it (its kind's reads)."""
+        spec, live_in = self.kinds[step.kind].reads(self, step.spec, out)
         return replace(step, spec=spec, live=tuple(sorted(out))), frozenset(live_in)
 
 
-def call_writes(call: Call, procedures: Mapping[str, Any]) -> Names:
-    """The names a call binds in the caller: the callee's values and outcomes under the prefix, and its sheet."""
-    callee = procedures.get(call.procedure)
-    if callee is None:
-        return frozenset()
-    out = {f"{call.prefix}_{n}" for n in callee.values + callee.outcomes} if call.prefix else set()
-    if callee.sheet != "none":
-        out.add(SHEET)
-    return frozenset(out)
-
-
-def writes(steps: Steps, procedures: Mapping[str, Any], tables: Mapping[str, Any]) -> Names:
+def writes(steps: Steps, procedures: Mapping[str, Any], tables: Mapping[str, Any], kinds: Kinds) -> Names:
     """Every name some step (nested ones included) may write; SHEET when a step may change the sheet."""
     out: set[str] = set()
     for step in walk(steps):
-        spec = step.spec
-        match spec:
-            case Let(assign=assign):
-                out |= {a.name for a in assign}
-            case Update(assign=assign):
-                out |= {a.name for a in assign} | {SHEET}
-            case Roll(rolls=rolls):
-                out |= {r.name for r in rolls} | {name for r in rolls for name, _ in r.reads}
-            case Contest(margin=margin, tied=tied):
-                out |= {n for n in (margin, tied) if n}
-            case TableLookup(table=name, roll_as=roll_as, value_as=value_as):
-                out |= {n for n in (roll_as, value_as) if n}
-                table = tables.get(name)
-                if table is not None:
-                    for row in list(table.rows) + ([table.default] if table.default is not None else []):
-                        out |= {n for n, _ in row.values}
-            case Call():
-                out |= call_writes(spec, procedures)
-            case Loop(counter=counter):
-                if counter:
-                    out.add(counter)
-            case ForEach(alias=alias, traits=traits):
-                out |= {alias, SHEET} | set(traits)
-            case BoxChange():
-                out.add(SHEET)
+        out |= kinds[step.kind].writes(step.spec, procedures, tables)
     return frozenset(out)
 
 
@@ -242,7 +119,7 @@ def mark_done(steps: Steps, values: Iterable[str], liveness: Liveness, procedure
     for step in reversed(steps):
         after.append((reads, written))
         _, reads = liveness.step(step, reads)
-        written = written | writes((step,), procedures, tables)
+        written = written | writes((step,), procedures, tables, liveness.kinds)
     after.reverse()
     pending = set(values)
     out = []
@@ -264,25 +141,33 @@ def _restrict(steps: Steps, written: Names, end: Names) -> Steps:
             live |= written
         keep = sorted(n for n in live if n in written)
         spec = step.spec
-        match spec:
-            case If(then=then, otherwise=otherwise):
-                spec = replace(spec, then=_restrict(then, written, end), otherwise=_restrict(otherwise, written, end))
-            case BestOf(steps=body) | Loop(steps=body) | ForEach(steps=body):
-                spec = replace(spec, steps=_restrict(body, written, end))
+        nested = spec.nested()
+        if nested:
+            spec = spec.renested(tuple(_restrict(body, written, end) for body in nested))
         out.append(replace(step, spec=spec, live=tuple(keep)))
     return tuple(out)
 
 
-def _names(formula: Any) -> Names:
+def assigned(out: Iterable[str], assign: Iterable[Assign]) -> set[str]:
+    """What is live before names are bound to formulas in order (a `let`, an `update`), given what is live after."""
+    live_in = set(out)
+    for a in reversed(tuple(assign)):
+        live_in.discard(a.name)
+        live_in |= names(a.formula)
+    return live_in
+
+
+def names(formula: Any) -> Names:
+    """The names a formula (or None) reads."""
     return formula.names if formula is not None else frozenset()
 
 
 def with_liveness(proc: Procedure, dice: Mapping[str, Any], tables: Mapping[str, Any],
-                  procedures: Mapping[str, Procedure]) -> Procedure:
+                  procedures: Mapping[str, Procedure], kinds: Kinds) -> Procedure:
     """The procedure with each step knowing the names still live after it (see liveness)."""
-    liveness = Liveness(dice, tables, [p.name for p in proc.params if p.type == "dice"], procedures)
+    liveness = Liveness(dice, tables, [p.name for p in proc.params if p.type == "dice"], procedures, kinds)
     end = set(proc.values) | ({SHEET} if proc.sheet != "none" else set())
-    steps = annotate(proc.steps, end, liveness, writes(proc.steps, procedures, tables))
+    steps = annotate(proc.steps, end, liveness, writes(proc.steps, procedures, tables, kinds))
     # A name never written is live at the start if any step reads it; a run needs no other constant.
     _, live_in = liveness.steps(proc.steps, frozenset(end))
     unknown = ALL in live_in or any(p.type == "dice" for p in proc.params)

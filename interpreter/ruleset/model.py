@@ -13,6 +13,7 @@ from interpreter.ruleset.specs import Step, Steps
 if TYPE_CHECKING:
     from interpreter.dice.expr import DiceExpr
     from interpreter.formula.compile import Formula
+    from interpreter.ruleset.kind import Kinds
 
 
 @record
@@ -180,6 +181,7 @@ class Ruleset:
     extends: str | None = None  # for an overlay: the id of the ruleset it changes
     changes: tuple[tuple[str, str], ...] = ()  # for an overlay: (JSON path, added/changed/removed)
     effects: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # name -> effects.Effect
+    kinds: Kinds = field(default_factory=lambda: MappingProxyType({}))  # the step kinds it was compiled with
 
 
 @record

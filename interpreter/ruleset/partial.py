@@ -16,6 +16,7 @@ from typing import Any
 from interpreter.errors import Invalid, RulesError
 from interpreter.load.document import Document
 from interpreter.record import replace
+from interpreter.ruleset.kind import Kinds
 
 __all__ = ["beyond_schema", "json_steps"]
 
@@ -103,15 +104,15 @@ def _names(message: str, names: set[str]) -> bool:
     return any(f"'{name}'" in message for name in names)
 
 
-def beyond_schema(doc: Document, problems: list[RulesError]) -> list[RulesError]:
-    """The compiler's problems in what the schema did not refuse (none when that cannot be compiled at all)."""
+def beyond_schema(doc: Document, problems: list[RulesError], kinds: Kinds) -> list[RulesError]:
+    """The compiler's problems in what the schema did not refuse (none when that cannot be compiled at all),
+    its procedures' steps compiled by these kinds."""
     from interpreter.ruleset.compiler import Compiler
-    from interpreter.ruleset.kinds import COMPILERS
 
     if not isinstance(doc.data, dict):
         return []
     data, left_out, removed = _pruned(doc, problems)
-    compiler = Compiler(replace(doc, data=data), COMPILERS)
+    compiler = Compiler(replace(doc, data=data), kinds)
     compiler.broken.update(left_out)
     try:
         compiler.compile()

@@ -12,9 +12,11 @@ from typing import Any
 
 from interpreter import limits
 from interpreter.errors import Invalid, LimitExceeded, Location
+from interpreter.ruleset.kind import Kinds, naming
 
 
-def check_size(name: str, specs: Mapping[str, Any], where: Callable[[tuple[Any, ...]], Location]) -> None:
+def check_size(name: str, specs: Mapping[str, Any], where: Callable[[tuple[Any, ...]], Location],
+               kinds: Kinds) -> None:
     """Refuse a procedure larger than a procedure may be, the procedures it calls included
     (limits.MAX_PROCEDURE_STEPS and MAX_PROCEDURE_CHARS), before compiling any of its steps:
     compiling and writing a procedure grow with its size."""
@@ -23,7 +25,7 @@ def check_size(name: str, specs: Mapping[str, Any], where: Callable[[tuple[Any, 
     while todo:
         steps = (specs.get(todo.pop()) or {}).get("steps") or []
         count, chars = count + _steps_in(steps), chars + _chars_in(steps)
-        for callee in _callees(steps):
+        for callee in _callees(steps, naming(kinds, "procedure")):
             if callee not in seen and callee in specs:
                 seen.add(callee)
                 todo.append(callee)
@@ -50,8 +52,8 @@ def _steps_in(steps: list[Any]) -> int:
     return count
 
 
-def _callees(steps: list[Any]) -> list[str]:
-    """The procedures steps call, nested steps included."""
+def _callees(steps: list[object], calling: frozenset[str]) -> list[str]:
+    """The procedures steps call (the value of a key in `calling`), nested steps included."""
     out: list[str] = []
     todo: list[Any] = [steps]
     while todo:
@@ -59,8 +61,7 @@ def _callees(steps: list[Any]) -> list[str]:
         if isinstance(found, list):
             for step in found:
                 if isinstance(step, dict):
-                    if isinstance(step.get("call"), str):
-                        out.append(step["call"])
+                    out += [step[key] for key in calling if isinstance(step.get(key), str)]
                     todo.extend(step.get(key) for key in _NESTED if key in step)
     return out
 

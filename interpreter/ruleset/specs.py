@@ -7,10 +7,10 @@ A compiled step is a `Step` (in `model`) whose `spec` is one of these. Formulas 
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, Self, TypeVar
 
 from interpreter.errors import Location
-from interpreter.record import record
+from interpreter.record import record, replace
 
 if TYPE_CHECKING:
     from interpreter.dice.expr import DiceExpr
@@ -26,6 +26,10 @@ class StepSpec:
     def nested(self) -> tuple[Steps, ...]:
         """The lists of steps this step runs (the branches of `if`, the body of a loop)."""
         return ()
+
+    def renested(self, lists: tuple[Steps, ...]) -> Self:
+        """The same step with these lists of steps in place of those `nested` gives, in its order."""
+        return self
 
 
 S_co = TypeVar("S_co", bound=StepSpec, covariant=True)
@@ -116,6 +120,9 @@ class If(StepSpec):
     def nested(self) -> tuple[Steps, ...]:
         return (self.then, self.otherwise)
 
+    def renested(self, lists: tuple[Steps, ...]) -> Self:
+        return replace(self, then=lists[0], otherwise=lists[1])
+
 
 @record
 class Loop(StepSpec):
@@ -130,6 +137,9 @@ class Loop(StepSpec):
     def nested(self) -> tuple[Steps, ...]:
         return (self.steps,)
 
+    def renested(self, lists: tuple[Steps, ...]) -> Self:
+        return replace(self, steps=lists[0])
+
 
 @record
 class BestOf(StepSpec):
@@ -141,6 +151,9 @@ class BestOf(StepSpec):
 
     def nested(self) -> tuple[Steps, ...]:
         return (self.steps,)
+
+    def renested(self, lists: tuple[Steps, ...]) -> Self:
+        return replace(self, steps=lists[0])
 
 
 @record
@@ -209,3 +222,6 @@ class ForEach(StepSpec):
 
     def nested(self) -> tuple[Steps, ...]:
         return (self.steps,)
+
+    def renested(self, lists: tuple[Steps, ...]) -> Self:
+        return replace(self, steps=lists[0])

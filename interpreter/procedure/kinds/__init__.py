@@ -1,11 +1,14 @@
-"""The step kinds of the procedure language: for each YAML key, the one place its meaning is written.
+"""The step kinds of the procedure language: for each YAML key, the one module where its meaning is written.
 
-Each module writes, for the steps of its kind, the code that does the step to one state (see
-procedure.program); tracing a run, sampling runs and exact odds all run that code.
+Each module exports one record, `KIND` (a `ruleset.kind.StepKind`): its YAML keys, its compiler,
+what it reads and writes, whether it draws or loops, the code it writes for a step (see
+procedure.program; tracing a run, sampling runs and exact odds all run that code), the sentence
+`rules describe` gives it and random instances of it for the differential test.
 
 - ``let``: `let`, names bound to formula values;
 - ``roll``: `roll`, dice rolled (and a pool's statistics read);
-- ``decide``: `decide` (the first branch that holds sets the outcome) and `stop`;
+- ``decide``: `decide`, the first branch that holds sets the outcome;
+- ``stop``: `stop`, the procedure ended;
 - ``contest``: `contest`, two sides compared, ties to the declared side, the margin;
 - ``branch``: `if`;
 - ``loop``: `repeat` and `while`;
@@ -16,8 +19,8 @@ procedure.program); tracing a run, sampling runs and exact odds all run that cod
 - ``require``: `require`, a procedure refused unless a condition holds;
 - ``for_each``: `for_each`, steps run once per trait.
 
-Compiling a step (checking its names and references) is ruleset.step_compilers'; the list of
-step keys is ruleset.kinds.
+`KINDS` is the table of them, the one list of step keys: the pipeline hands it to the compiler,
+and the compiled ruleset keeps it for running (`Ruleset.kinds`).
 """
 
 from __future__ import annotations
@@ -38,21 +41,30 @@ from interpreter.procedure.kinds import (
     require,
     roll,
     sheet_change,
+    stop,
     table,
 )
 from interpreter.procedure.program import Program, write
 from interpreter.procedure.writing import StepWriter
+from interpreter.ruleset.kind import Kinds, distinct
+from interpreter.ruleset.kind import table as kinds_table
 
 if TYPE_CHECKING:
     from interpreter.ruleset.model import Procedure, Ruleset
 
-_MODULES = (let, roll, decide, contest, branch, loop, best_of, table, call, sheet_change, require, for_each)
+KINDS: Kinds = kinds_table(let.KIND, roll.KIND, decide.KIND, stop.KIND, branch.KIND, loop.KIND, best_of.KIND,
+                           contest.KIND, table.KIND, call.KIND, sheet_change.KIND, require.KIND, for_each.KIND)
+"""Step key -> its kind, in the order compiling tries the keys (the first a step has names its kind)."""
 
-WRITERS: Mapping[str, StepWriter] = {key: write for m in _MODULES for key, write in m.kind().items()}
-"""Step key -> the function writing a step of that kind."""
 
-HELPERS: Mapping[str, Any] = {name: f for m in _MODULES for name, f in getattr(m, "HELPERS", {}).items()}
-"""What the code of steps calls, by the names it uses."""
+def writers(kinds: Kinds) -> Mapping[str, StepWriter]:
+    """Step key -> the function writing a step of that kind."""
+    return {key: kind.write for key, kind in kinds.items()}
+
+
+def helpers(kinds: Kinds) -> Mapping[str, object]:
+    """What the code of steps calls, by the names it uses."""
+    return {name: f for kind in distinct(kinds) for name, f in kind.helpers.items()}
 
 
 def program_of(ruleset: Ruleset, proc: Procedure, bound: Mapping[str, Any] | None = None) -> Program:
@@ -61,7 +73,8 @@ def program_of(ruleset: Ruleset, proc: Procedure, bound: Mapping[str, Any] | Non
     key = ("program", tuple(sorted((bound or {}).items())))
     found = proc.memo.written.get(key)
     if found is None or found[0] is not proc.steps:  # (a copy of a procedure with other steps shares the memo)
-        found = _kept(proc, key, (proc.steps, write(ruleset, proc, proc.steps, WRITERS, HELPERS, bound=bound)))
+        found = _kept(proc, key, (proc.steps, write(ruleset, proc, proc.steps, writers(ruleset.kinds),
+                                                         helpers(ruleset.kinds), bound=bound)))
     program: Program = found[1]
     return program
 
@@ -80,5 +93,6 @@ def function_of(ruleset: Ruleset, proc: Procedure, bound: Mapping[str, Any] | No
     key = ("function", tuple(sorted((bound or {}).items())))
     found = proc.memo.written.get(key)
     if found is None or found[0] is not proc.steps:
-        found = _kept(proc, key, (proc.steps, write_function(ruleset, proc, WRITERS, HELPERS, bound)))
+        found = _kept(proc, key, (proc.steps, write_function(ruleset, proc, writers(ruleset.kinds),
+                                                                helpers(ruleset.kinds), bound)))
     return found[1]

@@ -19,9 +19,31 @@ from interpreter.formula.compile import Formula
 from interpreter.procedure.records import NoteRecord
 from interpreter.procedure.state import END, State
 from interpreter.procedure.writing import Writer
-from interpreter.ruleset.liveness import SHEET, writes
+from interpreter.record import replace
+from interpreter.ruleset import liveness
+from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, compile_steps, formula_at
+from interpreter.ruleset.kind import Instances, RawStep, StepKind
+from interpreter.ruleset.liveness import SHEET, Liveness, Names, names
 from interpreter.ruleset.model import Procedure
 from interpreter.ruleset.specs import BestOf, Step, Steps
+
+
+def compile_best_of(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BestOf:
+    count = formula_at(c, spec["best_of"], path + ("best_of",), scope)
+    worst = formula_at(c, spec["worst_when"], path + ("worst_when",), scope) if "worst_when" in spec else None
+    scope.weaken()
+    steps = compile_steps(c, spec["steps"], path + ("steps",), scope, ctx)
+    tiebreak = formula_at(c, spec["tiebreak"], path + ("tiebreak",), scope) if "tiebreak" in spec else None
+    return BestOf(count, worst, tiebreak, steps, ctx.name)
+
+
+def reads(lv: Liveness, spec: BestOf, out: Names) -> tuple[BestOf, Names]:
+    body, body_in = lv.steps(spec.steps, out | names(spec.tiebreak))
+    return replace(spec, steps=body), body_in | names(spec.count) | names(spec.worst_when)
+
+
+def writes(spec: BestOf, *_: object) -> set[str]:
+    return set()  # (only what its steps write: the run kept leaves them)
 
 
 class Runs:
@@ -92,7 +114,7 @@ def write_run_loop(w: Writer, runs: Runs, count: str, worst: str, steps: Steps) 
     run starts from it, and after each the run kept so far is saved with its score and whether it stopped
     (`kept`); after the last, the kept run's state is put back. A stop in a run ends that run only; the step
     stops the procedure when the run kept stopped."""
-    written = writes(steps, w.ruleset.procedures, w.ruleset.tables)
+    written = liveness.writes(steps, w.ruleset.procedures, w.ruleset.tables, w.ruleset.kinds)
     if SHEET in written:
         written = written | w.sheet_held()
     names = sorted(n for n in written if n != SHEET)
@@ -143,8 +165,25 @@ def _restore(w: Writer, names: list[str], saved: str, at: int) -> None:
     w.put_outcome(f"{saved}[{at + n}]", f"{saved}[{at + n + 1}]")
 
 
-def kind() -> dict[str, Any]:
-    return {"best_of": write_best_of}
+def describe(step: Step[BestOf]) -> str:
+    spec = step.spec
+    text = f"Do this `{spec.count.text}` times and keep the best run (best by the outcome order of `{spec.procedure}`)"
+    if spec.worst_when is not None:
+        text += f", the worst instead when `{spec.worst_when.text}`"
+    if spec.tiebreak is not None:
+        text += f", ties going to the higher `{spec.tiebreak.text}`"
+    return text + ":"
 
 
-HELPERS = {"_best_of_count": count_refused}
+def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
+    """Two runs of a body that ends by setting an outcome, the worse kept when a condition holds."""
+    head: RawStep = {"best_of": 2, "worst_when": g.condition(), "tiebreak": g.name()}
+    body = g.steps(times * 2, depth)
+    return [] if body is None else [{**head, "steps": [*body, g.decides()]}]
+
+
+KIND = StepKind(
+    keys=("best_of",), specs=(BestOf,), compile=compile_best_of, reads=reads, writes=writes, draws=True,
+    jumps=True, goes_on=False, write=write_best_of, describe=describe, sample=sample,
+    helpers={"_best_of_count": count_refused}
+)

@@ -7,10 +7,31 @@ block after the step, where the worlds of both are merged again for exact odds.
 
 from __future__ import annotations
 
-from typing import Any
-
 from interpreter.procedure.writing import Writer
+from interpreter.record import replace
+from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, compile_steps, formula_at
+from interpreter.ruleset.kind import Instances, RawStep, StepKind
+from interpreter.ruleset.liveness import Liveness, Names, names
 from interpreter.ruleset.specs import If, Step
+
+
+def compile_if(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> If:
+    cond = formula_at(c, spec["if"], path + ("if",), scope)
+    then_scope, else_scope = scope.copy(weak=True), scope.copy(weak=True)
+    then = compile_steps(c, spec["then"], path + ("then",), then_scope, ctx)
+    other = compile_steps(c, spec.get("else") or [], path + ("else",), else_scope, ctx)
+    scope.join(then_scope, else_scope)
+    return If(cond, then, other)
+
+
+def reads(lv: Liveness, spec: If, out: Names) -> tuple[If, Names]:
+    then, then_in = lv.steps(spec.then, out)
+    otherwise, else_in = lv.steps(spec.otherwise, out)
+    return replace(spec, then=then, otherwise=otherwise), then_in | else_in | names(spec.cond)
+
+
+def writes(spec: If, *_: object) -> set[str]:
+    return set()  # (only what its steps write)
 
 
 def write_if(w: Writer, step: Step[If]) -> None:
@@ -42,5 +63,21 @@ def write_if(w: Writer, step: Step[If]) -> None:
     w.enter(after)
 
 
-def kind() -> dict[str, Any]:
-    return {"if": write_if}
+def describe(step: Step[If]) -> str:
+    return f"If `{step.spec.cond.text}`:"
+
+
+def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
+    then = g.steps(times, depth)
+    if then is None:
+        return []
+    step: RawStep = {"if": g.condition(), "then": then}
+    if g.rng.random() < 0.6:
+        step["else"] = g.steps(times, depth)
+    return [step]
+
+
+KIND = StepKind(
+    keys=("if",), specs=(If,), compile=compile_if, reads=reads, writes=writes, draws=False, jumps=False,
+    goes_on=False, write=write_if, describe=describe, sample=sample
+)

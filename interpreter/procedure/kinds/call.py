@@ -8,17 +8,21 @@ work out its every end once per set of arguments and give each with its probabil
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from typing import Any
 
-from interpreter.absent import Absent
-from interpreter.errors import BadParameter, Location
+from interpreter.errors import BadParameter, Location, SchemaViolation
 from interpreter.procedure.records import Record, RollRecord
-from interpreter.procedure.writing import Writer, fixed_names
+from interpreter.procedure.start import base_env, initial_env
+from interpreter.procedure.writing import Writer
 from interpreter.record import replace
-from interpreter.ruleset.liveness import SHEET
+from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, bind, outcome_declared
+from interpreter.ruleset.effects import handles, own_rolls
+from interpreter.ruleset.kind import Instances, RawStep, StepKind
+from interpreter.ruleset.liveness import SHEET, Liveness, Names, names
 from interpreter.ruleset.model import Procedure, Ruleset
-from interpreter.ruleset.specs import Call, Step
+from interpreter.ruleset.specs import Arg, Call, Step
 
 End = tuple[str | None, tuple[Any, ...], dict[str, Any]]
 
@@ -60,7 +64,7 @@ class Site:
         start: those names alone (the same values `start` gives them)."""
         quick = self.quick
         if quick is None:
-            whole = {**_base_env(ruleset, self.callee), **{p.name: p.default for p in self.callee.params}}
+            whole = {**base_env(ruleset, self.callee), **{p.name: p.default for p in self.callee.params}}
             quick = self.quick = {n: whole[n] for n in function.loads if n in whole}
         for name in self.required:
             if name not in args:
@@ -76,6 +80,89 @@ class Site:
         if not self.prefix:
             return records
         return [replace(r, name=f"{self.prefix}_{r.name}") if isinstance(r, RollRecord) else r for r in records]
+
+
+def compile_call(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Call:
+    callee = spec["call"]
+    target = ctx.sections.procedures.get(callee)
+    args = []
+    for pname, value in (spec.get("with") or {}).items():
+        at = path + ("with", pname)
+        f = c.formula(value, at, scope.formulas | scope.dice_only)
+        scope.refuse_absent(c, f)
+        passes = handed_dice(c, value, f, at, scope, callee, pname, target)
+        args.append(Arg(pname, f, c.where(at, key=True), passes))
+    given = set(spec.get("with") or {})
+    caller = ctx.sections.procedures.get(ctx.name) or {}
+    for effect in ctx.sections.takes.get(callee, ()):  # an effect's flag goes on to the procedures called
+        if effect.param is not None and effect.param not in given and effect.param in scope.formulas \
+                and not handles(effect, caller) \
+                and not (effect.first and own_rolls(effect, ctx.name, caller, ctx.kinds)):
+            given.add(effect.param)
+            f = c.formula(effect.param, path + ("call",), scope.formulas)
+            if f is not None:
+                args.append(Arg(effect.param, f, c.where(path + ("call",))))
+    prefix = spec.get("as")
+    if prefix and target is not None:
+        for name in list(target.get("values") or {}) + list(target.get("outcomes") or {}):
+            bind(scope, ctx, f"{prefix}_{name}")
+    elif prefix:  # the unknown callee is reported at the call; what it would have bound is not reported again
+        c.broken_prefixes.add(f"{prefix}_")
+    if spec.get("inherit_outcome") and target is not None:
+        for o in target.get("outcomes") or {}:
+            outcome_declared(c, o, path + ("call",), ctx)
+    return Call(callee, tuple(args), prefix, bool(spec.get("inherit_outcome")), c.where(path + ("call",)))
+
+
+def handed_dice(c: CompileContext, value: object, f: Any, at: P, scope: Scope, callee: str, pname: str,
+                target: Spec | None) -> str | None:
+    """The dice a `with` value hands on whole (`damage: damage` to a dice parameter), or None for a formula.
+
+    Dice go on only whole and only to a dice parameter: in a formula, or to a number parameter,
+    they are refused here rather than when a run reaches the call.
+    """
+    if f is None:
+        return None
+    dice_names = sorted(f.names & (scope.dice_only - scope.formulas))
+    if not dice_names:
+        return None
+    params = (target or {}).get("params") or {}
+    kind = params.get(pname, {}).get("type") if isinstance(params.get(pname), Mapping) else None
+    name: str = dice_names[0]
+    if isinstance(value, str) and value.strip() == name and kind == "dice":
+        return name
+    if kind == "dice":
+        c.problem(SchemaViolation(f"'{name}' is dice: hand it on whole ({pname}: {name}), not in a formula",
+                                  c.where(at), "roll it first (- roll: {rolled: " + name + "}) to compute with it"))
+    elif target is not None and pname in params:
+        c.problem(SchemaViolation(f"'{name}' is dice, and parameter '{pname}' of '{callee}' takes a number",
+                                  c.where(at), "roll it first (- roll: {rolled: " + name + "}) and give the roll"))
+    return None
+
+
+def call_writes(call: Call, procedures: Mapping[str, Procedure]) -> Names:
+    """The names a call binds in the caller: the callee's values and outcomes under the prefix, and its sheet."""
+    callee = procedures.get(call.procedure)
+    if callee is None:
+        return frozenset()
+    out = {f"{call.prefix}_{n}" for n in callee.values + callee.outcomes} if call.prefix else set()
+    if callee.sheet != "none":
+        out.add(SHEET)
+    return frozenset(out)
+
+
+def reads(lv: Liveness, spec: Call, out: Names) -> tuple[Call, set[str]]:
+    written = call_writes(spec, lv.procedures)
+    live_in = set(out) - written
+    for arg in spec.args:
+        live_in |= names(arg.formula)
+    if SHEET in written:
+        live_in.add(SHEET)
+    return spec, live_in
+
+
+def writes(spec: Call, procedures: Mapping[str, Procedure], tables: object) -> Names:
+    return call_writes(spec, procedures)
 
 
 def write_call(w: Writer, step: Step[Call]) -> None:
@@ -110,45 +197,30 @@ def write_call(w: Writer, step: Step[Call]) -> None:
         w.outcome_of(f"{end}[0]")
 
 
-def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], where: Location | None = None) -> dict[str, Any]:
-    """The names a procedure starts with: constants and named dice its steps read, its outcomes' ranks, then
-    its parameters."""
-    env = dict(_base_env(ruleset, proc))
-    for param in proc.params:
-        if param.name in args:
-            env[param.name] = args[param.name]
-        elif not param.required:
-            env[param.name] = param.default
-        else:
-            raise BadParameter(f"procedure '{proc.name}' needs parameter '{param.name}'", where)
-    return env
+def describe(step: Step[Call]) -> str:
+    spec = step.spec
+    text = f"Run `{spec.procedure}`"
+    if spec.args:
+        text += " with " + ", ".join(f"{a.name} = `{a.formula.text}`" for a in spec.args)
+    if spec.prefix:
+        text += f", its values as `{spec.prefix}_NAME` and its outcomes as flags `{spec.prefix}_OUTCOME`"
+    if spec.inherit:
+        text += ", and take its outcome"
+    return text + "."
 
 
-def _base_env(ruleset: Ruleset, proc: Procedure) -> Mapping[str, Any]:
-    """The constants and named dice a procedure reads (every one when that is not known), its outcomes'
-    ranks, and the names a run without a sheet gives; worked out once, kept on the procedure."""
-    found = proc.memo.base
-    if found is not None and found[0] is proc.steps:
-        return found[1]
-    everything = {**ruleset.constants, **ruleset.dice}
-    reads = proc.reads
-    if reads is None or SHEET in reads:  # a dice parameter, or a sheet's formulas, may read any constant
-        base = dict(everything)
-    else:  # the names its code reads from its start: fixed ones are written into the code (see writing)
-        fixed = fixed_names(ruleset, proc)
-        base = {k: v for k, v in everything.items() if k in reads and k not in fixed}
-    base.update((name, rank) for rank, name in enumerate(proc.outcomes, start=1))
-    base["outcome"] = 0
-    base["has_sheet"] = False
-    if proc.sheet == "optional":  # until a sheet is given, a derived value that reads its state has no value
-        for derived in ruleset.derived.values():
-            if derived.state:
-                base[derived.name] = Absent(
-                    f"it is a derived value that reads sheet state ({', '.join(sorted(derived.state))})",
-                    "give --sheet FILE", "needs a sheet")
-    proc.memo.base = (proc.steps, base)
-    return base
+def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
+    """A call with a random argument, what it gives read afterwards, its outcome taken one time in two."""
+    if not g.afford(math.log(3), times):
+        return []
+    callee, param, gives = g.callee()
+    step: RawStep = {"call": callee, "with": {param: g.number()}, "as": "h"}
+    if g.rng.random() < 0.5:
+        step["inherit_outcome"] = True
+    return [step, g.keep(" + ".join(f"h_{name}" for name in gives))]
 
 
-def kind() -> dict[str, Any]:
-    return {"call": write_call}
+KIND = StepKind(
+    keys=("call",), specs=(Call,), compile=compile_call, reads=reads, writes=writes, draws=True, jumps=False,
+    goes_on=False, write=write_call, describe=describe, sample=sample, refers={"call": "procedure"},
+)

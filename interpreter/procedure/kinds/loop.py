@@ -9,12 +9,36 @@ probability is below limits.TRUNCATION_MASS (the mass cut off is reported).
 
 from __future__ import annotations
 
-from typing import Any
-
 from interpreter import limits
 from interpreter.errors import LimitExceeded, Location
 from interpreter.procedure.writing import Writer
+from interpreter.record import replace
+from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, compile_steps, formula_at
+from interpreter.ruleset.kind import Instances, RawStep, StepKind
+from interpreter.ruleset.liveness import Liveness, Names, names
 from interpreter.ruleset.specs import Loop, Step
+
+
+def compile_loop(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Loop:
+    inner = scope.copy(weak=True)
+    counter = spec.get("counter")
+    inner.define(counter)
+    times = formula_at(c, spec["repeat"], path + ("repeat",), scope) if "repeat" in spec else None
+    condition = formula_at(c, spec["while"], path + ("while",), inner) if "while" in spec else None
+    most = formula_at(c, spec["max"], path + ("max",), scope) if "max" in spec else None
+    steps = compile_steps(c, spec["steps"], path + ("steps",), inner, ctx)
+    if counter:
+        ctx.bound.add(counter)
+    return Loop(times, condition, most, counter, steps)
+
+
+def reads(lv: Liveness, spec: Loop, out: Names) -> tuple[Loop, Names]:
+    annotated, head = lv.loop(spec.steps, out | names(spec.condition) | ({spec.counter} if spec.counter else set()))
+    return replace(spec, steps=annotated), head | names(spec.times) | names(spec.max)
+
+
+def writes(spec: Loop, *_: object) -> set[str]:
+    return {spec.counter} if spec.counter else set()
 
 
 def loop_limit(where: Location) -> None:
@@ -77,8 +101,33 @@ def write_loop(w: Writer, step: Step[Loop]) -> None:
         w.drop(name)
 
 
-def kind() -> dict[str, Any]:
-    return {"repeat": write_loop, "while": write_loop}
+def describe(step: Step[Loop]) -> str:
+    spec = step.spec
+    words = []
+    if spec.times is not None:
+        words.append(f"`{spec.times.text}` times")
+    if spec.condition is not None:
+        words.append(f"while `{spec.condition.text}`")
+    if spec.max is not None:
+        words.append(f"at most `{spec.max.text}` times")
+    counting = f", counting in `{spec.counter}`" if spec.counter else ""
+    return "Repeat " + ", ".join(words) + counting + ":"
 
 
-HELPERS = {"_loop_limit": loop_limit}
+def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
+    """A loop a number of times, or while a condition holds at most a few times; its body reads its counter."""
+    counter = g.counter()
+    if g.rng.random() < 0.5:
+        head: RawStep = {"repeat": g.rng.choice(("2", f"clamp({g.number()}, 0, 2)", "1")), "counter": counter}
+        body = g.steps(times * 2, depth)
+    else:
+        head = {"while": g.condition(), "max": g.rng.randint(1, 3), "counter": counter}
+        body = g.steps(times * 3, depth)
+    return [] if body is None else [{**head, "steps": [*body, g.keep(f"{g.name()} + {counter}")]}]
+
+
+KIND = StepKind(
+    keys=("repeat", "while"), specs=(Loop,), compile=compile_loop, reads=reads, writes=writes, draws=True,
+    jumps=True, goes_on=False, write=write_loop, describe=describe, sample=sample,
+    helpers={"_loop_limit": loop_limit}
+)

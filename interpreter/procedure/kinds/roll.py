@@ -6,11 +6,106 @@ gives each result in turn with its probability), so this code is the same for bo
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
 
+from interpreter.dice.expr import DiceExpr
+from interpreter.dice.reading import pool_problem
+from interpreter.dice.statistic import Statistic, parse_statistic
+from interpreter.errors import RulesError, SchemaViolation
 from interpreter.procedure.records import NoteRecord
 from interpreter.procedure.writing import Writer
+from interpreter.record import replace
+from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, bind, formula_at, not_sheet
+from interpreter.ruleset.effects import one_dice_term, reaches_roll, refuse_many, roll_variants
+from interpreter.ruleset.kind import Instances, RawStep, StepKind
+from interpreter.ruleset.liveness import Liveness, Names, names
 from interpreter.ruleset.specs import Roll, RollInto, Step
+
+
+def compile_roll(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Roll:
+    rolls = []
+    for name, value in spec["roll"].items():
+        at = path + ("roll", name)
+        not_sheet(c, name, at, ctx)
+        expr = c.dice_expr(value, at, scope)
+        if expr is not None:
+            scope.refuse_absent(c, None, expr.names, c.where(at))
+        rolls.append(_with_effects(c, RollInto(name, expr, c.where(at)), value, spec, at, scope, ctx))
+        bind(scope, ctx, name)
+    if "read" in spec:
+        reads, thresholds = _pool_reads(c, spec, path, rolls[-1].expr, scope)
+        rolls[-1] = replace(rolls[-1], reads=reads, thresholds=thresholds)
+        for name in spec["read"]:
+            not_sheet(c, name, path + ("read", name), ctx)
+            bind(scope, ctx, name)
+    return Roll(tuple(rolls))
+
+
+def _with_effects(c: CompileContext, r: RollInto, text: object, spec: Spec, at: P, scope: Scope,
+                  ctx: ProcContext) -> RollInto:
+    """The roll with the effects that reach it: the expression for each set of them that is on."""
+    effects = ctx.sections.effects
+    if not effects or r.expr is None or "read" in spec:  # a pool read for statistics is left as it is
+        return r
+    raw = ctx.sections.procedures.get(ctx.name) or {}
+    reaching = tuple(e for e in effects.values() if reaches_roll(e, ctx.name, raw, at[2:], text, ctx.kinds))
+    if not reaching or not refuse_many(c, reaching, c.where(at)):
+        return r
+    one_term = one_dice_term(r.expr.text, ctx.sections.dice)
+    if one_term is None and any(e.reroll is not None for e in reaching):
+        c.problem(SchemaViolation(f"effect '{next(e.name for e in reaching if e.reroll is not None)}' rerolls dice, "
+                                  f"and '{r.expr.text}' is not one dice term without a reroll of its own", c.where(at),
+                                  "narrow the effect's reaches to rolls of one dice term"))
+        return r
+    variants = []
+    for changed in roll_variants(r.expr.text, reaching, spec.get("better", "high"), one_term):
+        expr = c.dice_expr(changed, at, scope)
+        if expr is None:
+            return r
+        variants.append(expr)
+    flags = tuple(c.formula(e.switch_in(raw), at, scope.formulas) for e in reaching)
+    if any(f is None for f in flags):
+        return r
+    return replace(r, effects=reaching, switches=flags, variants=tuple(variants))
+
+
+def _pool_reads(c: CompileContext, spec: Spec, path: P, expr: DiceExpr | None,
+                scope: Scope) -> tuple[tuple[tuple[str, Statistic], ...], tuple[tuple[object, ...], ...]]:
+    """`read`: statistics of the pool of a roll step's one dice term or dice group, with the thresholds
+    written as formulas compiled (`count >= hit_face`)."""
+    if len(spec["roll"]) != 1:
+        c.problem(SchemaViolation("a roll step with 'read' rolls one pool: give 'roll' one name",
+                                  c.where(path + ("read",), key=True)))
+    elif expr is not None and (problem := pool_problem(expr.tree)) is not None:
+        c.problem(SchemaViolation(f"'{expr.text}' {problem}", c.where(path + ("roll", next(iter(spec["roll"]))))))
+    reads = []
+    thresholds = []
+    for name, text in spec["read"].items():
+        at = path + ("read", name)
+        try:
+            stat = parse_statistic(text)
+        except RulesError as err:
+            err.where = c.where(at)
+            c.problem(err)
+            continue
+        reads.append((name, stat))
+        thresholds.append(tuple(formula_at(c, formula, at, scope) for formula in stat.texts))
+    return tuple(reads), tuple(thresholds)
+
+
+def reads(lv: Liveness, spec: Roll, out: Names) -> tuple[Roll, set[str]]:
+    live_in = set(out)
+    for r in reversed(spec.rolls):
+        live_in.discard(r.name)
+        live_in -= {name for name, _ in r.reads}
+        live_in |= lv.dice_reads(r.expr)
+        live_in.update(*(names(f) for fs in r.thresholds for f in fs))
+        live_in.update(*(names(f) for f in r.switches))
+    return spec, live_in
+
+
+def writes(spec: Roll, *_: object) -> set[str]:
+    return {r.name for r in spec.rolls} | {name for r in spec.rolls for name, _ in r.reads}
 
 
 def write_roll(w: Writer, step: Step[Roll]) -> None:
@@ -68,5 +163,41 @@ def write_effects(w: Writer, r: RollInto) -> None:
         w.trace_when(f"({bool(value >> i & 1)})" if known else f"{pick} & {1 << i}", note)
 
 
-def kind() -> dict[str, Any]:
-    return {"roll": write_roll}
+def rolls(step: RawStep) -> list[tuple[str, str, object]]:
+    """The rolls of a step as written that effects may change: all of a roll step's, unless it reads a pool."""
+    into = step.get("roll")
+    if not isinstance(into, Mapping) or "read" in step:
+        return []
+    return [("roll", str(name), text) for name, text in into.items()]
+
+
+def describe(step: Step[Roll]) -> str:
+    parts = []
+    for r in step.spec.rolls:
+        text = f"`{r.expr.text}` into `{r.name}`"
+        if r.reads:
+            text += " (reading " + ", ".join(f"`{name}` = {stat.text}" for name, stat in r.reads) + ")"
+        parts.append(text)
+    return "Roll " + "; ".join(parts) + "."
+
+
+def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
+    """A roll into a name, one time in four of a pool with a statistic read into another name."""
+    name = g.name()
+    pool = g.rng.random() < 0.25
+    before, expr, cost = g.dice(pool)
+    if not g.afford(cost, times):
+        return []
+    step: RawStep = {"roll": {name: expr}}
+    if pool:
+        other = name
+        while other == name:
+            other = g.name()
+        step["read"] = {other: g.rng.choice(("highest", "count == 2", "dice", "lowest"))}
+    return [*before, step]
+
+
+KIND = StepKind(
+    keys=("roll",), specs=(Roll,), compile=compile_roll, reads=reads, writes=writes, draws=True, jumps=False,
+    goes_on=True, write=write_roll, describe=describe, sample=sample, rolls=rolls
+)

@@ -8,12 +8,63 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.errors import Location, Refused
+from interpreter.errors import Location, Refused, SchemaViolation, UnknownName
+from interpreter.hints import suggest
 from interpreter.procedure.writing import Writer
+from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec
 from interpreter.ruleset.derived import refresh
-from interpreter.ruleset.model import Ruleset, Track
-from interpreter.ruleset.specs import BoxChange, Step, Update
+from interpreter.ruleset.kind import Instances, RawStep, StepKind
+from interpreter.ruleset.liveness import SHEET, Liveness, Names, assigned, names
+from interpreter.ruleset.model import Ruleset, SheetSpec, Track
+from interpreter.ruleset.specs import Assign, BoxChange, Step, Update
 from interpreter.ruleset.tracks import MARKS, box_numbers, damage_marks, heal_marks
+
+_KEYS = ("update", "damage", "heal")
+
+
+def _needs_sheet(c: CompileContext, ctx: ProcContext, path: P, kind: str) -> SheetSpec | None:
+    if ctx.sheet is None:
+        c.problem(SchemaViolation(f"a '{kind}' step needs the procedure to have 'sheet: required'", c.where(path)))
+    return ctx.sheet
+
+
+def compile_update(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Update:
+    assign = []
+    _needs_sheet(c, ctx, path, _KEYS[0])
+    for name, value in spec[_KEYS[0]].items():
+        at = path + (_KEYS[0], name)
+        if name not in ctx.writable:
+            c.problem(UnknownName(f"'{name}' is not a sheet value a procedure can change", c.where(at, key=True),
+                                  suggest(name, sorted(ctx.writable))))
+        assign.append(Assign(name, c.formula(value, at, scope.formulas), c.where(at)))
+    return Update(tuple(assign))
+
+
+def compile_box(kind: str, c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BoxChange:
+    name = spec[kind]
+    sheet = _needs_sheet(c, ctx, path, kind)
+    if sheet is not None:
+        track = sheet.tracks.get(name)
+        if track is None or track.kind != "boxes":
+            boxes = [t.name for t in sheet.tracks.values() if t.kind == "boxes"]
+            c.problem(UnknownName(f"unknown box track '{name}'", c.where(path + (kind,)), suggest(name, boxes)))
+    return BoxChange(name, c.formula(spec["amount"], path + ("amount",), scope.formulas),
+                     c.formula(spec["type"], path + ("type",), scope.formulas))
+
+
+def compile_change(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Update | BoxChange:
+    key = next(k for k in _KEYS if k in spec)
+    return compile_update(c, spec, path, scope, ctx) if key == _KEYS[0] else compile_box(key, c, spec, path, scope, ctx)
+
+
+def reads(lv: Liveness, spec: Update | BoxChange, out: Names) -> tuple[Update | BoxChange, set[str]]:
+    if isinstance(spec, BoxChange):
+        return spec, set(out) | names(spec.amount) | names(spec.type) | {SHEET}
+    return spec, assigned(out, spec.assign) | {SHEET}
+
+
+def writes(spec: Update | BoxChange, *_: object) -> set[str]:
+    return {SHEET} if isinstance(spec, BoxChange) else {a.name for a in spec.assign} | {SHEET}
 
 
 def write_update(w: Writer, step: Step[Update]) -> None:
@@ -65,8 +116,28 @@ def _write_box(w: Writer, step: Step[BoxChange]) -> None:
     w.emit(f"{w.keep(boxes)}.change({w.names()}, {amount}, {severity})")
 
 
-def kind() -> dict[str, Any]:
-    return {"update": write_update, "damage": _write_box, "heal": _write_box}
+def write_change(w: Writer, step: Step[Update | BoxChange]) -> None:
+    if isinstance(step.spec, Update):
+        write_update(w, step)  # type: ignore[arg-type]  # (a step of this spec)
+    else:
+        _write_box(w, step)  # type: ignore[arg-type]
 
 
-HELPERS = {"_refresh": refresh}
+def describe(step: Step[Update | BoxChange]) -> str:
+    spec = step.spec
+    if isinstance(spec, Update):
+        return "On the sheet, set " + "; ".join(f"`{a.name}` to `{a.formula.text}`" for a in spec.assign) + "."
+    verb = "Mark" if step.kind == _KEYS[1] else "Heal"
+    return f"{verb} `{spec.amount.text}` boxes of type `{spec.type.text}` on the `{spec.track}` track."
+
+
+def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
+    """None: the steps need a character sheet with a box track, which the differential procedures have not."""
+    return []
+
+
+KIND = StepKind(
+    keys=_KEYS, specs=(Update, BoxChange), compile=compile_change, reads=reads, writes=writes, draws=False,
+    jumps=False, goes_on=True, write=write_change, describe=describe, sample=sample,
+    helpers={"_refresh": refresh}
+)

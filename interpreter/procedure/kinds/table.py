@@ -6,23 +6,102 @@ other rows bind and this one does not is absent afterwards, unless it was bound 
 
 from __future__ import annotations
 
-from typing import Any
+import math
+from collections.abc import Mapping
 
 from interpreter.absent import Absent
-from interpreter.errors import Location, TableMiss
+from interpreter.errors import Location, SchemaViolation, TableMiss, UnknownName
+from interpreter.hints import suggest
 from interpreter.procedure.kinds.roll import write_roll_into
 from interpreter.procedure.records import NoteRecord
 from interpreter.procedure.writing import Writer
+from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, bind, formula_at, outcome_declared
+from interpreter.ruleset.kind import Instances, RawStep, StepKind
+from interpreter.ruleset.liveness import Liveness, Names, names
 from interpreter.ruleset.model import Row, Table
 from interpreter.ruleset.specs import RollInto, Step, TableLookup
 from interpreter.ruleset.tables import row_name
 
 
-def table_miss(what: tuple[str, Location], key: Any) -> None:
+def compile_table_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> TableLookup:
+    name = spec["table"]
+    tables = ctx.sections.tables
+    table = tables.get(name)
+    if table is None:
+        c.problem(UnknownName(f"unknown table '{name}'", c.where(path + ("table",)), suggest(name, list(tables))))
+    key = formula_at(c, spec["key"], path + ("key",), scope) if "key" in spec else None
+    if table is not None and key is None and "die" not in table:
+        c.problem(SchemaViolation(f"table '{name}' has no die, so this step needs a key",
+                                  c.where(path, key=False)))
+    defined = [spec.get("roll_as"), spec.get("value_as")]
+    maybe: dict[str, str] = {}
+    if table is not None:
+        rows = list(table.get("rows") or []) + ([table["default"]] if "default" in table else [])
+        for i, row in enumerate(table.get("rows") or []):
+            outcome_declared(c, row.get("outcome"), ("tables", name, "rows", i, "outcome"), ctx)
+        every = {n for row in rows for n in row.get("values") or {}}
+        for i, row in enumerate(rows):
+            for missing in sorted(every - set(row.get("values") or {})):
+                maybe.setdefault(missing, f"{_row_named(name, table, i)} binds no '{missing}'")
+        ctx.bound.update(every)
+        defined += sorted(every - set(maybe))
+        no_value = next((i for i, row in enumerate(rows) if "value" not in row), None)
+        if spec.get("value_as") and no_value is not None:  # such a row leaves it absent, whatever it held
+            defined.remove(spec["value_as"])
+            ctx.bound.add(spec["value_as"])
+            scope.maybe(spec["value_as"], f"{_row_named(name, table, no_value)} has no value", rebound=True)
+    bind(scope, ctx, *defined)
+    for missing, why in maybe.items():
+        scope.maybe(missing, why)
+    return TableLookup(name, key, spec.get("roll_as"), spec.get("value_as"))
+
+
+def _row_named(name: str, table: Spec, index: int) -> str:
+    """A row of a table as written (its default row last), as messages name it."""
+    rows = list(table.get("rows") or [])
+    if index == len(rows):
+        return row_name(name, index, 0, 0, default=True)
+    on = rows[index].get("on", 0)
+    low, high = (on, on) if isinstance(on, int) else (on[0], on[1])
+    return row_name(name, index, low, high, default=False)
+
+
+def _rows(table: Table) -> tuple[Row, ...]:
+    return table.rows + ((table.default,) if table.default is not None else ())
+
+
+def reads(lv: Liveness, spec: TableLookup, out: Names) -> tuple[TableLookup, set[str]]:
+    """What a table step reads (its key, or its die; what its rows read), less what every row of it writes."""
+    table = lv.tables.get(spec.table)
+    got: set[str] = set(names(spec.key))
+    shared: set[str] | None = None
+    if table is not None:
+        if spec.key is None:
+            got |= lv.dice_reads(table.die)
+        for row in _rows(table):
+            got |= names(row.value)
+            written = set()
+            for name, expr in row.values:
+                got |= lv.dice_reads(expr)
+                written.add(name)
+            shared = written if shared is None else shared & written
+    return spec, (set(out) - {spec.roll_as, spec.value_as} - (shared or set())) | got
+
+
+def writes(spec: TableLookup, procedures: object, tables: Mapping[str, Table]) -> set[str]:
+    out = {n for n in (spec.roll_as, spec.value_as) if n}
+    table = tables.get(spec.table)
+    if table is not None:
+        for row in _rows(table):
+            out |= {n for n, _ in row.values}
+    return out
+
+
+def table_miss(what: tuple[str, Location], key: object) -> None:
     raise TableMiss(f"table '{what[0]}' has no row for {key}", what[1])
 
 
-def landed(table: str, key: Any, row: str) -> NoteRecord:
+def landed(table: str, key: object, row: str) -> NoteRecord:
     """The trace's note of the row a key lands on."""
     return NoteRecord(f"{table}: {key} → {row}")
 
@@ -69,8 +148,26 @@ def write_table(w: Writer, step: Step[TableLookup]) -> None:
                 write_roll_into(w, RollInto(name, expr, each.where))
 
 
-def kind() -> dict[str, Any]:
-    return {"table": write_table}
+def describe(step: Step[TableLookup]) -> str:
+    spec = step.spec
+    text = (f"Look up table `{spec.table}` at `{spec.key.text}`" if spec.key is not None
+            else f"Roll on table `{spec.table}`")
+    if spec.roll_as:
+        text += f", the roll in `{spec.roll_as}`"
+    if spec.value_as:
+        text += f", the row's value in `{spec.value_as}`"
+    return text + "."
 
 
-HELPERS = {"_table_miss": table_miss, "_landed": landed}
+def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
+    """A roll on a table's die (its roll kept), or a table looked up by a key (its value kept)."""
+    if g.rng.random() < 0.5:
+        return [{"table": g.table(rolled=True), "roll_as": g.name()}] if g.afford(math.log(6), times) else []
+    return [{"table": g.table(rolled=False), "key": g.number(), "value_as": g.name()}]
+
+
+KIND = StepKind(
+    keys=("table",), specs=(TableLookup,), compile=compile_table_step, reads=reads, writes=writes, draws=True,
+    jumps=False, goes_on=True, write=write_table, describe=describe, sample=sample,
+    helpers={"_table_miss": table_miss, "_landed": landed}, refers={"table": "table"},
+)
