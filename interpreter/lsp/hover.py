@@ -58,12 +58,22 @@ def _constant(ruleset: Ruleset, name: str, base: Ruleset | None, files: list[tup
 
 
 def _dice(text: str, ruleset: Ruleset | None) -> str | None:
+    """A dice expression's mean and range, when its distribution is small enough to build here (told first)."""
     from interpreter.dice.expr import parse
     from interpreter.errors import RulesError
+    from interpreter.lsp.estimate import size_of
 
     env: dict[str, Any] = dict(ruleset.constants) if ruleset is not None else {}
     try:
-        dist = parse(text).distribution(env)
+        expr = parse(text)
+    except (RulesError, KeyError, TypeError, ValueError):
+        return None
+    size = size_of(expr.tree, {**(dict(ruleset.dice) if ruleset is not None else {}), **env})
+    if not size.fits:
+        return (f"`{text}`: up to {size.values:,} values, from {size.low} to {size.high}: too many to compute "
+                "here (`rules odds` tells whether it can be computed at all)")
+    try:
+        dist = expr.distribution(env)
     except (RulesError, KeyError, TypeError, ValueError):
         return None
     values = dist.values
