@@ -9,7 +9,7 @@ from typing import Any
 from interpreter.lsp.context import PROSE, Place
 from interpreter.ruleset.model import Ruleset
 
-__all__ = ["keys_at", "names_at", "ruleset_ids"]
+__all__ = ["base_constants", "keys_at", "names_at", "ruleset_ids"]
 
 
 def _resolve(schema: dict[str, Any], node: Any) -> list[dict[str, Any]]:
@@ -124,3 +124,8 @@ def ruleset_ids() -> list[tuple[str, str]]:
     from interpreter.load.find import user_rulesets
 
     return [(i, "bundled") for i in bundled_ids()] + [(i, paths[0]) for i, paths in sorted(user_rulesets().items())]
+
+
+def base_constants(base: Ruleset) -> list[tuple[str, str]]:
+    """(name, value) of the constants of an overlay's base: what its `constants:` may change."""
+    return [(name, f"= {value} in {base.id}") for name, value in base.constants.items()]

@@ -47,9 +47,13 @@ def base_of(doc: Document, path: str, key: str = "extends") -> types.Location | 
 
 
 def definition(merged: Document, word: str, place: Place) -> types.Location | None:
-    """Where a name is defined: a parameter of the procedure around the cursor, else a top-level section's entry."""
+    """Where a name is defined: the procedure a `call:` names, a parameter of the procedure around the cursor, else
+    a top-level section's entry."""
     data = merged.data if isinstance(merged.data, dict) else {}
     keys = place.keys
+    called = data.get("procedures")
+    if place.key in ("call", "procedure") and isinstance(called, dict) and word in called:  # a procedure's name
+        return _location(merged.where(("procedures", word), key=True))
     if keys[:1] == ("procedures",) and len(keys) > 1:
         params = (data.get("procedures", {}).get(keys[1]) or {}).get("params") or {}
         if isinstance(params, dict) and word in params:

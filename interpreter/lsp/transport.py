@@ -137,7 +137,7 @@ async def serve_frames(server: LanguageServer, stdin: BinaryIO,
             protocol.handle_message(message)
         except (SystemExit, KeyboardInterrupt):
             raise
-        except Exception:  # noqa: BLE001  (one message's failure is logged; the next is read)
+        except Exception:  # one message's failure is logged; the next is read
             logger.exception("could not handle a message")
     return 0
 
