@@ -34,6 +34,7 @@ __all__ = ["Session", "problem_text"]
 
 SOURCE = "rules"
 CHECKERS = 3  # files checked at once
+MAX_DIAGNOSTICS = 500  # problems shown in one file (an editor's list is no use past that)
 
 
 def problem_text(problem: RulesError) -> str:
@@ -183,8 +184,13 @@ class Session:
         own_path = report.path
         lines = self.lines(uri)
         own: list[types.Diagnostic] = []
-        for problem in report.problems.get(own_path, []):
+        problems = report.problems.get(own_path, [])
+        for problem in problems[:MAX_DIAGNOSTICS]:
             own.append(self.diagnostic(lines, problem, types.DiagnosticSeverity.Error))
+        if len(problems) > MAX_DIAGNOSTICS:
+            more = RulesError(f"{len(problems) - MAX_DIAGNOSTICS} more problems are not shown; `rules validate` "
+                              "lists them all", Location(line=1, col=1))
+            own.append(self.diagnostic(lines, more, types.DiagnosticSeverity.Error))
         for warning in report.warnings:
             if not warning.where or not (warning.where.source or warning.where.file) or os.path.realpath(
                     warning.where.source or warning.where.file) == own_path:
