@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import sys
 import threading
@@ -225,6 +226,9 @@ def serve() -> None:
     The process ends at once (a check still running on a worker thread is not waited for), with 0 after
     `shutdown` and `exit` or the end of the input, 1 after `exit` alone or a frame that cannot be followed.
     """
+    for name in ("pygls", "interpreter.lsp"):  # a message the server could not handle is answered, not logged
+        logging.getLogger(name).addHandler(logging.NullHandler())
+        logging.getLogger(name).propagate = False
     server = make_server()
     assert isinstance(server, _Server)
     server._stop_event = threading.Event()

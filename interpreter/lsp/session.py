@@ -129,11 +129,9 @@ class Session:
             return
         if self.is_open(uri):
             self.server.workspace.remove_text_document(uri)
-        self.closed(uri)
         problem = RulesError(f"this file came in a message of {length} bytes, more than the server reads; "
                              f"a ruleset may have {limits.MAX_FILE_BYTES} bytes", Location(line=1, col=1))
-        self._own[uri] = [self.diagnostic([], problem, types.DiagnosticSeverity.Error)]
-        self._send(uri)
+        self.closed(uri, [self.diagnostic([], problem, types.DiagnosticSeverity.Error)])
 
     # ------------------------------------------------------------------ checks
     def schedule(self, uri: str, follow: bool = True) -> None:
@@ -165,12 +163,14 @@ class Session:
                 if other != uri and known is not None and known.kind in ("overlay", "sheet"):
                     self.schedule(other, follow=False)
 
-    def closed(self, uri: str) -> None:
-        """Forget a file the editor closed, and clear what was shown for it."""
+    def closed(self, uri: str, instead: list[types.Diagnostic] | None = None) -> None:
+        """Forget a file the editor closed, and clear what was shown for it (showing ``instead``, when given)."""
         self.checkers.pop(uri, None)
         self.reports.pop(uri, None)
         self.good.pop(uri, None)
         self._own.pop(uri, None)
+        if instead:
+            self._own[uri] = instead
         for target in list(self._through):
             self._through[target].pop(uri, None)
             self._send(target)

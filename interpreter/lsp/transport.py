@@ -20,7 +20,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import BinaryIO
 
-from lsprotocol import types
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidRequest, JsonRpcParseError
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
@@ -67,7 +66,7 @@ class Protocol(LanguageServerProtocol):
     def refuse(self, msg_id: object, code: int, message: str) -> None:
         """Answer a request (``msg_id`` None when it cannot be told) with a JSON-RPC error."""
         known = msg_id if isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool) else None
-        self._send_response(known, error=types.ResponseError(code=code, message=message))  # type: ignore[arg-type]
+        self._send_data({"jsonrpc": "2.0", "id": known, "error": {"code": code, "message": message}})  # id null kept
 
 
 def _read_through(stdin: BinaryIO, length: int) -> tuple[bytes, int]:
