@@ -238,7 +238,7 @@ def test_one_costly_document_never_starves_another(tmp_path):
     good_uri = wire.open(tmp_path / "good.yaml", "ruleset: good\ntitle: Good\n" + RULE + "oops: 1\n")
     found = wire.diagnostics(good_uri, timeout=WAIT)
     waited = time.monotonic() - started
-    assert [d["message"] for d in found] == ["unknown key 'oops'"]
+    assert [d["message"].split(";")[0] for d in found] == ["unknown key 'oops'"]
     assert waited < 10, f"good.yaml waited {waited:.1f} s for its diagnostics"
     text = wire.answer(hover)["result"]["contents"]["value"]
     assert "and 988 more samples" in text and text.count("- `p n=") == 12

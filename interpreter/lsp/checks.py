@@ -8,10 +8,11 @@ may lie in the base it extends, a sheet's in the ruleset it names.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 
 from interpreter.errors import Invalid, Location, RulesError
@@ -95,6 +96,36 @@ def _sorted(problems: list[RulesError], path: str) -> dict[str, list[RulesError]
     return out
 
 
+class _Given(Mapping[str, Document]):
+    """The documents of the open files by real path, each loaded only when a check asks for it (a file the
+    one checked does not use is never parsed for it); one that does not load is read from disk instead."""
+
+    def __init__(self, checks: DocumentChecks, own: str, doc: Document, texts: Mapping[str, str]) -> None:
+        self._checks, self._own, self._doc, self._texts = checks, own, doc, texts
+        self._loaded: dict[str, Document | None] = {own: doc}
+
+    def __getitem__(self, path: str) -> Document:
+        if path not in self._loaded:
+            from interpreter.errors import RulesetLoadError
+
+            text = self._texts[path]
+            self._loaded[path] = None
+            # a file that does not load is reported when it is checked; here it is read from disk
+            with contextlib.suppress(RulesetLoadError):
+                if kind_of(text) in ("ruleset", "overlay"):
+                    self._loaded[path] = self._checks.load(path, text)
+        found = self._loaded[path]
+        if found is None:
+            raise KeyError(path)
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter({self._own: None, **dict.fromkeys(self._texts)})
+
+    def __len__(self) -> int:
+        return len({self._own, *self._texts})
+
+
 class DocumentChecks:
     """Checks open files; keeps the pieces of their texts (and so most of the parsing) from one edit to the next."""
 
@@ -125,13 +156,7 @@ class DocumentChecks:
             doc = self.load(path, text)
         except RulesetLoadError as err:
             return Report(real, kind, _sorted([err], real))
-        given: dict[str, Document] = {real: doc}
-        for other, other_text in others.items():
-            if other != real and kind_of(other_text) in ("ruleset", "overlay"):
-                try:
-                    given[other] = self.load(other, other_text)
-                except RulesetLoadError:
-                    continue  # that file is reported when it is checked; here it is read from disk
+        given = _Given(self, real, doc, others)
         if kind == "sheet":
             return self._check_sheet(path, doc, given)
         return self._check_ruleset(path, doc, given, kind)
