@@ -10,6 +10,7 @@ made costly to check or hover while another waits for its diagnostics.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import os
@@ -118,10 +119,8 @@ class Wire:
     def end(self, timeout: float = WAIT) -> tuple[int, float, int, str]:
         """Close the input and wait: (exit code, CPU seconds, peak resident bytes, stderr); -9 when killed."""
         if self.proc.stdin is not None and not self.proc.stdin.closed:
-            try:
+            with contextlib.suppress(BrokenPipeError):
                 self.proc.stdin.close()
-            except BrokenPipeError:
-                pass
         timer = threading.Timer(timeout, self.proc.kill)
         timer.start()
         try:

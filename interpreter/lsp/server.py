@@ -25,7 +25,7 @@ from interpreter.lsp import completion, hover, navigation
 from interpreter.lsp.context import place
 from interpreter.lsp.session import Session
 from interpreter.lsp.spans import word_at
-from interpreter.lsp.transport import Protocol, serve_frames
+from interpreter.lsp.transport import MAX_FRAME, Protocol, serve_frames
 from interpreter.ruleset.model import Ruleset
 
 __all__ = ["HOVER_SECONDS", "make_server", "serve"]
@@ -83,7 +83,13 @@ def make_server() -> LanguageServer:
 
     @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
     def did_change(ls: LanguageServer, params: types.DidChangeTextDocumentParams) -> None:
-        session.schedule(params.text_document.uri)
+        uri = params.text_document.uri
+        document = server.workspace.text_documents.get(uri)
+        size = len(document.source) if document is not None else 0
+        if size > MAX_FRAME:  # grown by edits past what one message may bring: not kept
+            session.too_big(types.TEXT_DOCUMENT_DID_CHANGE, uri, size)
+            return
+        session.schedule(uri)
 
     @server.feature(types.TEXT_DOCUMENT_DID_SAVE)
     def did_save(ls: LanguageServer, params: types.DidSaveTextDocumentParams) -> None:

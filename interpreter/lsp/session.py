@@ -124,12 +124,12 @@ class Session:
         return await asyncio.get_running_loop().run_in_executor(self.hovers, call, *args)
 
     def too_big(self, method: str, uri: str, length: int) -> None:
-        """A file sent in a message too big to read: forget it and say so at its first line."""
+        """A file sent in a message too big to read, or grown past it by edits: forget it and say so at its first line."""
         if method not in (types.TEXT_DOCUMENT_DID_OPEN, types.TEXT_DOCUMENT_DID_CHANGE):
             return
         if self.is_open(uri):
             self.server.workspace.remove_text_document(uri)
-        problem = RulesError(f"this file came in a message of {length} bytes, more than the server reads; "
+        problem = RulesError(f"this file's text ({length} bytes as sent) is more than the server reads; "
                              f"a ruleset may have {limits.MAX_FILE_BYTES} bytes", Location(line=1, col=1))
         self.closed(uri, [self.diagnostic([], problem, types.DiagnosticSeverity.Error)])
 
