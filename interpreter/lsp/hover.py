@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from interpreter.lsp.context import Place, words_in
 from interpreter.ruleset.model import Param, Procedure, Ruleset
@@ -84,7 +83,7 @@ def _dice(text: str, ruleset: Ruleset | None) -> str | None:
     from interpreter.errors import RulesError
     from interpreter.lsp.estimate import size_of
 
-    env: dict[str, Any] = dict(ruleset.constants) if ruleset is not None else {}
+    env: dict[str, object] = dict(ruleset.constants) if ruleset is not None else {}
     try:
         expr = parse(text)
     except (RulesError, KeyError, TypeError, ValueError):

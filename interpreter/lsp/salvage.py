@@ -10,8 +10,6 @@ Diagnostics never come from it: they are the validator's.
 
 from __future__ import annotations
 
-from typing import Any
-
 from interpreter.errors import Invalid, RulesError
 from interpreter.load.document import Document
 from interpreter.record import replace
@@ -25,7 +23,7 @@ _ROUNDS = 4
 _NAMED = ("ruleset", "title")  # top-level keys the compiler reads as they are: given a stand-in, never dropped
 
 
-def _left_out(data: dict[str, Any], problems: list[RulesError]) -> tuple[dict[str, Any], bool]:
+def _left_out(data: dict[str, object], problems: list[RulesError]) -> tuple[dict[str, object], bool]:
     """The data without the entries the problems lie in, and whether anything was left out."""
     out = dict(data)
     cut = False
@@ -52,7 +50,7 @@ def salvage(doc: Document, problems: list[RulesError]) -> Ruleset | None:
 
     if not isinstance(doc.data, dict) or len(problems) > MAX_PROBLEMS:
         return None
-    data: dict[str, Any] = dict(doc.data)
+    data: dict[str, object] = dict(doc.data)
     for key in _NAMED:
         if not isinstance(data.get(key), str):
             data[key] = "unnamed"

@@ -18,8 +18,9 @@ from __future__ import annotations
 import asyncio
 import os
 import stat
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
@@ -33,6 +34,7 @@ from interpreter.lsp.spans import replacement, span
 __all__ = ["Session", "problem_text"]
 
 SOURCE = "rules"
+T = TypeVar("T")
 CHECKERS = 3  # files checked at once
 MAX_DIAGNOSTICS = 500  # problems shown in one file (an editor's list is no use past that)
 
@@ -115,11 +117,11 @@ class Session:
                 out[os.path.realpath(path)] = source
         return out
 
-    async def run(self, call: Any, *args: Any) -> Any:
+    async def run(self, call: Callable[..., T], *args: object) -> T:
         """Run a function on a check thread."""
         return await asyncio.get_running_loop().run_in_executor(self.worker, call, *args)
 
-    async def hover(self, call: Any, *args: Any) -> Any:
+    async def hover(self, call: Callable[..., T], *args: object) -> T:
         """Run a function on a hover thread."""
         return await asyncio.get_running_loop().run_in_executor(self.hovers, call, *args)
 
@@ -239,7 +241,7 @@ class Session:
     def diagnostic(self, lines: list[str], problem: RulesError, severity: types.DiagnosticSeverity) -> types.Diagnostic:
         """A problem as a diagnostic: its message and hint, the range of what it is about, its quick fix."""
         line, start, end = span(lines, problem)
-        data: dict[str, Any] = {"path": problem.where.path if problem.where else ""}
+        data: dict[str, object] = {"path": problem.where.path if problem.where else ""}
         fix = replacement(problem)
         if fix is not None:
             data["replace"] = fix
