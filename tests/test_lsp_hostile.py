@@ -253,3 +253,26 @@ def test_a_dice_hover_of_three_million_values_is_refused_without_building_it(tmp
     said = wire.answer(wire.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": position(3, 3)}))
     assert "too many to compute here" in said["result"]["contents"]["value"]
     bounded(wire.shutdown())
+
+
+def test_a_hover_cancelled_or_superseded_is_answered_and_stops(tmp_path):
+    wire = Wire(tmp_path, cpu=30)
+    wire.start()
+    samples = ", ".join(f"{{n: {i}}}" for i in range(1000))
+    text = ("ruleset: many\ntitle: Many\nprocedures:\n  p:\n    params: {n: {type: int, default: 0}}\n"
+            f"    outcomes: {{ok: ok, no: no}}\n    samples: [{samples}]\n    steps:\n"
+            "      - roll: {d: 100d6}\n      - decide: [{when: d + n >= 350, outcome: ok}, {outcome: no}]\n")
+    uri = wire.open(tmp_path / "many.yaml", text)
+    assert wire.diagnostics(uri) == []
+    params = {"textDocument": {"uri": uri}, "position": position(3, 3)}
+    first = wire.request("textDocument/hover", params)
+    wire.notify("$/cancelRequest", {"id": first})
+    started = time.monotonic()
+    assert wire.answer(first)["error"]["code"] == -32800  # RequestCancelled
+    second = wire.request("textDocument/hover", params)
+    third = wire.request("textDocument/hover", params)  # the second is no longer wanted: it stops computing
+    said = wire.answer(third)["result"]["contents"]["value"]
+    assert "and 988 more samples" in said
+    assert "result" in wire.answer(second)
+    assert time.monotonic() - started < 30
+    bounded(wire.shutdown(), cpu=30)
