@@ -36,6 +36,8 @@ procedures:
     steps:
       - decide: [{outcome: ok}]
   guess:
+    params:
+      edge: {type: int, default: 1}
     outcomes: {ok: fine}
     steps:
       - let: {x: Mihgt + dc}
@@ -86,6 +88,7 @@ async def test_a_ruleset_with_an_unknown_key_and_an_unknown_name_still_hovers_an
     # completion inside the broken formula: the file's constants and traits
     offered = await completions(client, path, at(DRAFT, "Mihgt", 2))
     assert offered.get("dc") == "constant = 10" and "Might" in offered
+    assert offered.get("edge") == "parameter (int)"  # the broken procedure's own parameter, as written
     # go to definition from the broken formula to the trait
     target = await client.text_document_definition_async(types.DefinitionParams(
         types.TextDocumentIdentifier(path.as_uri()), at(DRAFT, "+ dc", 3)))

@@ -82,8 +82,13 @@ def _bound_before(lines: list[str], row: int, ruleset: Ruleset) -> list[str]:
     return names
 
 
-def names_at(ruleset: Ruleset, place: Place, lines: list[str], row: int) -> list[tuple[str, str]]:
-    """(name, what it is) for the names usable where the cursor is: in a formula, a `call:` or a `with:`."""
+def names_at(ruleset: Ruleset, place: Place, lines: list[str], row: int,
+             written: dict[str, dict[str, object]] | None = None) -> list[tuple[str, str]]:
+    """(name, what it is) for the names usable where the cursor is: in a formula, a `call:` or a `with:`.
+
+    ``written`` holds the parameters of procedures as written, by procedure: those of a procedure that does
+    not compile yet (and so is not in the ruleset) are offered from there.
+    """
     if place.key in PROSE:
         return []
     if place.key == "call":
@@ -103,6 +108,11 @@ def names_at(ruleset: Ruleset, place: Place, lines: list[str], row: int) -> list
     if procedure is not None and procedure in ruleset.procedures:
         proc = ruleset.procedures[procedure]
         out += [(p.name, f"parameter ({p.type})") for p in proc.params]
+        out += [(name, "bound above") for name in _bound_before(lines, row, ruleset)]
+    elif procedure is not None and written and isinstance(written.get(procedure), dict):
+        for name, spec in written[procedure].items():
+            kind = spec.get("type") if isinstance(spec, dict) else None
+            out.append((str(name), f"parameter ({kind})" if isinstance(kind, str) else "parameter"))
         out += [(name, "bound above") for name in _bound_before(lines, row, ruleset)]
     return list({n: (n, w) for n, w in reversed(out)}.values())[::-1]
 

@@ -22,6 +22,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from interpreter.lsp import completion, hover, navigation
+from interpreter.lsp.checks import Report
 from interpreter.lsp.context import place
 from interpreter.lsp.session import Session
 from interpreter.lsp.spans import word_at
@@ -178,7 +179,7 @@ def make_server() -> LanguageServer:
         else:
             known = names(uri)
             if known is not None:
-                items = completion.names_at(known, here, lines, row)
+                items = completion.names_at(known, here, lines, row, _written_params(report))
         return types.CompletionList(is_incomplete=False, items=[
             types.CompletionItem(label=name, detail=detail or None) for name, detail in items])
 
@@ -224,6 +225,16 @@ def make_server() -> LanguageServer:
         return navigation.outline(report.doc, session.lines(uri))
 
     return server
+
+
+def _written_params(report: Report | None) -> dict[str, dict[str, object]]:
+    """The parameters of each procedure as the file writes them (procedure -> name -> spec)."""
+    data = report.doc.data if report is not None and report.doc is not None else None
+    procedures = data.get("procedures") if isinstance(data, dict) else None
+    if not isinstance(procedures, dict):
+        return {}
+    return {str(name): spec["params"] for name, spec in procedures.items()
+            if isinstance(spec, dict) and isinstance(spec.get("params"), dict)}
 
 
 def serve() -> None:
