@@ -252,6 +252,16 @@ def test_a_dice_hover_of_three_million_values_is_refused_without_building_it(tmp
     assert wire.diagnostics(uri) == []
     said = wire.answer(wire.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": position(3, 3)}))
     assert "too many to compute here" in said["result"]["contents"]["value"]
+    # a procedure whose sample rolls it: refused from the expression's text, before any odds are computed
+    attack = ("ruleset: a\ntitle: A\nprocedures:\n  attack:\n    params: {damage: {type: dice}}\n"
+              "    samples: [{damage: 1d8}, {damage: 3d1000+1d1000*3000}]\n    outcomes: {big: big, small: small}\n"
+              "    steps:\n      - roll: {d: damage}\n      - decide: [{when: d > 4, outcome: big}, {outcome: small}]\n")
+    uri = wire.open(tmp_path / "a.yaml", attack)
+    assert wire.diagnostics(uri) == []
+    said = wire.answer(wire.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": position(3, 3)}))
+    text = said["result"]["contents"]["value"]
+    assert "`attack damage=1d8`: big 1/2 (50.00%), small 1/2 (50.00%)" in text
+    assert "`attack damage=3d1000+1d1000*3000`: too big to compute here (a roll of up to 2,998,000 values)" in text
     bounded(wire.shutdown())
 
 

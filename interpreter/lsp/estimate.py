@@ -13,8 +13,9 @@ from collections.abc import Mapping
 
 from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node, Num
 from interpreter.record import record
+from interpreter.ruleset.model import Procedure, Ruleset
 
-__all__ = ["MAX_VALUES", "MAX_WORK", "Size", "size_of"]
+__all__ = ["MAX_VALUES", "MAX_WORK", "Size", "roll_too_big", "size_of"]
 
 MAX_VALUES = 100_000  # values a hover's distribution may have
 MAX_WORK = 10_000_000  # dice added one at a time (each die's faces times the values so far), plus the pairs sums combine
@@ -43,8 +44,8 @@ def _span(low: int, high: int, values: int, work: int) -> Size:
     return Size(low, high, max(1, min(values, high - low + 1)), work)
 
 
-def _dice(node: Dice, env: Mapping[str, object], depth: int) -> Size:
-    count, sides = size_of(node.count, env, depth), size_of(node.sides, env, depth)
+def _dice(node: Dice, env: Mapping[str, object], depth: int, unknown: Size) -> Size:
+    count, sides = size_of(node.count, env, depth, unknown), size_of(node.sides, env, depth, unknown)
     if node.faces:
         low_face, high_face = min(node.faces), max(node.faces)
     else:
@@ -56,15 +57,17 @@ def _dice(node: Dice, env: Mapping[str, object], depth: int) -> Size:
     reach = _EXPLODING if mods.explode is not None else 1
     n = max(count.high, 0)
     low = min(max(count.low, 0) * low_face, n * low_face)
+    if mods.keep is not None:  # fewer dice may count: as low as none of them
+        low = min(low, 0, low_face)
     high = max(n * high_face * reach, low)
     # the dice are added one at a time: each of the faces times each value reached so far
     return _span(low, high, high - low + 1, count.work + sides.work + n * (high_face - low_face + 1) * (high - low + 1))
 
 
-def _chain(node: Chain, env: Mapping[str, object], depth: int) -> Size:
-    total = size_of(node.first, env, depth)
+def _chain(node: Chain, env: Mapping[str, object], depth: int, unknown: Size) -> Size:
+    total = size_of(node.first, env, depth, unknown)
     for op, operand in node.rest:
-        other = size_of(operand, env, depth)
+        other = size_of(operand, env, depth, unknown)
         values = total.values * other.values
         work = total.work + other.work + values
         if op in ("+", "-"):
@@ -79,8 +82,9 @@ def _chain(node: Chain, env: Mapping[str, object], depth: int) -> Size:
     return total
 
 
-def size_of(node: Node, env: Mapping[str, object], depth: int = 0) -> Size:
-    """An upper bound on a node's values (and the work of building them); ``env`` names constants and dice."""
+def size_of(node: Node, env: Mapping[str, object], depth: int = 0, unknown: Size = _UNKNOWN) -> Size:
+    """An upper bound on a node's values (and the work of building them); ``env`` names constants and dice,
+    and a name it does not hold counts as ``unknown`` (by default: too large)."""
     if depth > _DEEP:
         return _UNKNOWN
     if isinstance(node, Num):
@@ -89,23 +93,58 @@ def size_of(node: Node, env: Mapping[str, object], depth: int = 0) -> Size:
         value = env.get(node.name)
         if isinstance(value, bool) or not isinstance(value, int):
             tree = getattr(value, "tree", None)
-            return size_of(tree, env, depth + 1) if tree is not None else _UNKNOWN
+            return size_of(tree, env, depth + 1, unknown) if tree is not None else unknown
         return Size(value, value, 1)
     if isinstance(node, Neg):
-        inner = size_of(node.operand, env, depth + 1)
+        inner = size_of(node.operand, env, depth + 1, unknown)
         return Size(-inner.high, -inner.low, inner.values, inner.work)
     if isinstance(node, Compare):
-        left, right = size_of(node.left, env, depth + 1), size_of(node.right, env, depth + 1)
+        left, right = size_of(node.left, env, depth + 1, unknown), size_of(node.right, env, depth + 1, unknown)
         return Size(0, 1, 2, left.work + right.work + left.values * right.values)
     if isinstance(node, Chain):
-        return _chain(node, env, depth + 1)
+        return _chain(node, env, depth + 1, unknown)
     if isinstance(node, Dice):
-        return _dice(node, env, depth + 1)
+        return _dice(node, env, depth + 1, unknown)
     if isinstance(node, DiceGroup):
-        members = [size_of(m, env, depth + 1) for m in node.members]
+        members = [size_of(m, env, depth + 1, unknown) for m in node.members]
         values, work = 1, 0
         for member in members:
             values, work = values * member.values, work + member.work + values * member.values
         low = sum(min(m.low, 0) for m in members)
         return _span(low, sum(max(m.high, 0) for m in members), values, work)
     return _UNKNOWN
+
+
+def _argument(value: object, kind: str) -> object:
+    """A sample's argument as the estimate reads it: a whole number, or a dice expression's tree holder."""
+    from interpreter.dice.expr import parse
+    from interpreter.errors import RulesError
+
+    if isinstance(value, str) and kind == "dice":
+        try:
+            return parse(value)
+        except RulesError:
+            return None
+    if isinstance(value, str):
+        return int(value) if value.lstrip("-").isdigit() and len(value) < 20 else None
+    return value
+
+
+def roll_too_big(ruleset: Ruleset, proc: Procedure, args: Mapping[str, str]) -> Size | None:
+    """The size of the first roll of a procedure's own steps known to be too large to build here, at these
+    arguments; None when none is.  A name the estimate cannot tell (a value the steps work out) counts as
+    one value, so only what is too large whatever it holds is refused."""
+    from interpreter.ruleset.specs import Roll, walk
+
+    env: dict[str, object] = {**ruleset.dice, **ruleset.constants}
+    for p in proc.params:
+        env[p.name] = _argument(args.get(p.name, p.default), p.type)
+    lenient = Size(0, 0, 1)
+    for step in walk(proc.steps):
+        if isinstance(step.spec, Roll):
+            for roll in step.spec.rolls:
+                for expr in (roll.expr, *roll.variants):
+                    size = size_of(expr.tree, env, 0, lenient)
+                    if not size.fits:
+                        return size
+    return None
