@@ -163,6 +163,15 @@ def test_a_frame_announcing_100_tb_ends_the_server_with_one_line(tmp_path):
     assert len(lines) == 1 and lines[0].startswith("rules lsp: a message of 100000000000000 bytes"), err
 
 
+def test_a_header_line_without_end_ends_the_server_with_one_line(tmp_path):
+    wire = Wire(tmp_path)
+    wire.start()
+    wire.raw(b"Content-Length: 12" + b"0" * 8192)  # a header line of 8 KB, never ended
+    err = bounded(wire.end(), code=1)
+    assert err.strip().splitlines() == ["rules lsp: a header line longer than 4096 bytes; the server ends "
+                                        "(an editor restarts it)"]
+
+
 def test_a_frame_over_the_limit_is_read_through_answered_and_the_next_request_served(tmp_path):
     wire = Wire(tmp_path)
     wire.start()

@@ -144,6 +144,7 @@ class Session:
         self._running[uri] = asyncio.ensure_future(self._check(uri, follow))
 
     async def _check(self, uri: str, follow: bool) -> None:
+        failed = False
         try:
             while True:
                 self._again.discard(uri)
@@ -151,7 +152,14 @@ class Session:
                 if path is None or uri not in self.server.workspace.text_documents:
                     return
                 checker = self.checkers.setdefault(uri, DocumentChecks())
-                report = await self.run(checker.check, path, self.text(uri), self.open_texts())
+                try:
+                    report = await self.run(checker.check, path, self.text(uri), self.open_texts())
+                except Exception:  # a failure of the check itself, not of the file: checked afresh once more
+                    if failed:
+                        raise
+                    failed = True
+                    self.checkers[uri] = DocumentChecks()
+                    continue
                 if uri in self._again:
                     continue
                 if uri in self.server.workspace.text_documents:
