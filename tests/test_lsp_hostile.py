@@ -168,8 +168,8 @@ def test_a_header_line_without_end_ends_the_server_with_one_line(tmp_path):
     wire.start()
     wire.raw(b"Content-Length: 12" + b"0" * 8192)  # a header line of 8 KB, never ended
     err = bounded(wire.end(), code=1)
-    assert err.strip().splitlines() == ["rules lsp: a header line longer than 4096 bytes; the server ends "
-                                        "(an editor restarts it)"]
+    assert err.strip().splitlines() == [("rules lsp: a header line longer than 4096 bytes; the server ends "
+                                         "(an editor restarts it)")]
 
 
 def test_a_frame_over_the_limit_is_read_through_answered_and_the_next_request_served(tmp_path):
@@ -183,6 +183,9 @@ def test_a_frame_over_the_limit_is_read_through_answered_and_the_next_request_se
         "textDocument": {"uri": uri}, "position": position(0, 0), "padding": "x" * (20 << 20)}}).encode()
     wire.raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
     refused = wire.answer(77)
+    five = wire.open(tmp_path / "five.yaml", "ruleset: five\ntitle: Five\n" + "x: 1\n" * (1 << 20))  # 5 MB, one frame
+    told = wire.diagnostics(five)
+    assert [(d["range"]["start"]["line"], d["message"]) for d in told] == [(0, "file is 5242906 bytes; the limit is 1048576")]
     assert refused["error"]["code"] == -32600 and "bytes" in refused["error"]["message"]
     hovered = wire.answer(wire.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": position(0, 0)}))
     assert hovered["result"] is None
