@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 from interpreter.lsp.context import PROSE, Place
+from interpreter.lsp.hover import person_text
 from interpreter.ruleset.model import Ruleset
 
 __all__ = ["base_constants", "keys_at", "names_at", "ruleset_ids"]
@@ -100,9 +101,9 @@ def names_at(ruleset: Ruleset, place: Place, lines: list[str], row: int,
         if proc is not None:
             return [(p.name, f"parameter of {proc.name}") for p in proc.params]
     out: list[tuple[str, str]] = []
-    out += [(name, f"trait: {t.label}") for name, t in ruleset.traits.items()]
+    out += [(name, f"trait: {person_text(t.label, ruleset)}") for name, t in ruleset.traits.items()]
     out += [(name, f"constant = {value}") for name, value in ruleset.constants.items()]
-    out += [(name, f"derived: {d.label}") for name, d in ruleset.derived.items()]
+    out += [(name, f"derived: {person_text(d.label, ruleset)}") for name, d in ruleset.derived.items()]
     out += [(name, "dice") for name in ruleset.dice]
     out += [(name, "table") for name in ruleset.tables]
     if procedure is not None and procedure in ruleset.procedures:

@@ -45,7 +45,8 @@ def _procedure(ruleset: Ruleset, proc: Procedure, odds: Callable[[str, dict[str,
                 bits.append(f"{'' if p.minimum is None else p.minimum}..{'' if p.maximum is None else p.maximum}")
             lines.append(f"- `{p.name}` ({', '.join(bits)})" + (f": {person_text(p.help, ruleset)}" if p.help else ""))
     lines.append("Outcomes, best first: " + ", ".join(
-        f"`{o}`" + (f" ({proc.outcome_help[o]})" if proc.outcome_help.get(o) else "") for o in proc.outcomes))
+        f"`{o}`" + (f" ({person_text(proc.outcome_help[o], ruleset)})" if proc.outcome_help.get(o) else "")
+        for o in proc.outcomes))
     if proc.values:
         lines.append("Values: " + ", ".join(f"`{v}`" for v in proc.values))
     samples = list(proc.samples) or ([{}] if all(not p.required for p in proc.params) else [])
@@ -116,13 +117,13 @@ def hover_text(ruleset: Ruleset, word: str, place: Place, row: str, lines: list[
     if word in ruleset.traits:
         t = ruleset.traits[word]
         span = f"{'' if t.minimum is None else t.minimum} to {'' if t.maximum is None else t.maximum}"
-        return (f"**{t.name}** (trait): {t.label}, group `{t.group}`, {span}"
+        return (f"**{t.name}** (trait): {person_text(t.label, ruleset)}, group `{t.group}`, {span}"
                 + (f", default {t.default}" if t.default is not None else ""))
     if word in ruleset.constants:
         return _constant(ruleset, word, base, [("this file", lines), *(bases or [])])
     if word in ruleset.derived:
         d = ruleset.derived[word]
-        return f"**{d.name}** (derived): {d.label}"
+        return f"**{d.name}** (derived): {person_text(d.label, ruleset)}"
     if word in ruleset.tables:
         table = ruleset.tables[word]
         return f"**{table.name}** (table): {person_text(table.summary, ruleset)} ({len(table.rows)} rows)"
