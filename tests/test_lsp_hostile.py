@@ -230,6 +230,14 @@ RULE = "procedures:\n  p:\n    outcomes: {ok: ok, no: no}\n    steps:\n      - r
        "      - decide: [{when: d >= 11, outcome: ok}, {outcome: no}]\n"
 
 
+def thousand_samples(dice: int, target: int) -> str:
+    """A ruleset of one procedure rolling `dice`d6 against a target, with 1,000 samples."""
+    samples = ", ".join(f"{{n: {i}}}" for i in range(1000))
+    return ("ruleset: many\ntitle: Many\nprocedures:\n  p:\n    params: {n: {type: int, default: 0}}\n"
+            f"    outcomes: {{ok: ok, no: no}}\n    samples: [{samples}]\n    steps:\n"
+            f"      - roll: {{d: {dice}d6}}\n      - decide: [{{when: d + n >= {target}, outcome: ok}}, {{outcome: no}}]\n")
+
+
 def test_one_costly_document_never_starves_another(tmp_path):
     """589 KB of 60,000 unknown keys, and a procedure of 1,000 samples hovered: another file's diagnostics
     still come within seconds (the costly ones are checked and hovered beside it, not before it)."""
@@ -238,11 +246,7 @@ def test_one_costly_document_never_starves_another(tmp_path):
     strays = "ruleset: strays\ntitle: Strays\n" + RULE + "".join(f"k{i}: 1\n" for i in range(60_000))
     assert 560_000 < len(strays) < 620_000
     wire.open(tmp_path / "strays.yaml", strays)
-    samples = ", ".join(f"{{n: {i}}}" for i in range(1000))
-    many = ("ruleset: many\ntitle: Many\nprocedures:\n  p:\n    params: {n: {type: int, default: 0}}\n"
-            f"    outcomes: {{ok: ok, no: no}}\n    samples: [{samples}]\n    steps:\n"
-            "      - roll: {d: 60d6}\n      - decide: [{when: d + n >= 210, outcome: ok}, {outcome: no}]\n")
-    many_uri = wire.open(tmp_path / "many.yaml", many)
+    many_uri = wire.open(tmp_path / "many.yaml", thousand_samples(60, 210))
     assert wire.diagnostics(many_uri) == []
     hover = wire.request("textDocument/hover", {"textDocument": {"uri": many_uri}, "position": position(3, 3)})
     started = time.monotonic()
@@ -280,11 +284,7 @@ def test_a_dice_hover_of_three_million_values_is_refused_without_building_it(tmp
 def test_a_hover_cancelled_or_superseded_is_answered_and_stops(tmp_path):
     wire = Wire(tmp_path, cpu=30)
     wire.start()
-    samples = ", ".join(f"{{n: {i}}}" for i in range(1000))
-    text = ("ruleset: many\ntitle: Many\nprocedures:\n  p:\n    params: {n: {type: int, default: 0}}\n"
-            f"    outcomes: {{ok: ok, no: no}}\n    samples: [{samples}]\n    steps:\n"
-            "      - roll: {d: 100d6}\n      - decide: [{when: d + n >= 350, outcome: ok}, {outcome: no}]\n")
-    uri = wire.open(tmp_path / "many.yaml", text)
+    uri = wire.open(tmp_path / "many.yaml", thousand_samples(100, 350))
     assert wire.diagnostics(uri) == []
     params = {"textDocument": {"uri": uri}, "position": position(3, 3)}
     first = wire.request("textDocument/hover", params)
