@@ -205,6 +205,10 @@ def test_every_request_is_answered_even_when_it_does_not_fit_the_protocol(tmp_pa
     assert wire.answer(None)["error"]["code"] == -32700
     wire.raw(b"Content-Length: 5\r\n\r\n[1,2]")
     assert wire.answer(None)["error"]["code"] == -32600
+    far = wire.request("textDocument/completion", {"textDocument": {"uri": uri}, "position": position(1, 2**31 - 1)})
+    assert "result" in wire.answer(far)
+    beyond = wire.request("textDocument/definition", {"textDocument": {"uri": uri}, "position": position(2**31 - 1, 0)})
+    assert wire.answer(beyond)["result"] is None
     good = wire.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": position(0, 0)})
     assert "result" in wire.answer(good)
     bounded(wire.shutdown())
