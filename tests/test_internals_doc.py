@@ -13,7 +13,7 @@ DOC = Path(__file__).resolve().parent.parent / "docs" / "internals.md"
 def documented_layers(text: str) -> list[tuple[str, ...]]:
     """The folders of each numbered item between the layers markers, as the code spans name them."""
     block = text.split("<!-- layers -->", 1)[1].split("<!-- /layers -->", 1)[0]
-    items = re.findall(r"^\d+\. (.*?):", block, re.M)
+    items = re.findall(r"^\d+\. (.*?):", block, re.MULTILINE)
     return [tuple(re.findall(r"`([a-z_]+)`", item)) for item in items]
 
 

@@ -1,6 +1,7 @@
 """The language server (`rules lsp`): the real checks of rulesets, overlays and sheets as they are typed.
 
 - ``server``: the pygls server and its features (diagnostics, quick fixes, hover, completion, definitions);
+- ``transport``: frames read within bounds, and an answer (or a JSON-RPC error) to every request;
 - ``session``: the open files, their latest reports, and the diagnostics published for each file;
 - ``checks``: checking one open file with the validator (a ruleset, an overlay merged with its base, a sheet);
 - ``pieces``: a text being edited, loaded in pieces so that an edit parses only the piece it changed;
@@ -9,5 +10,7 @@
 - ``context``: where the cursor is in the YAML (the keys above it, the key it types after);
 - ``hover``, ``completion``, ``navigation``: what each of those features answers;
 - ``odds``: a procedure's exact odds for a hover (the one place the server asks for odds);
+- ``estimate``: how large a dice expression's distribution would be, told from its text before it is built;
+- ``salvage``: the ruleset compiled from the parts of a file with problems that have none;
 - ``overlay_schema``: the overlay schema, derived from the ruleset schema.
 """

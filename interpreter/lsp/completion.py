@@ -7,10 +7,11 @@ import re
 from typing import Any
 
 from interpreter.lsp.context import PROSE, Place
+from interpreter.lsp.hover import person_text
 from interpreter.ruleset.kind import naming
 from interpreter.ruleset.model import Ruleset
 
-__all__ = ["keys_at", "names_at", "ruleset_ids"]
+__all__ = ["base_constants", "keys_at", "names_at", "ruleset_ids"]
 
 
 def _resolve(schema: dict[str, Any], node: Any) -> list[dict[str, Any]]:
@@ -83,8 +84,13 @@ def _bound_before(lines: list[str], row: int, ruleset: Ruleset) -> list[str]:
     return names
 
 
-def names_at(ruleset: Ruleset, place: Place, lines: list[str], row: int) -> list[tuple[str, str]]:
-    """(name, what it is) for the names usable where the cursor is: in a formula, a `call:` or a `with:`."""
+def names_at(ruleset: Ruleset, place: Place, lines: list[str], row: int,
+             written: dict[str, dict[str, object]] | None = None) -> list[tuple[str, str]]:
+    """(name, what it is) for the names usable where the cursor is: in a formula, a `call:` or a `with:`.
+
+    ``written`` holds the parameters of procedures as written, by procedure: those of a procedure that does
+    not compile yet (and so is not in the ruleset) are offered from there.
+    """
     if place.key in PROSE:
         return []
     if place.key in naming(ruleset.kinds, "procedure"):  # a call's procedure
@@ -96,14 +102,19 @@ def names_at(ruleset: Ruleset, place: Place, lines: list[str], row: int) -> list
         if proc is not None:
             return [(p.name, f"parameter of {proc.name}") for p in proc.params]
     out: list[tuple[str, str]] = []
-    out += [(name, f"trait: {t.label}") for name, t in ruleset.traits.items()]
+    out += [(name, f"trait: {person_text(t.label, ruleset)}") for name, t in ruleset.traits.items()]
     out += [(name, f"constant = {value}") for name, value in ruleset.constants.items()]
-    out += [(name, f"derived: {d.label}") for name, d in ruleset.derived.items()]
+    out += [(name, f"derived: {person_text(d.label, ruleset)}") for name, d in ruleset.derived.items()]
     out += [(name, "dice") for name in ruleset.dice]
     out += [(name, "table") for name in ruleset.tables]
     if procedure is not None and procedure in ruleset.procedures:
         proc = ruleset.procedures[procedure]
         out += [(p.name, f"parameter ({p.type})") for p in proc.params]
+        out += [(name, "bound above") for name in _bound_before(lines, row, ruleset)]
+    elif procedure is not None and written and isinstance(written.get(procedure), dict):
+        for name, spec in written[procedure].items():
+            kind = spec.get("type") if isinstance(spec, dict) else None
+            out.append((str(name), f"parameter ({kind})" if isinstance(kind, str) else "parameter"))
         out += [(name, "bound above") for name in _bound_before(lines, row, ruleset)]
     return list({n: (n, w) for n, w in reversed(out)}.values())[::-1]
 
@@ -125,3 +136,8 @@ def ruleset_ids() -> list[tuple[str, str]]:
     from interpreter.load.find import user_rulesets
 
     return [(i, "bundled") for i in bundled_ids()] + [(i, paths[0]) for i, paths in sorted(user_rulesets().items())]
+
+
+def base_constants(base: Ruleset) -> list[tuple[str, str]]:
+    """(name, value) of the constants of an overlay's base: what its `constants:` may change."""
+    return [(name, f"= {value} in {base.id}") for name, value in base.constants.items()]

@@ -5,38 +5,59 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from interpreter.lsp.context import Place, words_in
 from interpreter.ruleset.kind import naming
-from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.model import Param, Procedure, Ruleset
 
-__all__ = ["hover_text"]
+__all__ = ["MAX_SAMPLES", "hover_text", "person_text"]
 
 _DICE = re.compile(r"\d*d(\d+|F|\{)")
+MAX_SAMPLES = 12  # samples a procedure's hover computes odds for (the rest are counted)
+
+
+def person_text(text: str, ruleset: Ruleset) -> str:
+    """A text of the ruleset as a person reads it: where its `{name}` placeholders are to be filled.
+
+    Every summary and help a hover or a completion shows passes through here; today it is shown as written.
+    """
+    del ruleset
+    return text
+
+
+def _default(p: Param) -> str:
+    """A parameter's default as it is written: a choice's word, not the number it stands for."""
+    if p.type == "choice":
+        word = next((w for w, n in p.options.items() if n == p.default), None)
+        if word is not None:
+            return str(word)
+    return str(p.default)
 
 
 def _procedure(ruleset: Ruleset, proc: Procedure, odds: Callable[[str, dict[str, str]], str]) -> str:
     from interpreter.ruleset.samples import as_arguments, shown
 
-    lines = [f"**{proc.name}** (procedure): {proc.summary}".rstrip(": "), ""]
+    lines = [f"**{proc.name}** (procedure): {person_text(proc.summary, ruleset)}".rstrip(": "), ""]
     if proc.params:
         lines.append("Parameters:")
         for p in proc.params:
-            bits = [p.type] + ([f"default {p.default}"] if not p.required else [])
+            bits = [p.type] + ([f"default {_default(p)}"] if not p.required else [])
             if p.minimum is not None or p.maximum is not None:
                 bits.append(f"{'' if p.minimum is None else p.minimum}..{'' if p.maximum is None else p.maximum}")
-            lines.append(f"- `{p.name}` ({', '.join(bits)})" + (f": {p.help}" if p.help else ""))
+            lines.append(f"- `{p.name}` ({', '.join(bits)})" + (f": {person_text(p.help, ruleset)}" if p.help else ""))
     lines.append("Outcomes, best first: " + ", ".join(
-        f"`{o}`" + (f" ({proc.outcome_help[o]})" if proc.outcome_help.get(o) else "") for o in proc.outcomes))
+        f"`{o}`" + (f" ({person_text(proc.outcome_help[o], ruleset)})" if proc.outcome_help.get(o) else "")
+        for o in proc.outcomes))
     if proc.values:
         lines.append("Values: " + ", ".join(f"`{v}`" for v in proc.values))
     samples = list(proc.samples) or ([{}] if all(not p.required for p in proc.params) else [])
     if samples:
         lines += ["", "Exact odds:"]
-        for sample in samples:
+        for sample in samples[:MAX_SAMPLES]:
             call = f"{proc.name} {shown(sample)}".strip()
             lines.append(f"- `{call}`: {odds(proc.name, as_arguments(sample))}")
+        if len(samples) > MAX_SAMPLES:
+            lines.append(f"- and {len(samples) - MAX_SAMPLES} more samples (`rules odds {proc.name}` gives any)")
     else:
         lines += ["", "No samples: add `samples:` to see its odds here."]
     return "\n".join(lines)
@@ -59,12 +80,22 @@ def _constant(ruleset: Ruleset, name: str, base: Ruleset | None, files: list[tup
 
 
 def _dice(text: str, ruleset: Ruleset | None) -> str | None:
+    """A dice expression's mean and range, when its distribution is small enough to build here (told first)."""
     from interpreter.dice.expr import parse
     from interpreter.errors import RulesError
+    from interpreter.lsp.estimate import size_of
 
-    env: dict[str, Any] = dict(ruleset.constants) if ruleset is not None else {}
+    env: dict[str, object] = dict(ruleset.constants) if ruleset is not None else {}
     try:
-        dist = parse(text).distribution(env)
+        expr = parse(text)
+    except (RulesError, KeyError, TypeError, ValueError):
+        return None
+    size = size_of(expr.tree, {**(dict(ruleset.dice) if ruleset is not None else {}), **env})
+    if not size.fits:
+        return (f"`{text}`: up to {size.values:,} values, from {size.low} to {size.high}: too many to compute "
+                "here (`rules odds` tells whether it can be computed at all)")
+    try:
+        dist = expr.distribution(env)
     except (RulesError, KeyError, TypeError, ValueError):
         return None
     values = dist.values
@@ -88,16 +119,16 @@ def hover_text(ruleset: Ruleset, word: str, place: Place, row: str, lines: list[
     if word in ruleset.traits:
         t = ruleset.traits[word]
         span = f"{'' if t.minimum is None else t.minimum} to {'' if t.maximum is None else t.maximum}"
-        return (f"**{t.name}** (trait): {t.label}, group `{t.group}`, {span}"
+        return (f"**{t.name}** (trait): {person_text(t.label, ruleset)}, group `{t.group}`, {span}"
                 + (f", default {t.default}" if t.default is not None else ""))
     if word in ruleset.constants:
         return _constant(ruleset, word, base, [("this file", lines), *(bases or [])])
     if word in ruleset.derived:
         d = ruleset.derived[word]
-        return f"**{d.name}** (derived): {d.label}"
+        return f"**{d.name}** (derived): {person_text(d.label, ruleset)}"
     if word in ruleset.tables:
         table = ruleset.tables[word]
-        return f"**{table.name}** (table): {table.summary} ({len(table.rows)} rows)"
+        return f"**{table.name}** (table): {person_text(table.summary, ruleset)} ({len(table.rows)} rows)"
     if word in ruleset.dice:
         written = _written_dice(lines, word)
         return _dice(written, ruleset) if written else None

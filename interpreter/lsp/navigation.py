@@ -12,6 +12,8 @@ from pygls.uris import from_fs_path
 from interpreter.errors import Location, RulesError
 from interpreter.load.document import Document
 from interpreter.lsp.context import Place, words_in
+from interpreter.procedure.kinds import KINDS
+from interpreter.ruleset.kind import naming
 
 __all__ = ["SECTIONS", "base_of", "definition", "outline", "references"]
 
@@ -47,9 +49,13 @@ def base_of(doc: Document, path: str, key: str = "extends") -> types.Location | 
 
 
 def definition(merged: Document, word: str, place: Place) -> types.Location | None:
-    """Where a name is defined: a parameter of the procedure around the cursor, else a top-level section's entry."""
+    """Where a name is defined: the procedure a `call:` names, a parameter of the procedure around the cursor, else
+    a top-level section's entry."""
     data = merged.data if isinstance(merged.data, dict) else {}
     keys = place.keys
+    called = data.get("procedures")
+    if (place.key in naming(KINDS, "procedure") or place.key == "procedure") and isinstance(called, dict) and word in called:  # a procedure's name
+        return _location(merged.where(("procedures", word), key=True))
     if keys[:1] == ("procedures",) and len(keys) > 1:
         params = (data.get("procedures", {}).get(keys[1]) or {}).get("params") or {}
         if isinstance(params, dict) and word in params:

@@ -23,7 +23,14 @@ def _chance(p: Fraction | float) -> str:
 
 def odds_line(ruleset: Ruleset, procedure: str, args: Mapping[str, Any]) -> str:
     """Every outcome's chance at these parameters (exact fractions where exact), within the work budget,
-    or why they cannot be given: "too big to compute here" when the budget runs out."""
+    or why they cannot be given: "too big to compute here" when the budget runs out, or at once when a roll
+    of the procedure is too large to build here (told from its text, see ``estimate``)."""
+    from interpreter.lsp.estimate import roll_too_big
+
+    proc = ruleset.procedures.get(procedure)
+    big = roll_too_big(ruleset, proc, args) if proc is not None else None
+    if big is not None:
+        return f"{TOO_BIG} (a roll of up to {big.values:,} values)"
     try:
         found = odds(ruleset, procedure, dict(args))
     except LimitExceeded:

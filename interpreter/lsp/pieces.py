@@ -166,6 +166,22 @@ def _size(value: Any) -> tuple[int, int]:
     return 0, 1
 
 
+def _grouped(starts: list[int], end: int) -> tuple[list[int], set[int]]:
+    """The starts of the pieces, and those of pieces of several entries: short entries side by side make one
+    piece of up to _SPLIT_LINES lines (a file of thousands of one-line entries is parsed in hundreds of pieces,
+    not thousands); a long entry stands alone."""
+    out: list[int] = []
+    several: set[int] = set()
+    for n, begin in enumerate(starts):
+        stop = starts[n + 1] if n + 1 < len(starts) else end
+        long_before = n > 0 and begin - starts[n - 1] > _SPLIT_LINES
+        if not out or stop - begin > _SPLIT_LINES or begin - out[-1] >= _SPLIT_LINES or long_before:
+            out.append(begin)
+        else:
+            several.add(out[-1])
+    return out, several
+
+
 class _Piece:
     """A piece parsed alone: its document, how deep it nests, and what its aliases may bring in at most."""
 
@@ -235,12 +251,16 @@ class Pieces:
         if not starts or any(_content(lines[i]) for i in range(start, starts[0])):
             raise _Whole
         starts[0] = start  # comments and blank lines above the first entry go with it
+        starts, several = _grouped(starts, end)
         data: dict[str, Any] = {}
         kids: dict[str, PositionNode] = {}
         first: PositionNode | None = None
         for n, begin in enumerate(starts):
             stop = starts[n + 1] if n + 1 < len(starts) else end
-            piece_data, piece_node = self._entry(lines, begin, stop, indent, level, file, tally)
+            if begin in several:
+                piece_data, piece_node = self._parse(lines, begin, stop, level, file, tally)
+            else:
+                piece_data, piece_node = self._entry(lines, begin, stop, indent, level, file, tally)
             for key, value in piece_data.items():
                 if key in data:
                     raise _Whole  # a duplicate key: the whole text says where it was first defined

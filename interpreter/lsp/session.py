@@ -1,30 +1,42 @@
 """The open files of one editor and what checking them found, turned into the diagnostics it shows.
 
-Checks run one at a time on a worker thread, so the server keeps answering (hover, completion)
-while one runs; edits that arrive meanwhile are checked together once it ends.  A problem is
-shown in the file that has it: an overlay's problem in its base appears in the base, and the
-overlay gets one line at its ``extends:`` saying where to look (a sheet likewise at its
-``ruleset:``).
+The texts are what the editor sent: a file that is not open is never read for a request.  Only
+the diagnostics and hovers that point into a file an open one uses (an overlay's base) read it,
+and only a regular file under the workspace, the ruleset folders or the bundled rulesets, within
+the size limit.
+
+Checks run on worker threads, one at a time per file and several files at once, so one costly file
+never holds back the diagnostics of another, and the server keeps answering (hover, completion)
+while they run; edits that arrive meanwhile are checked together once the running check ends, whose
+report is then dropped.  Hovers run on threads of their own.  A problem is shown in the file that
+has it: an overlay's problem in its base appears in the base, and the overlay gets one line at its
+``extends:`` saying where to look (a sheet likewise at its ``ruleset:``).
 """
 
 from __future__ import annotations
 
 import asyncio
 import os
+import stat
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import TypeVar
 
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
-from interpreter.errors import RulesError, one_line
+from interpreter import limits
+from interpreter.errors import Location, RulesError, one_line
 from interpreter.lsp.checks import DocumentChecks, Report
 from interpreter.lsp.spans import replacement, span
 
 __all__ = ["Session", "problem_text"]
 
 SOURCE = "rules"
+T = TypeVar("T")
+CHECKERS = 3  # files checked at once
+MAX_DIAGNOSTICS = 500  # problems shown in one file (an editor's list is no use past that)
 
 
 def problem_text(problem: RulesError) -> str:
@@ -37,43 +49,91 @@ class Session:
 
     def __init__(self, server: LanguageServer) -> None:
         self.server = server
-        self.checker = DocumentChecks()
+        self.checkers: dict[str, DocumentChecks] = {}  # uri -> what is kept of that file's checks
         self.reports: dict[str, Report] = {}  # uri -> the latest report
         self.good: dict[str, Report] = {}  # uri -> the latest report with a compiled ruleset
-        self.worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rules-check")
+        self.worker = ThreadPoolExecutor(max_workers=CHECKERS, thread_name_prefix="rules-check")
+        self.hovers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="rules-hover")
         self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
         self._own: dict[str, list[types.Diagnostic]] = {}  # uri -> from checking that file
         self._through: dict[str, dict[str, list[types.Diagnostic]]] = {}  # uri -> checked uri -> found there
 
     # ------------------------------------------------------------------ texts
+    def is_open(self, uri: str) -> bool:
+        return uri in self.server.workspace.text_documents
+
     def text(self, uri: str) -> str:
-        """The text of a file: the editor's when it is open, else what is saved."""
+        """The text of an open file as the editor sent it; empty for a file that is not open."""
         document = self.server.workspace.text_documents.get(uri)
-        if document is not None:
-            return str(document.source)
-        path = to_fs_path(uri) or uri
-        try:
-            with open(path, encoding="utf-8") as handle:
-                return handle.read()
-        except (OSError, UnicodeDecodeError):
-            return ""
+        return str(document.source) if document is not None else ""
 
     def lines(self, uri: str) -> list[str]:
-        return self.text(uri).splitlines()
+        """The lines of an open file (none for a file over the size limit, which is never checked line by line)."""
+        text = self.text(uri)
+        return text.splitlines() if len(text) <= limits.MAX_FILE_BYTES else []
+
+    def roots(self) -> list[str]:
+        """The folders a file may be read from when it is not open: the workspace's, the folders of the open files
+        (where the loader finds what they name), the ruleset folders and the bundled rulesets."""
+        from interpreter.load.bundled import rulesets_folder
+        from interpreter.load.find import user_folders
+
+        workspace = self.server.workspace
+        found = [workspace.root_path] + [to_fs_path(f.uri) for f in workspace.folders.values()]
+        found += [os.path.dirname(to_fs_path(uri) or "") for uri in list(workspace.text_documents)]
+        return [os.path.realpath(p) for p in {*found, *user_folders(), rulesets_folder()} if p]
+
+    def file_lines(self, uri: str) -> list[str]:
+        """The lines of a file an open one uses: the editor's text when it is open, else the saved file, when it
+        is a regular file under :meth:`roots` within the size limit (else none)."""
+        if self.is_open(uri):
+            return self.lines(uri)
+        path = to_fs_path(uri)
+        real = os.path.realpath(path) if path else ""
+        if not real or not any(real == root or real.startswith(root.rstrip(os.sep) + os.sep) for root in self.roots()):
+            return []
+        try:
+            handle = os.open(real, os.O_RDONLY | os.O_NONBLOCK)  # a FIFO opens without waiting, then is refused
+        except OSError:
+            return []
+        with os.fdopen(handle, "rb") as saved:
+            info = os.fstat(saved.fileno())
+            if not stat.S_ISREG(info.st_mode) or info.st_size > limits.MAX_FILE_BYTES:
+                return []
+            data = saved.read(limits.MAX_FILE_BYTES + 1)
+        try:
+            return data.decode("utf-8").splitlines() if len(data) <= limits.MAX_FILE_BYTES else []
+        except UnicodeDecodeError:
+            return []
 
     def open_texts(self) -> dict[str, str]:
-        """The text of every open file, by real path."""
+        """The text of every open file within the size limit, by real path."""
         out = {}
-        for uri, document in self.server.workspace.text_documents.items():
+        for uri, document in list(self.server.workspace.text_documents.items()):
             path = to_fs_path(uri)
-            if path:
-                out[os.path.realpath(path)] = document.source
+            source = document.source
+            if path and len(source) <= limits.MAX_FILE_BYTES:
+                out[os.path.realpath(path)] = source
         return out
 
-    async def run(self, call: Any, *args: Any) -> Any:
-        """Run a function on the worker thread (checks and odds never run two at a time)."""
+    async def run(self, call: Callable[..., T], *args: object) -> T:
+        """Run a function on a check thread."""
         return await asyncio.get_running_loop().run_in_executor(self.worker, call, *args)
+
+    async def hover(self, call: Callable[..., T], *args: object) -> T:
+        """Run a function on a hover thread."""
+        return await asyncio.get_running_loop().run_in_executor(self.hovers, call, *args)
+
+    def too_big(self, method: str, uri: str, length: int) -> None:
+        """A file sent in a message too big to read, or grown past it by edits: forget it and say so at its first line."""
+        if method not in (types.TEXT_DOCUMENT_DID_OPEN, types.TEXT_DOCUMENT_DID_CHANGE):
+            return
+        if self.is_open(uri):
+            self.server.workspace.remove_text_document(uri)
+        problem = RulesError(f"this file's text ({length} bytes as sent) is more than the server reads; "
+                             f"a ruleset may have {limits.MAX_FILE_BYTES} bytes", Location(line=1, col=1))
+        self.closed(uri, [self.diagnostic([], problem, types.DiagnosticSeverity.Error)])
 
     # ------------------------------------------------------------------ checks
     def schedule(self, uri: str, follow: bool = True) -> None:
@@ -84,13 +144,22 @@ class Session:
         self._running[uri] = asyncio.ensure_future(self._check(uri, follow))
 
     async def _check(self, uri: str, follow: bool) -> None:
+        failed = False
         try:
             while True:
                 self._again.discard(uri)
                 path = to_fs_path(uri)
                 if path is None or uri not in self.server.workspace.text_documents:
                     return
-                report = await self.run(self.checker.check, path, self.text(uri), self.open_texts())
+                checker = self.checkers.setdefault(uri, DocumentChecks())
+                try:
+                    report = await self.run(checker.check, path, self.text(uri), self.open_texts())
+                except Exception:  # a failure of the check itself, not of the file: checked afresh once more
+                    if failed:
+                        raise
+                    failed = True
+                    self.checkers[uri] = DocumentChecks()
+                    continue
                 if uri in self._again:
                     continue
                 if uri in self.server.workspace.text_documents:
@@ -104,14 +173,14 @@ class Session:
                 if other != uri and known is not None and known.kind in ("overlay", "sheet"):
                     self.schedule(other, follow=False)
 
-    def closed(self, uri: str) -> None:
-        """Forget a file the editor closed, and clear what was shown for it."""
-        path = to_fs_path(uri)
-        if path:
-            self.checker.forget(path)
+    def closed(self, uri: str, instead: list[types.Diagnostic] | None = None) -> None:
+        """Forget a file the editor closed, and clear what was shown for it (showing ``instead``, when given)."""
+        self.checkers.pop(uri, None)
         self.reports.pop(uri, None)
         self.good.pop(uri, None)
         self._own.pop(uri, None)
+        if instead:
+            self._own[uri] = instead
         for target in list(self._through):
             self._through[target].pop(uri, None)
             self._send(target)
@@ -123,12 +192,19 @@ class Session:
         if report.ruleset is not None:
             self.good[uri] = report
         own_path = report.path
+        lines = self.lines(uri)
         own: list[types.Diagnostic] = []
-        for problem in report.problems.get(own_path, []):
-            own.append(self.diagnostic(self.lines(uri), problem, types.DiagnosticSeverity.Error))
+        problems = report.problems.get(own_path, [])
+        for problem in problems[:MAX_DIAGNOSTICS]:
+            own.append(self.diagnostic(lines, problem, types.DiagnosticSeverity.Error))
+        if len(problems) > MAX_DIAGNOSTICS:
+            more = RulesError(f"{len(problems) - MAX_DIAGNOSTICS} more problems are not shown; `rules validate` "
+                              "lists them all", Location(line=1, col=1))
+            own.append(self.diagnostic(lines, more, types.DiagnosticSeverity.Error))
         for warning in report.warnings:
-            own.append(self.diagnostic(self.lines(uri), RulesError(warning.message, warning.where),
-                                       types.DiagnosticSeverity.Warning))
+            if not warning.where or not (warning.where.source or warning.where.file) or os.path.realpath(
+                    warning.where.source or warning.where.file) == own_path:
+                own.append(self.diagnostic(lines, warning, types.DiagnosticSeverity.Warning))
         elsewhere = {path: found for path, found in report.problems.items() if path != own_path}
         if elsewhere and report.doc is not None:
             own.append(self._pointer(uri, report, elsewhere))
@@ -140,7 +216,7 @@ class Session:
                 touched.add(target)
         for path, found in elsewhere.items():
             target = from_fs_path(path) or path
-            lines = self.lines(target)
+            lines = self.file_lines(target)
             self._through.setdefault(target, {})[uri] = [
                 self.diagnostic(lines, p, types.DiagnosticSeverity.Error) for p in found]
             touched.add(target)
@@ -158,7 +234,7 @@ class Session:
         text = f"{count} problem{'s' if count != 1 else ''} in what this file uses; the first: {first}"
         related = []
         for path, found in elsewhere.items():
-            lines = self.lines(from_fs_path(path) or path)
+            lines = self.file_lines(from_fs_path(path) or path)
             for problem in found:
                 line, start, end = span(lines, problem)
                 row = lines[line] if line < len(lines) else ""
@@ -173,7 +249,7 @@ class Session:
     def diagnostic(self, lines: list[str], problem: RulesError, severity: types.DiagnosticSeverity) -> types.Diagnostic:
         """A problem as a diagnostic: its message and hint, the range of what it is about, its quick fix."""
         line, start, end = span(lines, problem)
-        data: dict[str, Any] = {"path": problem.where.path if problem.where else ""}
+        data: dict[str, object] = {"path": problem.where.path if problem.where else ""}
         fix = replacement(problem)
         if fix is not None:
             data["replace"] = fix

@@ -22,8 +22,10 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 def span(lines: list[str], problem: RulesError) -> tuple[int, int, int]:
     """(line, first column, column past the end), from 0, of what a problem is about."""
     where = problem.where
-    if where is None or where.line < 1 or where.line > len(lines):
+    if where is None or where.line < 1:
         return 0, 0, 0
+    if where.line > len(lines):  # a line not at hand (a file too big, or not to be read): the spot alone
+        return where.line - 1, max(where.col - 1, 0), max(where.col - 1, 0)
     row = lines[where.line - 1].rstrip("\r\n")
     start = min(max(where.col - 1, 0), len(row))
     wanted = [problem.name] if isinstance(problem, UnknownName) and problem.name else []

@@ -7,6 +7,7 @@ likelier mistake is its indent, and the hint says which section it would belong 
 
 from __future__ import annotations
 
+import bisect
 import difflib
 import re
 
@@ -20,14 +21,13 @@ NEAR = 0.8  # a key at least this alike to the suggested top-level key is a miss
 _SUGGESTED = re.compile(r"did you mean '([^']+)'\?")
 
 
-def _section_above(doc: Document, key: str, line: int, unknown: set[str]) -> tuple[str, int] | None:
+def _section_above(doc: Document, key: str, line: int, known: list[tuple[int, str]]) -> tuple[str, int] | None:
     """The known top-level key nearest above a line, with its line, when it is a section (a mapping, or empty)
-    whose entries are of the key's kind."""
-    above = [(doc.position((name,), key=True)[0], name) for name in doc.data if name != key and name not in unknown]
-    above = [(at, name) for at, name in above if 0 < at < line]
-    if not above:
+    whose entries are of the key's kind; ``known`` holds the known keys by line (found once for all keys)."""
+    below = bisect.bisect_left(known, (line, ""))
+    if below == 0 or known[below - 1][0] < 1:
         return None
-    at, name = max(above)
+    at, name = known[below - 1]
     value = doc.data[name]
     if value is None:
         return (name, at)
@@ -45,6 +45,7 @@ def placed(doc: Document, problems: list[RulesError]) -> list[RulesError]:
     steps = [json_steps(p.where.path) if p.where is not None else None for p in problems]
     unknown = {s[0] for s, p in zip(steps, problems, strict=True)
                if s is not None and len(s) == 1 and isinstance(s[0], str) and p.message.startswith("unknown key")}
+    known = sorted((doc.position((name,), key=True)[0], name) for name in doc.data if name not in unknown)
     for problem, path in zip(problems, steps, strict=True):
         if path is None or len(path) != 1 or path[0] not in unknown or problem.where is None:
             continue
@@ -52,7 +53,7 @@ def placed(doc: Document, problems: list[RulesError]) -> list[RulesError]:
         near = _SUGGESTED.search(problem.hint or "")
         if near is not None and difflib.SequenceMatcher(None, key.lower(), near.group(1).lower()).ratio() >= NEAR:
             continue
-        above = _section_above(doc, key, problem.where.line, unknown)
+        above = _section_above(doc, key, problem.where.line, known)
         if above is not None:
             problem.hint = (f"it comes right after the '{above[0]}' section (line {above[1]}): indent it to make "
                             f"it one of '{above[0]}'")
