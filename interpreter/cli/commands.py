@@ -24,7 +24,7 @@ from interpreter.pipeline import compile_ref, problems, resolve
 @click.group(cls=Group, name="rules", context_settings={"help_option_names": ["-h", "--help"]},
              epilog=examples("rules list", "rules run {ruleset} {procedure} {params}",
                              "rules odds '2d20kh1+5>=15'"))
-@click.version_option(package_name="rulesmith")
+@click.version_option(package_name="rulesmith-rpg")
 def main() -> None:
     """Rules as data: validate rulesets, roll dice, run procedures and get exact odds.
 

@@ -1,0 +1,100 @@
+"""A newcomer's first words with rules: bare groups show their help, the license is declared and
+shipped, and no message sends anyone to install a distribution name that is not ours."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import tomllib
+import warnings
+from pathlib import Path
+
+import pytest
+from helpers import CHECKOUT
+
+PYPROJECT = tomllib.loads((CHECKOUT / "pyproject.toml").read_text(encoding="utf-8"))
+DISTRIBUTION = PYPROJECT["project"]["name"]
+
+
+@pytest.mark.parametrize("path", [(), ("sheet",)], ids=["rules", "rules sheet"])
+def test_a_bare_group_prints_its_readable_help_and_exits_0(rules, path):
+    bare, asked = rules(*path), rules(*path, "-h")
+    assert bare.exit_code == 0, bare.stderr
+    assert bare.stderr == ""
+    assert bare.stdout == asked.stdout  # the same help -h prints, on stdout
+    lines = bare.stdout.splitlines()
+    assert len(lines) > 8 and max(map(len, lines)) <= 100
+    assert lines[0].startswith("Usage:") and "Commands:" in lines
+
+
+def test_a_group_given_an_unknown_subcommand_is_still_a_usage_mistake(rules):
+    wrong = rules("sheet", "nonsense")
+    assert wrong.exit_code == 2 and "No such command 'nonsense'" in wrong.stderr
+
+
+def test_the_license_is_mit_and_declared_in_the_project_metadata():
+    text = (CHECKOUT / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License\n")
+    assert re.search(r"^Copyright \(c\) \d{4} the rulesmith authors$", text, re.M)
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\"" in text
+    assert PYPROJECT["project"]["license"] == {"text": "MIT"}
+    assert "License :: OSI Approved :: MIT License" in PYPROJECT["project"]["classifiers"]
+
+
+def test_setuptools_writes_the_license_and_packs_the_license_file():
+    setuptools = pytest.importorskip("setuptools")
+    from setuptools.config.pyprojecttoml import apply_configuration
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # ([tool.setuptools] is "beta" to older setuptools)
+        dist = apply_configuration(setuptools.Distribution(), str(CHECKOUT / "pyproject.toml"))
+    import io
+
+    metadata = io.StringIO()
+    dist.metadata.write_pkg_file(metadata)
+    fields = metadata.getvalue().splitlines()
+    assert f"Name: {DISTRIBUTION}" in fields
+    assert "License: MIT" in fields  # what `pip show` prints as License
+    assert "License-File: LICENSE" in fields
+
+
+def test_the_distribution_name_is_not_the_index_s_rulesmith_and_the_code_asks_for_ours():
+    # `rulesmith` on the package index is an unrelated project (checked by hand: docs/api.md, install)
+    assert DISTRIBUTION == "rulesmith-rpg"
+    from interpreter.load import cache
+
+    assert cache._DISTRIBUTIONS[0] == DISTRIBUTION  # the version the parse cache is keyed on
+    source = (CHECKOUT / "interpreter" / "cli" / "commands.py").read_text(encoding="utf-8")
+    assert re.findall(r'package_name="([^"]+)"', source) == [DISTRIBUTION]  # what `rules --version` reads
+
+
+def _tracked_text_files() -> list[Path]:
+    names = subprocess.run(["git", "ls-files"], cwd=CHECKOUT, capture_output=True, text=True, check=True).stdout
+    return [CHECKOUT / n for n in names.splitlines()
+            if n.endswith((".py", ".md", ".toml", ".txt", ".yaml", ".json", ".html", ".lua", ".el", ".vim"))]
+
+
+def test_no_text_tells_anyone_to_install_a_name_from_the_index_that_is_not_ours():
+    install = re.compile(r"pip install\s+(?:-[-\w]+\s+)*['\"]?([A-Za-z][\w.-]*)(\[[\w,]+\])?")
+    ours_or_known = {DISTRIBUTION, "matplotlib"}
+    wrong = []
+    for path in _tracked_text_files():
+        if path.name == "test_first_words.py":
+            continue
+        for match in install.finditer(path.read_text(encoding="utf-8", errors="replace")):
+            if match.group(1) not in ours_or_known:
+                wrong.append(f"{path.relative_to(CHECKOUT)}: {match.group(0)}")
+    assert wrong == []
+
+
+def test_the_plot_hint_without_matplotlib_names_the_checkout_s_extra(monkeypatch):
+    import sys
+
+    from interpreter.cli import charts
+    from interpreter.errors import BadParameter
+
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # as if it were not installed
+    with pytest.raises(BadParameter) as caught:
+        charts.require()
+    assert caught.value.hint == "install matplotlib (pip install matplotlib), or, in the checkout, " \
+                                "the charts extra: pip install '.[charts]'"
