@@ -18,7 +18,7 @@ from interpreter.api.arguments import times as times_option
 if TYPE_CHECKING:
     from interpreter.api.results import Odds, Result, Samples
     from interpreter.api.ruleset import Ruleset
-    from interpreter.dice.trace import Roll
+    from interpreter.api.rolls import Roll
     from interpreter.errors import RulesError
     from interpreter.ruleset.model import Ruleset as Compiled
     from interpreter.sheet.character import Sheet
@@ -93,24 +93,27 @@ def sample(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
 
 
 def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = None) -> Roll:
-    """Roll a dice expression (docs/dice.md); ``Roll.value`` is the result and ``Roll.dice`` every die.
+    """Roll a dice expression (docs/dice.md); ``Roll.value`` is the result, ``Roll.dice`` every die, and
+    ``str()`` the line `rules roll` prints (`4d6kh3: [~~1~~, 6, 5, 2] = 13`).
 
     Without ``seed`` or ``dice`` the dice come from one generator the process seeds once (seeding a new
     one for every roll costs more than the roll); ``interpreter.dice(expr)`` keeps the parsed expression.
     """
+    from interpreter.api.rolls import Roll
     from interpreter.dice.expr import parse
     from interpreter.errors import BadParameter
 
     if not isinstance(expr, str):
         raise BadParameter(f"a dice expression is text, not {type(expr).__name__}")
+    parsed = parse(expr)
     if seed is None and dice is None:
         from interpreter.dice.parsed import shared_source
 
-        return parse(expr).roll({}, shared_source())
+        return Roll(parsed, parsed.roll({}, shared_source()))
     given = source(seed, dice)
-    result = parse(expr).roll({}, given)
+    result = parsed.roll({}, given)
     exhausted(given)
-    return result
+    return Roll(parsed, result)
 
 
 def read_sheet(path: str | os.PathLike[str]) -> Sheet:

@@ -116,8 +116,11 @@ class ParsedDice:
         return _made(RolledDice, (value, traces, self._expr))
 
     def odds(self) -> Any:
-        """The exact distribution of the value (dice.distribution.Distribution), as `rules odds EXPR` gives it."""
-        return self._expr.distribution({})
+        """The exact distribution of the value (dice.distribution.Distribution), as `rules odds EXPR` gives it;
+        its `str()` is one line for a chat."""
+        from interpreter.dice.expression_odds import ExpressionOdds
+
+        return ExpressionOdds.of(self._expr.text, self._expr.distribution({}))
 
     @property
     def mean(self) -> float:

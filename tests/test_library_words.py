@@ -1,0 +1,75 @@
+"""The library speaks to people: ``str()`` of what it gives back is the line the command line prints,
+``repr()`` stays a repr, and its mistakes speak of its own parameters."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from fractions import Fraction
+
+import icepool
+import pytest
+from helpers import checkout_env
+
+import interpreter
+
+
+def test_str_of_a_roll_is_the_chat_line_of_every_die():
+    # 4d6 keep the highest three of 1, 6, 5, 2: the 1 is dropped (struck through), 6 + 5 + 2 = 13
+    got = interpreter.roll("4d6kh3", dice=[1, 6, 5, 2])
+    assert str(got) == "4d6kh3: [~~1~~, 6, 5, 2] = 13"
+    assert repr(got).startswith("Roll(value=13, terms=[TermTrace('4d6kh3'")
+    assert isinstance(got, interpreter.Roll) and got.value == 13
+
+
+def test_str_of_a_seeded_roll_is_what_rules_roll_prints(rules):
+    for expr in ("4d6kh3", "5d10x10cs>=8", "2d6+3", "{1d20, 1d12}kh1"):
+        assert str(interpreter.roll(expr, seed=1)) + "\n" == rules("roll", expr, "--seed", "1").stdout
+
+
+def test_print_of_a_roll_from_a_fresh_process_is_one_line():
+    code = "import interpreter; print(interpreter.roll('4d6kh3', seed=1))"
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                             env=checkout_env()).stdout
+    assert printed.count("\n") == 1 and printed.startswith("4d6kh3: [") and printed.rstrip().endswith("= 13")
+
+
+def _percent(p: Fraction) -> str:
+    from interpreter.dice.report import percent
+
+    return percent(p)
+
+
+def test_str_of_an_expression_s_odds_is_one_line_with_range_mean_and_likeliest_value():
+    oracle = icepool.d6.highest(4, 3)
+    probs = {v: Fraction(n, oracle.denominator()) for v, n in oracle.items()}
+    top = max(probs, key=lambda v: probs[v])
+    odds = interpreter.dice("4d6kh3").odds()
+    assert str(odds) == (f"4d6kh3: {min(probs)} to {max(probs)}, mean {float(oracle.mean()):.4g}, "
+                         f"most often {top} ({_percent(probs[top])})")
+    assert repr(odds).startswith("Distribution({3: 1/1296")
+
+
+def test_str_of_odds_with_few_values_names_each():
+    odds = interpreter.dice("d20>=15").odds()  # 15..20 of 20 faces: 6/20
+    assert str(odds) == "d20>=15: 0 70%, 1 30% | mean 0.3"
+
+
+def test_str_of_a_run_and_of_odds_are_their_one_line_chat_texts():
+    check = interpreter.load_ruleset("lockwood").procedure("check")
+    result = check(stat=12, dc=15, dice=[20])
+    assert str(result).splitlines() == [str(result)]
+    assert str(result).startswith("check: critical_success")
+    assert repr(result).startswith("Result(")
+    odds = check.odds(stat=12, dc=15)
+    assert str(odds).startswith("check: critical_success 5%,") and repr(odds).startswith("Odds(")
+
+
+@pytest.mark.parametrize("size", [3, 8])
+def test_the_chat_line_of_odds_counts_one_value_per_outcome_when_few(size):
+    odds = interpreter.dice(f"1d{size}").odds()
+    line = str(odds)
+    if size <= 6:
+        assert line.count("%") == size
+    else:
+        assert line == f"1d{size}: 1 to {size}, mean {(size + 1) / 2:g}, each {_percent(Fraction(1, size))}"
