@@ -35,7 +35,7 @@ def test_a_group_given_an_unknown_subcommand_is_still_a_usage_mistake(rules):
 def test_the_license_is_mit_and_declared_in_the_project_metadata():
     text = (CHECKOUT / "LICENSE").read_text(encoding="utf-8")
     assert text.startswith("MIT License\n")
-    assert re.search(r"^Copyright \(c\) \d{4} the rulesmith authors$", text, re.M)
+    assert re.search(r"^Copyright \(c\) \d{4} the rulesmith authors$", text, re.MULTILINE)
     assert "THE SOFTWARE IS PROVIDED \"AS IS\"" in text
     assert PYPROJECT["project"]["license"] == {"text": "MIT"}
     assert "License :: OSI Approved :: MIT License" in PYPROJECT["project"]["classifiers"]

@@ -21,8 +21,8 @@ from interpreter.api.functions import load_ruleset, new_sheet, odds, read_sheet,
 
 if TYPE_CHECKING:
     from interpreter.api.results import Odds, Result, Samples
-    from interpreter.api.ruleset import Parameter, Procedure, Ruleset
     from interpreter.api.rolls import Roll
+    from interpreter.api.ruleset import Parameter, Procedure, Ruleset
     from interpreter.sheet.character import BoxTrack, MeterTrack, Resource, Sheet
 
 # name -> the module it is defined in

@@ -17,8 +17,8 @@ from interpreter.api.arguments import times as times_option
 
 if TYPE_CHECKING:
     from interpreter.api.results import Odds, Result, Samples
-    from interpreter.api.ruleset import Ruleset
     from interpreter.api.rolls import Roll
+    from interpreter.api.ruleset import Ruleset
     from interpreter.errors import RulesError
     from interpreter.ruleset.model import Ruleset as Compiled
     from interpreter.sheet.character import Sheet
