@@ -73,3 +73,45 @@ def test_the_chat_line_of_odds_counts_one_value_per_outcome_when_few(size):
         assert line.count("%") == size
     else:
         assert line == f"1d{size}: 1 to {size}, mean {(size + 1) / 2:g}, each {_percent(Fraction(1, size))}"
+
+
+def test_a_run_without_a_seed_tells_the_seed_it_drew_and_that_seed_replays_it():
+    check = interpreter.load_ruleset("lockwood").procedure("check")
+    first = check(stat=12, dc=15)
+    assert isinstance(first.seed, int) and 0 <= first.seed < 2 ** 31
+    again = check(stat=12, dc=15, seed=first.seed)
+    assert again.seed == first.seed and str(again) == str(first)
+    assert interpreter.run("lockwood", "check", {"stat": 12, "dc": 15}, seed=first.seed).values == first.values
+    assert check(stat=12, dc=15, seed=5).seed == 5
+    assert check(stat=12, dc=15, dice=[7]).seed is None  # given dice come from no seed
+
+
+def test_seeds_are_drawn_afresh_for_each_run():
+    check = interpreter.load_ruleset("lockwood").procedure("check")
+    assert len({check(stat=12, dc=15).seed for _ in range(20)}) > 1
+
+
+def test_a_roll_tells_its_seed_too():
+    rolled = interpreter.roll("10d10")
+    assert str(interpreter.roll("10d10", seed=rolled.seed)) == str(rolled)
+    assert interpreter.roll("1d6", dice=[4]).seed is None
+
+
+def test_rules_run_json_tells_the_seed_and_seed_of_it_gives_the_same_run(rules):
+    import json
+
+    first = json.loads(rules("run", "lockwood", "check", "stat=12", "dc=15", "--json").stdout)
+    assert isinstance(first["seed"], int)
+    again = json.loads(rules("run", "lockwood", "check", "stat=12", "dc=15", "--seed", str(first["seed"]),
+                             "--json").stdout)
+    assert again == first
+    given = json.loads(rules("run", "lockwood", "check", "stat=12", "dc=15", "--dice", "4", "--json").stdout)
+    assert given["seed"] is None
+
+
+def test_rules_roll_json_tells_the_seed(rules):
+    import json
+
+    first = json.loads(rules("roll", "6d6", "--json").stdout)
+    again = json.loads(rules("roll", "6d6", "--seed", str(first["seed"]), "--json").stdout)
+    assert again == first and isinstance(first["seed"], int)

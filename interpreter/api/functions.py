@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from interpreter.api import calls
-from interpreter.api.arguments import arguments, exhausted, flag, ruleset_ref, sheet_path, source
+from interpreter.api.arguments import arguments, exhausted, flag, ruleset_ref, seeded, sheet_path, source
 from interpreter.api.arguments import times as times_option
 
 if TYPE_CHECKING:
@@ -59,14 +59,15 @@ def run(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
         sheet: str | os.PathLike[str] | Sheet | None = None, write: bool = False) -> Result:
     """Run one procedure and return its outcome, values and the trace of every die.
 
-    ``seed`` makes the dice repeatable; ``dice`` gives them exactly, in roll order (too few or too many is
-    an error). With ``sheet`` (a sheet file's path, or a sheet from ``read_sheet``) the procedure reads the
+    ``seed`` makes the dice repeatable (without one, a seed is drawn, and ``Result.seed`` tells it: give it
+    back as ``seed`` to run the same again); ``dice`` gives them exactly, in roll order (too few or too many
+    is an error). With ``sheet`` (a sheet file's path, or a sheet from ``read_sheet``) the procedure reads the
     sheet's traits, and ``Result.changes`` lists what it changed; the file is written back, atomically,
     only with ``write=True``.
     """
     rs = compiled(ruleset)
-    args, path, given = arguments(params, {}), sheet_path(sheet), source(seed, dice)
-    return calls.run(rs, procedure, args, given, path, flag("write", write))
+    args, path, (given, used) = arguments(params, {}), sheet_path(sheet), seeded(seed, dice)
+    return calls.run(rs, procedure, args, given, path, flag("write", write), used)
 
 
 def odds(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
@@ -96,8 +97,8 @@ def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = Non
     """Roll a dice expression (docs/dice.md); ``Roll.value`` is the result, ``Roll.dice`` every die, and
     ``str()`` the line `rules roll` prints (`4d6kh3: [~~1~~, 6, 5, 2] = 13`).
 
-    Without ``seed`` or ``dice`` the dice come from one generator the process seeds once (seeding a new
-    one for every roll costs more than the roll); ``interpreter.dice(expr)`` keeps the parsed expression.
+    Without ``seed`` or ``dice`` a seed is drawn, and ``Roll.seed`` tells it (``seed=`` of it rolls the same
+    again); ``interpreter.dice(expr)`` keeps the parsed expression, to roll it again and again at less cost.
     """
     from interpreter.api.rolls import Roll
     from interpreter.dice.expr import parse
@@ -106,14 +107,10 @@ def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = Non
     if not isinstance(expr, str):
         raise BadParameter(f"a dice expression is text, not {type(expr).__name__}")
     parsed = parse(expr)
-    if seed is None and dice is None:
-        from interpreter.dice.parsed import shared_source
-
-        return Roll(parsed, parsed.roll({}, shared_source()))
-    given = source(seed, dice)
+    given, used = seeded(seed, dice)
     result = parsed.roll({}, given)
     exhausted(given)
-    return Roll(parsed, result)
+    return Roll(parsed, result, used)
 
 
 def read_sheet(path: str | os.PathLike[str]) -> Sheet:

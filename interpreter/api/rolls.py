@@ -10,16 +10,18 @@ __all__ = ["Roll"]
 
 
 class Roll(trace.Roll):
-    """The value of a roll (``value``), every die (``dice``, ``terms``) and the expression rolled (``expr``).
+    """The value of a roll (``value``), every die (``dice``, ``terms``), the expression rolled (``expr``) and
+    the seed of its dice (``seed``: drawn when none was given, None for given dice).
 
     ``str()`` is one line with every die; ``repr()`` shows the trace.
     """
 
-    __slots__ = ("expr",)
+    __slots__ = ("expr", "seed")
 
-    def __init__(self, expr: Expression, rolled: trace.Roll):
+    def __init__(self, expr: Expression, rolled: trace.Roll, seed: int | None):
         super().__init__(rolled.value, rolled.raw, rolled.env)
         self.expr = expr
+        self.seed = seed
 
     def __str__(self) -> str:
         return render_roll(self.expr, self)

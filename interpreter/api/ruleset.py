@@ -17,7 +17,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from interpreter.api import calls
-from interpreter.api.arguments import arguments, flag, sheet_path, source
+from interpreter.api.arguments import arguments, flag, seeded, sheet_path, source
 from interpreter.api.arguments import times as times_option
 from interpreter.errors import BadParameter
 from interpreter.hints import suggest
@@ -96,24 +96,25 @@ class Procedure:
         """The names of the values it reports."""
         return self.compiled.values
 
-    def _source(self, seed: Any, dice: Any) -> DiceSource:
+    def _source(self, seed: Any, dice: Any) -> tuple[DiceSource, int | None]:
         hint = None
         if "dice" in {p.name for p in self.params}:
             hint = f"'dice' is also a parameter of '{self.name}': give it in the mapping, {{'dice': ...}}"
-        return source(seed, dice, hint)
+        return seeded(seed, dice, hint)
 
     def run(self, params: Mapping[str, Any] | None = None, /, *, seed: int | None = None,
             dice: Sequence[int] | None = None, sheet: str | os.PathLike[str] | Sheet | None = None,
             write: bool = False, **named: Any) -> Result:
         """Run the procedure once: its outcome, values and the trace of every die.
 
-        ``seed`` makes the dice repeatable; ``dice`` gives them exactly, in roll order. With ``sheet`` the
+        ``seed`` makes the dice repeatable (``Result.seed`` is the seed used, drawn when none is given);
+        ``dice`` gives them exactly, in roll order. With ``sheet`` the
         procedure reads the sheet's traits; what it would change is in ``Result.changes``, and the file
         is written (atomically, under a lock) only with ``write=True``.
         """
-        given = self._source(seed, dice)
+        given, used = self._source(seed, dice)
         return calls.run(self.ruleset.compiled, self.name, arguments(params, named), given, sheet_path(sheet),
-                         flag("write", write))
+                         flag("write", write), used)
 
     __call__ = run
 

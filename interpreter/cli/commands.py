@@ -146,7 +146,7 @@ def parse_dice_list(text: str | None) -> list[int] | None:
 @click.argument("params", nargs=-1, shell_complete=complete.parameters)
 @click.option("--sheet", type=click.Path(dir_okay=False), shell_complete=complete.sheets,
               help="A character sheet to read traits from.")
-@click.option("--seed", type=int, help="Seed the dice for a repeatable run.")
+@click.option("--seed", type=int, help="Seed the dice for a repeatable run (--json tells the seed of every run).")
 @click.option("--dice", "given", metavar="LIST", help="Use exactly these dice, in roll order: 1,3,5,7,10,8")
 @click.option("--times", type=click.IntRange(min=1), metavar="N",
               help="Run it N times and count the outcomes and values (no trace; not with --sheet or --dice).")
@@ -165,10 +165,13 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         raise click.UsageError("use either --seed or --dice, not both")
     if times is not None and (sheet is not None or given is not None):
         raise click.UsageError("--times counts runs without a sheet or given dice")
+    from interpreter.api.arguments import drawn_seed
     from interpreter.cli import render
     from interpreter.dice import sources as dice
 
     rs = compile_ref(ruleset)
+    if seed is None and given is None:  # a seed of our own, told under --json: `--seed` of it replays the run
+        seed = drawn_seed()
     if times is not None:
         from interpreter.procedure.sampler import sample
 
@@ -192,7 +195,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         result = run_once(rs, procedure, args, source)
         all_dice_used()
         if as_json:
-            output.print_json(render.result_json(result))
+            output.print_json({**render.result_json(result), "seed": seed})
         else:
             output.echo(render.result_text(result))
         return
@@ -204,6 +207,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         data = render.result_json(result)
         data["changes"] = [{"path": render.sheet_path(p), "old": old, "new": new} for p, old, new in result.changes]
         data["written"] = bool(result.changes) and not dry_run
+        data["seed"] = seed
         output.print_json(data)
         return
     output.echo(render.result_text(result))
