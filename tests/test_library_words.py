@@ -115,3 +115,57 @@ def test_rules_roll_json_tells_the_seed(rules):
     first = json.loads(rules("roll", "6d6", "--json").stdout)
     again = json.loads(rules("roll", "6d6", "--seed", str(first["seed"]), "--json").stdout)
     assert again == first and isinstance(first["seed"], int)
+
+
+def _placeholders(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"(?<!\{)\{[A-Za-z_]\w*\}(?!\})", text)
+
+
+def _written_with_placeholders() -> list[tuple[str, str, str, str]]:
+    """(ruleset, procedure, what, text as written) for each summary and parameter help that names a constant."""
+    from helpers import ruleset
+    from interpreter.load.bundled import bundled_ids
+
+    out = []
+    for ruleset_id in bundled_ids():
+        for name, proc in ruleset(ruleset_id).procedures.items():
+            if _placeholders(proc.summary):
+                out.append((ruleset_id, name, "summary", proc.summary))
+            out += [(ruleset_id, name, p.name, p.help) for p in proc.params if _placeholders(p.help)]
+    return out
+
+
+def test_the_bundled_rulesets_do_write_placeholders_in_summaries_and_help():
+    written = _written_with_placeholders()
+    assert any(what == "summary" for *_, what, _ in written) and any(what != "summary" for *_, what, _ in written)
+
+
+def test_summaries_and_parameter_help_of_the_library_have_their_placeholders_filled():
+    from helpers import ruleset
+
+    for ruleset_id, name, what, text in _written_with_placeholders():
+        proc = interpreter.load_ruleset(ruleset_id).procedure(name)
+        shown = proc.summary if what == "summary" else next(p.help for p in proc.params if p.name == what)
+        constants = ruleset(ruleset_id).constants
+        expected = text
+        for placeholder in _placeholders(text):
+            expected = expected.replace(placeholder, str(constants[placeholder[1:-1]]))
+        assert shown == expected and not _placeholders(shown), (ruleset_id, name, what)
+
+
+def test_zsh_completion_descriptions_have_their_placeholders_filled(rules, monkeypatch):
+    monkeypatch.setenv("_RULES_COMPLETE", "zsh_complete")
+    monkeypatch.setenv("RULESMITH_COMPLETION", "2")
+    for ruleset_id, name, what, text in _written_with_placeholders():
+        typed = f"rules run {ruleset_id} " + (name[:3] if what == "summary" else f"{name} {what}")
+        monkeypatch.setenv("COMP_WORDS", typed)
+        monkeypatch.setenv("COMP_CWORD", str(len(typed.split()) - 1))
+        lines = rules().stdout.splitlines()  # (kind, value, description) for each item
+        offered = dict(zip(lines[1::3], lines[2::3], strict=True))
+        proc = interpreter.load_ruleset(ruleset_id).procedure(name)
+        key, filled = (name, proc.summary) if what == "summary" else \
+            (f"{what}=", next(p.help for p in proc.params if p.name == what))
+        assert offered.get(key) == filled, (typed, lines)
+        assert not _placeholders(filled)

@@ -22,6 +22,7 @@ from interpreter.api.arguments import times as times_option
 from interpreter.errors import BadParameter
 from interpreter.hints import suggest
 from interpreter.record import record
+from interpreter.ruleset.texts import prose
 
 if TYPE_CHECKING:
     import random
@@ -53,9 +54,9 @@ class Parameter:
         return shown if self.required else f"{shown} = {self.default!r}"
 
 
-def _parameter(param: Param) -> Parameter:
-    return Parameter(param.name, param.type, param.required, None if param.required else param.default, param.help,
-                     tuple(param.options), param.minimum, param.maximum)
+def _parameter(param: Param, constants: Mapping[str, Any]) -> Parameter:
+    return Parameter(param.name, param.type, param.required, None if param.required else param.default,
+                     prose(param.help, constants), tuple(param.options), param.minimum, param.maximum)
 
 
 class Procedure:
@@ -66,7 +67,7 @@ class Procedure:
     def __init__(self, ruleset: Ruleset, compiled: Compiled) -> None:
         self.ruleset = ruleset
         self.compiled = compiled
-        self.params: tuple[Parameter, ...] = tuple(_parameter(p) for p in compiled.params)
+        self.params: tuple[Parameter, ...] = tuple(_parameter(p, ruleset.compiled.constants) for p in compiled.params)
         options = [inspect.Parameter("params", inspect.Parameter.POSITIONAL_ONLY, default=None)]
         taken = {"params", "seed", "dice", "sheet", "write"}
         options += [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY,
@@ -83,8 +84,8 @@ class Procedure:
 
     @property
     def summary(self) -> str:
-        """What the procedure does, in a sentence or two."""
-        return self.compiled.summary
+        """What the procedure does, in a sentence or two, each ``{constant}`` it names filled in."""
+        return prose(self.compiled.summary, self.ruleset.compiled.constants)
 
     @property
     def outcomes(self) -> tuple[str, ...]:
@@ -170,8 +171,8 @@ class Ruleset:
 
     @property
     def description(self) -> str:
-        """One line about the system."""
-        return self.compiled.description
+        """One line about the system, each ``{constant}`` it names filled in."""
+        return prose(self.compiled.description, self.compiled.constants)
 
     @property
     def extends(self) -> str | None:
