@@ -126,6 +126,7 @@ def _placeholders(text: str) -> list[str]:
 def _written_with_placeholders() -> list[tuple[str, str, str, str]]:
     """(ruleset, procedure, what, text as written) for each summary and parameter help that names a constant."""
     from helpers import ruleset
+
     from interpreter.load.bundled import bundled_ids
 
     out = []
@@ -158,7 +159,7 @@ def test_summaries_and_parameter_help_of_the_library_have_their_placeholders_fil
 def test_zsh_completion_descriptions_have_their_placeholders_filled(rules, monkeypatch):
     monkeypatch.setenv("_RULES_COMPLETE", "zsh_complete")
     monkeypatch.setenv("RULESMITH_COMPLETION", "2")
-    for ruleset_id, name, what, text in _written_with_placeholders():
+    for ruleset_id, name, what, _text in _written_with_placeholders():
         typed = f"rules run {ruleset_id} " + (name[:3] if what == "summary" else f"{name} {what}")
         monkeypatch.setenv("COMP_WORDS", typed)
         monkeypatch.setenv("COMP_CWORD", str(len(typed.split()) - 1))
