@@ -98,3 +98,26 @@ def test_the_plot_hint_without_matplotlib_names_the_checkout_s_extra(monkeypatch
         charts.require()
     assert caught.value.hint == "install matplotlib (pip install matplotlib), or, in the checkout, " \
                                 "the charts extra: pip install '.[charts]'"
+
+
+def test_a_long_exact_fraction_is_shortened_in_text_and_whole_in_json(rules):
+    import json
+    from fractions import Fraction
+    from math import comb
+
+    # 150d2 is 150 plus the number of 2s among 150 coin flips: P(150 + k) = C(150, k) / 2**150
+    oracle = {150 + k: Fraction(comb(150, k), 2 ** 150) for k in range(151)}
+    text = rules("odds", "150d2").stdout
+    rows = [line.split() for line in text.splitlines() if re.match(r"\s+\d+\s", line)]
+    assert rows
+    for value, _percent, *rest in rows:
+        exact = oracle[int(value)]
+        top, bottom = str(exact.numerator), str(exact.denominator)
+        if len(f"{top}/{bottom}") > 40:
+            assert rest[-6:] == [f"{top[:6]}...{top[-6:]}/{bottom[:6]}...{bottom[-6:]}",
+                                 f"({len(top)}/{len(bottom)}", "digits;", "whole", "in", "--json)"]
+        else:
+            assert rest[-1] == f"{top}/{bottom}"
+    assert max(len(line) for line in text.splitlines()) < 120
+    shown = json.loads(rules("odds", "150d2", "--json").stdout)["exact"]
+    assert {int(v): Fraction(p) for v, p in shown.items()} == oracle  # --json keeps every digit
