@@ -121,3 +121,14 @@ def test_a_long_exact_fraction_is_shortened_in_text_and_whole_in_json(rules):
     assert max(len(line) for line in text.splitlines()) < 120
     shown = json.loads(rules("odds", "150d2", "--json").stdout)["exact"]
     assert {int(v): Fraction(p) for v, p in shown.items()} == oracle  # --json keeps every digit
+
+
+def test_rest_at_full_hp_reports_nothing_healed_and_the_die_rolled(rules, tmp_path):
+    import json
+
+    sheet = tmp_path / "s.yaml"
+    assert rules("sheet", "new", "rollunder", "-o", str(sheet)).exit_code == 0
+    shown = json.loads(rules("sheet", "show", str(sheet), "--json").stdout)["tracks"]["hp"]
+    assert shown["current"] == shown["max"]  # a new character is at full HP
+    got = json.loads(rules("run", "rollunder", "rest", "--sheet", str(sheet), "--dice", "5", "--json").stdout)
+    assert (got["values"]["healed"], got["values"]["rolled"], got["changes"]) == (0, 5, [])
