@@ -132,3 +132,60 @@ def test_rest_at_full_hp_reports_nothing_healed_and_the_die_rolled(rules, tmp_pa
     assert shown["current"] == shown["max"]  # a new character is at full HP
     got = json.loads(rules("run", "rollunder", "rest", "--sheet", str(sheet), "--dice", "5", "--json").stdout)
     assert (got["values"]["healed"], got["values"]["rolled"], got["changes"]) == (0, 5, [])
+
+
+TWO_ROLLS = """\
+ruleset: tiny
+title: Tiny
+description: two rolls
+procedures:
+  p:
+    summary: two rolls
+    outcomes: {done: done}
+    values: {a: first, b: second}
+    steps:
+      - roll: {a: 1d6}
+      - roll: {b: 2d6}
+      - decide: [{outcome: done}]
+"""
+
+
+def test_given_dice_that_run_out_say_which_roll_of_the_command_wanted_more(rules, tmp_path):
+    from helpers import one_line_error
+
+    path = tmp_path / "tiny.yaml"
+    path.write_text(TWO_ROLLS, encoding="utf-8")
+    line = one_line_error(rules("run", str(path), "p", "--dice", "1,2"))
+    assert line == ("--dice: 2 dice given; the roll 'b' (2d6, in p.steps[1]) wanted a 3rd; "
+                    "give one value for every die the run rolls, in the order it rolls them")
+    assert str(path) not in line  # no place in the file: the command was short of dice, not the file wrong
+
+
+def test_a_bundled_procedure_short_of_dice_names_no_place_in_the_bundled_file(rules):
+    from helpers import one_line_error
+
+    line = one_line_error(rules("run", "nwod", "action", "pool=5", "--dice", "1,2,3"))
+    assert line.startswith("--dice: 3 dice given; the roll ") and " wanted a 4th;" in line
+    assert "(bundled)" not in line and "$." not in line
+
+
+def test_the_library_says_dice_where_the_command_line_says_dice_option(tmp_path):
+    import interpreter
+
+    path = tmp_path / "tiny.yaml"
+    path.write_text(TWO_ROLLS, encoding="utf-8")
+    with pytest.raises(interpreter.BadParameter) as caught:
+        interpreter.run(str(path), "p", dice=[1, 2])
+    assert caught.value.message == "dice: 2 dice given; the roll 'b' (2d6, in p.steps[1]) wanted a 3rd"
+    assert caught.value.where is None
+    with pytest.raises(interpreter.BadParameter) as caught:
+        interpreter.roll("3d6", dice=[1])
+    assert caught.value.message == "dice: 1 die given; 3d6 wanted a 2nd"
+
+
+@pytest.mark.parametrize("n,word", [(1, "1st"), (2, "2nd"), (3, "3rd"), (4, "4th"), (11, "11th"), (12, "12th"),
+                                    (13, "13th"), (21, "21st"), (22, "22nd"), (101, "101st"), (111, "111th")])
+def test_ordinals(n, word):
+    from interpreter.api.given import ordinal
+
+    assert ordinal(n) == word

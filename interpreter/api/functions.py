@@ -108,7 +108,12 @@ def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = Non
         raise BadParameter(f"a dice expression is text, not {type(expr).__name__}")
     parsed = parse(expr)
     given, used = seeded(seed, dice)
-    result = parsed.roll({}, given)
+    try:
+        result = parsed.roll({}, given)
+    except BadParameter as err:
+        from interpreter.api.given import shortfall
+
+        raise shortfall(err, given, "dice", expr) from None
     exhausted(given)
     return Roll(parsed, result, used)
 

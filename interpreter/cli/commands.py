@@ -189,10 +189,18 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         if isinstance(source, dice.GivenSource):
             source.check_exhausted()
 
+    def ran_out(err: RulesError) -> RulesError:
+        from interpreter.api.given import shortfall
+
+        return shortfall(err, source, "--dice")
+
     if sheet is None:
         from interpreter.procedure.run import run as run_once
 
-        result = run_once(rs, procedure, args, source)
+        try:
+            result = run_once(rs, procedure, args, source)
+        except BadParameter as err:
+            raise ran_out(err) from None
         all_dice_used()
         if as_json:
             output.print_json({**render.result_json(result), "seed": seed})
@@ -201,8 +209,11 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         return
     from interpreter.sheet.session import run_on_file
 
-    result, handle = run_on_file(rs, procedure, args, source, sheet, write=not dry_run, backup=not no_backup,
-                                 after=all_dice_used, told=lambda note: output.echo(note, err=True))
+    try:
+        result, handle = run_on_file(rs, procedure, args, source, sheet, write=not dry_run, backup=not no_backup,
+                                     after=all_dice_used, told=lambda note: output.echo(note, err=True))
+    except BadParameter as err:
+        raise ran_out(err) from None
     if as_json:
         data = render.result_json(result)
         data["changes"] = [{"path": render.sheet_path(p), "old": old, "new": new} for p, old, new in result.changes]

@@ -87,7 +87,12 @@ def roll(expr: str, seed: int | None, given: str | None, settings: tuple[str, ..
 
         seed = drawn_seed() if seed is None else seed  # told under --json: `--seed` of it rolls the same
         source = dice.RandomSource(random.Random(seed))
-    result = parsed.roll(env, source)
+    try:
+        result = parsed.roll(env, source)
+    except BadParameter as err:
+        from interpreter.api.given import shortfall
+
+        raise shortfall(err, source, "--dice", expr) from None
     if isinstance(source, dice.GivenSource):
         source.check_exhausted()
     if as_json:
