@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from fractions import Fraction
@@ -170,3 +171,30 @@ def test_zsh_completion_descriptions_have_their_placeholders_filled(rules, monke
             (f"{what}=", next(p.help for p in proc.params if p.name == what))
         assert offered.get(key) == filled, (typed, lines)
         assert not _placeholders(filled)
+
+
+COMMAND_WORDS = re.compile(r"--[a-z]|`rules ")
+
+
+@pytest.mark.parametrize("call", [
+    lambda: interpreter.run("lockwood", "take_damage", {"amount": 2}),
+    lambda: interpreter.load_ruleset("lockwood").procedure("take_damage")(amount=2),
+    lambda: interpreter.odds("lockwood", "check", {"stat": "STR", "dc": 15}),
+    lambda: interpreter.dice("999d999kh500").odds(),
+    lambda: interpreter.roll("3d6", dice=[1]),
+], ids=["run needs a sheet", "procedure needs a sheet", "a trait without a sheet", "too much work", "dice short"])
+def test_a_library_mistake_names_the_library_s_parameters_not_the_command_s_options(call):
+    with pytest.raises(interpreter.RulesError) as caught:
+        call()
+    assert not COMMAND_WORDS.search(str(caught.value)), str(caught.value)
+
+
+def test_the_same_mistake_on_the_command_line_keeps_its_options(rules):
+    library = None
+    try:
+        interpreter.run("lockwood", "take_damage", {"amount": 2})
+    except interpreter.RulesError as err:
+        library = str(err)
+    command = rules("run", "lockwood", "take_damage", "amount=2").stderr.strip()
+    assert library == "procedure 'take_damage' works on a character sheet: give sheet= (a sheet file's path)"
+    assert command == "procedure 'take_damage' works on a character sheet: give --sheet FILE"

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.api import calls
 from interpreter.api.arguments import arguments, exhausted, flag, ruleset_ref, seeded, sheet_path, source
 from interpreter.api.arguments import times as times_option
+from interpreter.api.words import library_words
 
 if TYPE_CHECKING:
     from interpreter.api.results import Odds, Result, Samples
@@ -23,6 +24,7 @@ if TYPE_CHECKING:
     from interpreter.ruleset.model import Ruleset as Compiled
     from interpreter.sheet.character import Sheet
 
+@library_words
 def load_ruleset(ref: str | os.PathLike[str]) -> Ruleset:
     """Load, validate and compile a ruleset by bundled id or file path.
 
@@ -35,11 +37,13 @@ def load_ruleset(ref: str | os.PathLike[str]) -> Ruleset:
     return Ruleset(compile_ref(ruleset_ref(ref)))
 
 
+@library_words
 def validate(ref: str | os.PathLike[str]) -> list[RulesError]:
     """Every problem of a ruleset (bundled id or path), in file order; an empty list when it is valid."""
+    from interpreter.errors import in_library_words
     from interpreter.pipeline import problems
 
-    return problems(ruleset_ref(ref))
+    return [in_library_words(problem) for problem in problems(ruleset_ref(ref))]
 
 
 def compiled(ruleset: Any) -> Compiled:
@@ -54,6 +58,7 @@ def compiled(ruleset: Any) -> Compiled:
     return load_ruleset(ruleset_ref(ruleset)).compiled
 
 
+@library_words
 def run(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
         params: Mapping[str, Any] | None = None, *, seed: int | None = None, dice: Sequence[int] | None = None,
         sheet: str | os.PathLike[str] | Sheet | None = None, write: bool = False) -> Result:
@@ -70,6 +75,7 @@ def run(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
     return calls.run(rs, procedure, args, given, path, flag("write", write), used)
 
 
+@library_words
 def odds(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
          params: Mapping[str, Any] | None = None, *, sheet: str | os.PathLike[str] | Sheet | None = None) -> Odds:
     """The exact probability of every outcome of a procedure and the distribution of every value.
@@ -80,6 +86,7 @@ def odds(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
     return calls.odds(compiled(ruleset), procedure, arguments(params, {}), sheet_path(sheet))
 
 
+@library_words
 def sample(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
            params: Mapping[str, Any] | None = None, *, times: int = 1000, seed: int | None = None) -> Samples:
     """Run a procedure many times and count its outcomes and values (``Samples.outcomes``, ``Samples.values``).
@@ -93,6 +100,7 @@ def sample(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
     return calls.sample(compiled(ruleset), procedure, arguments(params, {}), count, seed)
 
 
+@library_words
 def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = None) -> Roll:
     """Roll a dice expression (docs/dice.md); ``Roll.value`` is the result, ``Roll.dice`` every die, and
     ``str()`` the line `rules roll` prints (`4d6kh3: [~~1~~, 6, 5, 2] = 13`).
@@ -118,6 +126,7 @@ def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = Non
     return Roll(parsed, result, used)
 
 
+@library_words
 def read_sheet(path: str | os.PathLike[str]) -> Sheet:
     """A character sheet with typed fields: traits, derived values, tracks, resources, state and status."""
     from interpreter.errors import BadParameter
@@ -131,6 +140,7 @@ def read_sheet(path: str | os.PathLike[str]) -> Sheet:
     return character(rs, handle.data, handle.doc, where)
 
 
+@library_words
 def new_sheet(ruleset: str | os.PathLike[str], path: str | os.PathLike[str], name: str = "New character") -> Sheet:
     """Write a commented starting sheet that passes the creation rules, as `rules sheet new` does, and read it.
 

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.api import calls
 from interpreter.api.arguments import arguments, flag, seeded, sheet_path, source
 from interpreter.api.arguments import times as times_option
+from interpreter.api.words import library_words
 from interpreter.errors import BadParameter
 from interpreter.hints import suggest
 from interpreter.record import record
@@ -103,6 +104,7 @@ class Procedure:
             hint = f"'dice' is also a parameter of '{self.name}': give it in the mapping, {{'dice': ...}}"
         return seeded(seed, dice, hint)
 
+    @library_words
     def run(self, params: Mapping[str, Any] | None = None, /, *, seed: int | None = None,
             dice: Sequence[int] | None = None, sheet: str | os.PathLike[str] | Sheet | None = None,
             write: bool = False, **named: Any) -> Result:
@@ -119,11 +121,13 @@ class Procedure:
 
     __call__ = run
 
+    @library_words
     def odds(self, params: Mapping[str, Any] | None = None, /, *,
              sheet: str | os.PathLike[str] | Sheet | None = None, **named: Any) -> Odds:
         """The exact chance of every outcome and the distribution of every value (a sheet is only read)."""
         return calls.odds(self.ruleset.compiled, self.name, arguments(params, named), sheet_path(sheet))
 
+    @library_words
     def sample(self, params: Mapping[str, Any] | None = None, /, *, times: int = 1000, seed: int | None = None,
                **named: Any) -> Samples:
         """Run the procedure ``times`` times without a trace and count its outcomes and values."""
@@ -131,6 +135,7 @@ class Procedure:
         source(seed, None)  # (a seed that is not a whole number is refused here)
         return calls.sample(self.ruleset.compiled, self.name, arguments(params, named), count, seed)
 
+    @library_words
     def sampler(self, params: Mapping[str, Any] | None = None, /,
                 **named: Any) -> Callable[[random.Random], tuple[Any, ...]]:
         """A function of a ``random.Random`` giving one run's ``(outcome, value, ...)``, parameters bound once.

@@ -119,8 +119,13 @@ class ParsedDice:
         """The exact distribution of the value (dice.distribution.Distribution), as `rules odds EXPR` gives it;
         its `str()` is one line for a chat."""
         from interpreter.dice.expression_odds import ExpressionOdds
+        from interpreter.errors import RulesError, in_library_words
 
-        return ExpressionOdds.of(self._expr.text, self._expr.distribution({}))
+        try:
+            return ExpressionOdds.of(self._expr.text, self._expr.distribution({}))
+        except RulesError as err:  # (the library's words: `roll(expr)`, not a command)
+            in_library_words(err)
+            raise
 
     @property
     def mean(self) -> float:
