@@ -198,3 +198,35 @@ def test_the_same_mistake_on_the_command_line_keeps_its_options(rules):
     command = rules("run", "lockwood", "take_damage", "amount=2").stderr.strip()
     assert library == "procedure 'take_damage' works on a character sheet: give sheet= (a sheet file's path)"
     assert command == "procedure 'take_damage' works on a character sheet: give --sheet FILE"
+
+
+NAMED = """\
+ruleset: named
+title: Named
+description: rolls {pool_size} dice, {not_a_constant} as written
+constants: {pool_size: 3}
+procedures:
+  p:
+    summary: "{pool_size}d6 summed"
+    params:
+      bonus: {type: int, default: 0, help: "added to the {pool_size} dice"}
+    outcomes: {done: done}
+    values: {total: the sum}
+    steps:
+      - roll: {total: "(pool_size)d6 + bonus"}
+      - decide: [{outcome: done}]
+"""
+
+
+def test_a_ruleset_s_own_texts_have_their_constants_filled_everywhere_a_person_reads_them(rules, tmp_path, monkeypatch):
+    import json
+
+    (tmp_path / "named.yaml").write_text(NAMED, encoding="utf-8")
+    monkeypatch.setenv("RULESMITH_PATH", str(tmp_path))
+    loaded = interpreter.load_ruleset(str(tmp_path / "named.yaml"))
+    assert loaded.description == "rolls 3 dice, {not_a_constant} as written"
+    assert loaded.procedure("p").summary == "3d6 summed"
+    assert [p.help for p in loaded.procedure("p").params] == ["added to the 3 dice"]
+    listed = json.loads(rules("list", "--json").stdout)["rulesets"]
+    assert [r["description"] for r in listed if r["id"] == "named"] == ["rolls 3 dice, {not_a_constant} as written"]
+    assert "3d6 summed" in rules("run", str(tmp_path / "named.yaml"), "p", "-h").stdout

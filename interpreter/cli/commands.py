@@ -17,6 +17,7 @@ from interpreter.errors import BadParameter, RulesError
 from interpreter.hints import printable, shown
 from interpreter.load.bundled import bundled_ids, schema_path
 from interpreter.pipeline import compile_ref, problems, resolve
+from interpreter.ruleset.texts import prose
 
 # Each command imports what it uses when it runs: a start pays only for the command given.
 
@@ -51,7 +52,8 @@ def list_cmd(as_json: bool) -> None:
             rows.append({"id": ruleset_id, "title": None, "description": None, "extends": None,
                          "origin": origin, "valid": False})
             continue
-        rows.append({"id": rs.id, "title": rs.title, "description": rs.description, "extends": rs.extends,
+        rows.append({"id": rs.id, "title": rs.title, "description": prose(rs.description, rs.constants),
+                     "extends": rs.extends,
                      "origin": origin, "valid": True})
     if as_json:
         output.print_json({"rulesets": rows})
