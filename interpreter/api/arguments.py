@@ -59,12 +59,13 @@ def drawn_seed() -> int:
     return int.from_bytes(os.urandom(4), "big") >> (32 - SEED_BITS)
 
 
-def seeded(seed: Any, dice: Any, hint: str | None = None) -> tuple[DiceSource, int | None]:
+def seeded(seed: object, dice: object, hint: str | None = None) -> tuple[DiceSource, int | None]:
     """The dice of one run and the seed they come from: `seed`, one drawn when neither a seed nor dice
     are given, or None for given dice."""
     if seed is None and dice is None:
         seed = drawn_seed()
-    return source(seed, dice, hint), seed
+    given = source(seed, dice, hint)  # (refuses a seed that is not a whole number)
+    return given, seed if isinstance(seed, int) else None
 
 
 def exhausted(dice: DiceSource) -> None:

@@ -7,8 +7,8 @@ The command line says `--dice`, the library `dice`; both ask ``shortfall`` to wo
 from __future__ import annotations
 
 import re
-from typing import Any
 
+from interpreter.dice.sources import GivenSource
 from interpreter.errors import BadParameter, Location, RulesError
 
 __all__ = ["ordinal", "shortfall"]
@@ -24,17 +24,19 @@ def ordinal(n: int) -> str:
     return f"{n}{suffix}"
 
 
-def _at(data: Any, path: str) -> Any:
+def _at(data: object, path: str) -> object:
     """The value at a JSON path such as `$.procedures.x.steps[0].roll.n`, or None."""
     for key, index in _PART.findall(path[1:]):
-        try:
-            data = data[int(index)] if index else data[key]
-        except (KeyError, IndexError, TypeError):
+        if index and isinstance(data, list) and int(index) < len(data):
+            data = data[int(index)]
+        elif not index and isinstance(data, dict) and key in data:
+            data = data[key]
+        else:
             return None
     return data
 
 
-def _written(where: Location) -> Any:
+def _written(where: Location) -> object:
     """What the file of a place holds at its JSON path (a roll's expression), or None."""
     from interpreter.pipeline import document
 
@@ -44,16 +46,15 @@ def _written(where: Location) -> Any:
         return None
 
 
-def shortfall(err: RulesError, source: Any, option: str, expr: str | None = None) -> RulesError:
+def shortfall(err: RulesError, source: object, option: str, expr: str | None = None) -> RulesError:
     """`err` told in the caller's words when it is given dice running out (else `err` itself).
 
     `option` is what the caller gave the dice as (`--dice`, `dice`); `expr` the dice expression rolled,
     when that is all there is (no procedure).
     """
-    values = getattr(source, "values", None)
-    if values is None or source.remaining() or not err.message.startswith(_RAN_OUT):
+    if not isinstance(source, GivenSource) or source.remaining() or not err.message.startswith(_RAN_OUT):
         return err
-    count = len(values)
+    count = len(source.values)
     head = f"{option}: {count} {'die' if count == 1 else 'dice'} given"
     wanted = f"wanted a {ordinal(count + 1)}"
     hint = "give one value for every die the run rolls, in the order it rolls them"

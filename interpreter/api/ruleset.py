@@ -55,7 +55,7 @@ class Parameter:
         return shown if self.required else f"{shown} = {self.default!r}"
 
 
-def _parameter(param: Param, constants: Mapping[str, Any]) -> Parameter:
+def _parameter(param: Param, constants: Mapping[str, object]) -> Parameter:
     return Parameter(param.name, param.type, param.required, None if param.required else param.default,
                      prose(param.help, constants), tuple(param.options), param.minimum, param.maximum)
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, SupportsFloat
 
 from interpreter.dice.term import parameter_nodes
 from interpreter.dice.trace import Roll, TermTrace
@@ -179,7 +179,7 @@ def render_roll(expr: Expression, roll: Roll) -> str:
     return f"{expr.text}: {body} = {result}"
 
 
-def percent(p: Any) -> str:
+def percent(p: SupportsFloat) -> str:
     """A probability as a short percentage: `85%`, `4.5%`, `0.03%`, `<0.01%` (never `100%` unless certain)."""
     share = float(p) * 100
     if share in (0, 100):
