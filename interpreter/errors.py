@@ -130,3 +130,32 @@ class Invalid(RulesError):
 
 class Refused(RulesError):
     """A procedure refused to act on a sheet (not enough experience, a condition forbids it)."""
+
+
+# The engine's messages speak to the `rules` command, whose options they name; a program calling the
+# library gave parameters instead, and hears of those (docs/api.md).
+LIBRARY_WORDS: tuple[tuple[str, str], ...] = (
+    (r"give --sheet FILE", "give sheet= (a sheet file's path)"),
+    (r"--sheet\b", "a sheet"),
+    (r"`rules run [^`]*`", "`sample(...)`"),
+    (r"`rules roll [^`]*`", "`roll(expr)`"),
+    (r"`rules odds[^`]*`", "`odds(...)`"),
+    (r"--(dice|seed|times)\b", r"\1"),
+)
+
+
+def in_library_words(err: RulesError) -> RulesError:
+    """The same error with the command line's words (`--sheet`, `rules roll ...`) put as the library's."""
+    import re
+
+    def said(text: str) -> str:
+        for pattern, words in LIBRARY_WORDS:
+            text = re.sub(pattern, words, text)
+        return text
+
+    for each in (err, *(err.problems if isinstance(err, Invalid) else ())):
+        each.message = said(each.message)
+        each.args = (each.message, *each.args[1:])
+        if each.hint:
+            each.hint = said(each.hint)
+    return err

@@ -104,7 +104,9 @@ def show_sheet(rules: Any, path: Path) -> dict[str, Any]:
 
     result = rules("sheet", "show", str(path), "--json")
     assert result.exit_code == 0, result.output
-    return dict(json.loads(result.stdout))
+    shown = dict(json.loads(result.stdout))
+    assert shown.pop("format_version") == 1  # (docs/json.md: every object ends with it)
+    return shown
 
 
 def hp_of(shown: Mapping[str, Any]) -> tuple[int, int]:

@@ -88,8 +88,8 @@ def test_the_documented_bot_survives_fifty_bad_lines(answer):
 
 def test_the_documented_bot_answers_good_lines(answer):
     """L1/L3: a check is d20 + stat against the DC; with stat 12 against DC 15, 3..20 on the d20 succeeds."""
-    assert re.fullmatch(r"4d6kh3 = (\d+)", answer("!roll 4d6kh3"))
-    assert 3 <= int(answer("!roll 4d6kh3").split("= ")[1]) <= 18
+    rolled = re.fullmatch(r"4d6kh3: \[(.*)\] = (\d+)", answer("!roll 4d6kh3"))  # every die, the lowest struck
+    assert rolled and rolled[1].count("~~") == 2 and 3 <= int(rolled[2]) <= 18
     assert re.fullmatch(r"check: (critical_success|success|failure|critical_failure) \(natural \d+, total \d+\)"
                         r" \| natural: 1d20 \[\d+\] = \d+", answer("!check 12 15"))
     assert answer("!odds 12 15") == "success or better: 90%"

@@ -252,7 +252,7 @@ def test_roll_command_variables():
 
 
 @pytest.mark.parametrize("args, words", [
-    (["3d6", "--dice", "1,2"], "not enough given dice"),
+    (["3d6", "--dice", "1,2"], "--dice: 2 dice given; 3d6 wanted a 3rd"),
     (["1d6", "--dice", "1,2,3"], "2 given dice were not used: 2, 3"),
     (["1d10", "--dice", "11"], "given die 11 is not a face of a d10"),
     (["2d6q"], "unknown dice modifier"),

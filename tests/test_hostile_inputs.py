@@ -72,10 +72,10 @@ def test_traits_null_is_refused(rules, nwod_sheet):
     text_before = "traits:\n"
     sheet = nwod_sheet(text_before, "traits: null\nold_traits:\n")
     got = refused_on_sheet(rules, "nwod", sheet, "take_damage", "amount=1", "type=bashing")
-    assert got == f"{sheet}:6:1: $.old_traits: unknown key 'old_traits'; did you mean 'traits'?"  # under the schema line
+    assert got == f"{sheet}:5:1: $.old_traits: unknown key 'old_traits'; did you mean 'traits'?"  # under traits
     sheet = nwod_sheet(text_before, "traits: [1, 2]\nold_traits:\n")
     check = rules("sheet", "check", str(sheet))
-    assert f"{sheet}:5:9: $.traits: traits must be a mapping of names to values, not a list" in check.stderr
+    assert f"{sheet}:4:9: $.traits: traits must be a mapping of names to values, not a list" in check.stderr
 
 
 def test_odds_refuse_a_broken_sheet_too(rules, nwod_sheet):

@@ -73,7 +73,7 @@ def test_new_sheet_passes_check_and_shows_the_ruled_stats(rules, tmp_path):
 ])
 def test_creation_stat_out_of_range_is_one_located_line(rules, tmp_path, stat, value, message):
     path = new_sheet(rules, tmp_path, **{stat: value})
-    line = 7 + STATS.index(stat)  # schema line, comment, ruleset, name, traits:, "# stats", then the stats
+    line = 6 + STATS.index(stat)  # comment, ruleset, name, traits:, "# stats", then the stats
     assert one_line_error(rules("sheet", "check", str(path))) == f"{path}:{line}:8: $.traits.{stat}: {message}"
 
 
@@ -94,7 +94,8 @@ def test_the_advance_list_is_the_trait_list():
 def test_R3_rest_heals_1d6_never_above_max(rules, tmp_path, current, die, after):
     path = new_sheet(rules, tmp_path, hp=(current, 6))
     got = run(rules, path, "rest", dice=[die])
-    assert (got["outcome"], got["values"]["healed"]) == ("done", die)
+    # healed is what max HP let in (at 6 of 6 nothing), rolled the die
+    assert (got["outcome"], got["values"]["healed"], got["values"]["rolled"]) == ("done", after - current, die)
     assert hp(show(rules, path)) == (after, 6)
     assert got["written"] is (after != current)
 
@@ -103,7 +104,7 @@ def test_R3_rest_without_a_sheet_still_only_rolls(rules):
     result = rules("run", "rollunder", "rest", "--dice", "4", "--json")
     assert result.exit_code == 0, result.stderr
     got = json.loads(result.stdout)
-    assert (got["outcome"], got["values"]) == ("done", {"healed": 4})
+    assert (got["outcome"], got["values"]) == ("done", {"healed": 4, "rolled": 4})
 
 
 def test_R3_R4_rest_wakes_a_stable_character_on_1_HP_before_healing(rules, tmp_path):
@@ -342,7 +343,7 @@ def test_R13_learn_ritual_advantage_spends_an_st_point_of_the_sheet(rules, tmp_p
 def test_R13_R3_rest_advantage_spends_an_st_point_and_keeps_the_higher_die(rules, tmp_path):
     path = new_sheet(rules, tmp_path, hp=(1, 6), st_points=2)
     got = run(rules, path, "rest", "advantage=true", dice=[2, 4])
-    assert got["values"] == {"healed": 4}
+    assert got["values"] == {"healed": 4, "rolled": 4}
     shown = show(rules, path)
     assert (hp(shown), shown["state"]["st_points"]) == ((5, 6), 1)
 

@@ -90,7 +90,7 @@ def test_new_sheet_hp_follows_the_constitution_modifier(rules, tmp_path, con, hp
 ])
 def test_creation_attribute_outside_3d6_is_one_located_line(rules, tmp_path, attribute, value, message):
     path = new_sheet(rules, tmp_path, **{attribute: value})
-    line = 7 + ATTRIBUTES.index(attribute)  # schema line, comment, ruleset, name, traits:, "# attributes", ...
+    line = 6 + ATTRIBUTES.index(attribute)  # comment, ruleset, name, traits:, "# attributes", ...
     assert one_line_error(rules("sheet", "check", str(path))) == f"{path}:{line}:8: $.traits.{attribute}: {message}"
 
 

@@ -6,6 +6,7 @@
 - arguments: what a caller gives (parameters, dice, a seed, a sheet), checked
 - calls: the calls into the engine
 - results: ``Result``, ``Odds``, ``Samples``, each with a one-line ``str()`` for a chat
+- rolls: the ``Roll`` of ``roll(expr)``, whose ``str()`` is the line `rules roll` prints
 - chat: the one-line texts those ``str()``s are made of
 
 The types are imported when first asked for, so that importing the package stays cheap.
@@ -20,15 +21,15 @@ from interpreter.api.functions import load_ruleset, new_sheet, odds, read_sheet,
 
 if TYPE_CHECKING:
     from interpreter.api.results import Odds, Result, Samples
+    from interpreter.api.rolls import Roll
     from interpreter.api.ruleset import Parameter, Procedure, Ruleset
-    from interpreter.dice.trace import Roll
     from interpreter.sheet.character import BoxTrack, MeterTrack, Resource, Sheet
 
 # name -> the module it is defined in
 TYPES = {
     "Ruleset": "interpreter.api.ruleset", "Procedure": "interpreter.api.ruleset",
     "Parameter": "interpreter.api.ruleset", "Result": "interpreter.api.results", "Odds": "interpreter.api.results",
-    "Samples": "interpreter.api.results", "Roll": "interpreter.dice.trace", "Sheet": "interpreter.sheet.character",
+    "Samples": "interpreter.api.results", "Roll": "interpreter.api.rolls", "Sheet": "interpreter.sheet.character",
     "BoxTrack": "interpreter.sheet.character", "MeterTrack": "interpreter.sheet.character",
     "Resource": "interpreter.sheet.character",
 }

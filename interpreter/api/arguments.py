@@ -15,7 +15,9 @@ if TYPE_CHECKING:
     from interpreter.dice.sources import DiceSource
     from interpreter.sheet.character import Sheet
 
-__all__ = ["arguments", "exhausted", "flag", "ruleset_ref", "sheet_path", "source", "times"]
+__all__ = ["arguments", "drawn_seed", "exhausted", "flag", "ruleset_ref", "seeded", "sheet_path", "source", "times"]
+
+SEED_BITS = 31  # a drawn seed is a whole number from 0 to 2**31 - 1: short to copy, the same in every language
 
 
 def arguments(params: Mapping[str, Any] | None, named: Mapping[str, Any]) -> dict[str, Any]:
@@ -50,6 +52,20 @@ def source(seed: Any, dice: Any, hint: str | None = None) -> DiceSource:
     if seed is not None:
         raise BadParameter("give either seed or dice, not both")
     return GivenSource(list(dice))
+
+
+def drawn_seed() -> int:
+    """A seed drawn from the system for a run given neither a seed nor dice, told with the result to replay it."""
+    return int.from_bytes(os.urandom(4), "big") >> (32 - SEED_BITS)
+
+
+def seeded(seed: object, dice: object, hint: str | None = None) -> tuple[DiceSource, int | None]:
+    """The dice of one run and the seed they come from: `seed`, one drawn when neither a seed nor dice
+    are given, or None for given dice."""
+    if seed is None and dice is None:
+        seed = drawn_seed()
+    given = source(seed, dice, hint)  # (refuses a seed that is not a whole number)
+    return given, seed if isinstance(seed, int) else None
 
 
 def exhausted(dice: DiceSource) -> None:

@@ -19,21 +19,29 @@ __all__ = ["odds", "run", "sample"]
 
 
 def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], dice: DiceSource, sheet: str | None,
-        write: bool) -> Result:
-    """One run with its trace; with a sheet, its changes listed and written only when `write`."""
+        write: bool, seed: int | None) -> Result:
+    """One run with its trace; with a sheet, its changes listed and written only when `write`; `seed` is
+    the seed the dice came from (None for given dice), kept on the result."""
     from interpreter.api.arguments import exhausted
+    from interpreter.api.given import shortfall
     from interpreter.api.results import public
+    from interpreter.errors import BadParameter
+    from interpreter.record import replace
 
-    if sheet is None:
-        from interpreter.procedure import run as running
+    try:
+        if sheet is None:
+            from interpreter.procedure import run as running
 
-        result = running.run(ruleset, name, args, dice)
-        exhausted(dice)
-    else:
-        from interpreter.sheet import session
+            result = running.run(ruleset, name, args, dice)
+            exhausted(dice)
+        else:
+            from interpreter.sheet import session
 
-        result = session.run_on_file(ruleset, name, args, dice, sheet, write=write, after=lambda: exhausted(dice))[0]
-    out: Result = public(result)
+            result = session.run_on_file(ruleset, name, args, dice, sheet, write=write,
+                                         after=lambda: exhausted(dice))[0]
+    except BadParameter as err:
+        raise shortfall(err, dice, "dice") from None
+    out: Result = replace(public(result), seed=seed)
     return out
 
 

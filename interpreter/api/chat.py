@@ -6,6 +6,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from interpreter.dice.report import percent
+
 __all__ = ["percent", "roll_line", "shown_expr", "value_text", "values_line"]
 
 
@@ -23,17 +25,6 @@ def value_text(value: Any) -> str:
 def values_line(values: Mapping[str, Any]) -> str:
     """`natural 15, total 27`."""
     return ", ".join(f"{name} {value_text(value)}" for name, value in values.items())
-
-
-def percent(p: Any) -> str:
-    """A probability as a short percentage: `85%`, `4.5%`, `0.03%`, `<0.01%` (never `100%` unless certain)."""
-    share = float(p) * 100
-    if share in (0, 100):
-        return f"{share:g}%"
-    if share < 0.01:
-        return "<0.01%"
-    text = f"{share:.{1 if share >= 1 else 2}f}".rstrip("0").rstrip(".")
-    return ("99.9" if text == "100" else text) + "%"
 
 
 def _substitute(text: str, names: Iterable[str], env: Mapping[str, Any], depth: int = 0) -> str:

@@ -12,17 +12,19 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from interpreter.api import calls
-from interpreter.api.arguments import arguments, exhausted, flag, ruleset_ref, sheet_path, source
+from interpreter.api.arguments import arguments, exhausted, flag, ruleset_ref, seeded, sheet_path, source
 from interpreter.api.arguments import times as times_option
+from interpreter.api.words import library_words
 
 if TYPE_CHECKING:
     from interpreter.api.results import Odds, Result, Samples
+    from interpreter.api.rolls import Roll
     from interpreter.api.ruleset import Ruleset
-    from interpreter.dice.trace import Roll
     from interpreter.errors import RulesError
     from interpreter.ruleset.model import Ruleset as Compiled
     from interpreter.sheet.character import Sheet
 
+@library_words
 def load_ruleset(ref: str | os.PathLike[str]) -> Ruleset:
     """Load, validate and compile a ruleset by bundled id or file path.
 
@@ -35,11 +37,13 @@ def load_ruleset(ref: str | os.PathLike[str]) -> Ruleset:
     return Ruleset(compile_ref(ruleset_ref(ref)))
 
 
+@library_words
 def validate(ref: str | os.PathLike[str]) -> list[RulesError]:
     """Every problem of a ruleset (bundled id or path), in file order; an empty list when it is valid."""
+    from interpreter.errors import in_library_words
     from interpreter.pipeline import problems
 
-    return problems(ruleset_ref(ref))
+    return [in_library_words(problem) for problem in problems(ruleset_ref(ref))]
 
 
 def compiled(ruleset: Any) -> Compiled:
@@ -54,21 +58,24 @@ def compiled(ruleset: Any) -> Compiled:
     return load_ruleset(ruleset_ref(ruleset)).compiled
 
 
+@library_words
 def run(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
         params: Mapping[str, Any] | None = None, *, seed: int | None = None, dice: Sequence[int] | None = None,
         sheet: str | os.PathLike[str] | Sheet | None = None, write: bool = False) -> Result:
     """Run one procedure and return its outcome, values and the trace of every die.
 
-    ``seed`` makes the dice repeatable; ``dice`` gives them exactly, in roll order (too few or too many is
-    an error). With ``sheet`` (a sheet file's path, or a sheet from ``read_sheet``) the procedure reads the
+    ``seed`` makes the dice repeatable (without one, a seed is drawn, and ``Result.seed`` tells it: give it
+    back as ``seed`` to run the same again); ``dice`` gives them exactly, in roll order (too few or too many
+    is an error). With ``sheet`` (a sheet file's path, or a sheet from ``read_sheet``) the procedure reads the
     sheet's traits, and ``Result.changes`` lists what it changed; the file is written back, atomically,
     only with ``write=True``.
     """
     rs = compiled(ruleset)
-    args, path, given = arguments(params, {}), sheet_path(sheet), source(seed, dice)
-    return calls.run(rs, procedure, args, given, path, flag("write", write))
+    args, path, (given, used) = arguments(params, {}), sheet_path(sheet), seeded(seed, dice)
+    return calls.run(rs, procedure, args, given, path, flag("write", write), used)
 
 
+@library_words
 def odds(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
          params: Mapping[str, Any] | None = None, *, sheet: str | os.PathLike[str] | Sheet | None = None) -> Odds:
     """The exact probability of every outcome of a procedure and the distribution of every value.
@@ -79,6 +86,7 @@ def odds(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
     return calls.odds(compiled(ruleset), procedure, arguments(params, {}), sheet_path(sheet))
 
 
+@library_words
 def sample(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
            params: Mapping[str, Any] | None = None, *, times: int = 1000, seed: int | None = None) -> Samples:
     """Run a procedure many times and count its outcomes and values (``Samples.outcomes``, ``Samples.values``).
@@ -92,27 +100,33 @@ def sample(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
     return calls.sample(compiled(ruleset), procedure, arguments(params, {}), count, seed)
 
 
+@library_words
 def roll(expr: str, *, seed: int | None = None, dice: Sequence[int] | None = None) -> Roll:
-    """Roll a dice expression (docs/dice.md); ``Roll.value`` is the result and ``Roll.dice`` every die.
+    """Roll a dice expression (docs/dice.md); ``Roll.value`` is the result, ``Roll.dice`` every die, and
+    ``str()`` the line `rules roll` prints (`4d6kh3: [~~1~~, 6, 5, 2] = 13`).
 
-    Without ``seed`` or ``dice`` the dice come from one generator the process seeds once (seeding a new
-    one for every roll costs more than the roll); ``interpreter.dice(expr)`` keeps the parsed expression.
+    Without ``seed`` or ``dice`` a seed is drawn, and ``Roll.seed`` tells it (``seed=`` of it rolls the same
+    again); ``interpreter.dice(expr)`` keeps the parsed expression, to roll it again and again at less cost.
     """
+    from interpreter.api.rolls import Roll
     from interpreter.dice.expr import parse
     from interpreter.errors import BadParameter
 
     if not isinstance(expr, str):
         raise BadParameter(f"a dice expression is text, not {type(expr).__name__}")
-    if seed is None and dice is None:
-        from interpreter.dice.parsed import shared_source
+    parsed = parse(expr)
+    given, used = seeded(seed, dice)
+    try:
+        result = parsed.roll({}, given)
+    except BadParameter as err:
+        from interpreter.api.given import shortfall
 
-        return parse(expr).roll({}, shared_source())
-    given = source(seed, dice)
-    result = parse(expr).roll({}, given)
+        raise shortfall(err, given, "dice", expr) from None
     exhausted(given)
-    return result
+    return Roll(parsed, result, used)
 
 
+@library_words
 def read_sheet(path: str | os.PathLike[str]) -> Sheet:
     """A character sheet with typed fields: traits, derived values, tracks, resources, state and status."""
     from interpreter.errors import BadParameter
@@ -126,6 +140,7 @@ def read_sheet(path: str | os.PathLike[str]) -> Sheet:
     return character(rs, handle.data, handle.doc, where)
 
 
+@library_words
 def new_sheet(ruleset: str | os.PathLike[str], path: str | os.PathLike[str], name: str = "New character") -> Sheet:
     """Write a commented starting sheet that passes the creation rules, as `rules sheet new` does, and read it.
 

@@ -34,10 +34,14 @@ def _outcome_index(outcomes: Mapping[str, Any], outcome: str) -> int:
 
 @record
 class Result(engine_run.Result):
-    """One run of a procedure: ``outcome``, ``values``, ``trace`` (every roll), ``changes`` (sheet paths changed).
+    """One run of a procedure: ``outcome``, ``values``, ``trace`` (every roll), ``changes`` (sheet paths changed),
+    and ``seed``, the seed its dice came from (drawn when none was given; None for given dice): run again with
+    ``seed=`` that number to replay it.
 
     ``str()`` is one line: ``check: success (natural 15, total 27) | natural: 1d20 [15] = 15``.
     """
+
+    seed: int | None = None
 
     def __str__(self) -> str:
         head = f"{self.procedure}: {self.outcome}"

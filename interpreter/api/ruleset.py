@@ -17,11 +17,13 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from interpreter.api import calls
-from interpreter.api.arguments import arguments, flag, sheet_path, source
+from interpreter.api.arguments import arguments, flag, seeded, sheet_path, source
 from interpreter.api.arguments import times as times_option
+from interpreter.api.words import library_words
 from interpreter.errors import BadParameter
 from interpreter.hints import suggest
 from interpreter.record import record
+from interpreter.ruleset.texts import prose
 
 if TYPE_CHECKING:
     import random
@@ -53,9 +55,9 @@ class Parameter:
         return shown if self.required else f"{shown} = {self.default!r}"
 
 
-def _parameter(param: Param) -> Parameter:
-    return Parameter(param.name, param.type, param.required, None if param.required else param.default, param.help,
-                     tuple(param.options), param.minimum, param.maximum)
+def _parameter(param: Param, constants: Mapping[str, object]) -> Parameter:
+    return Parameter(param.name, param.type, param.required, None if param.required else param.default,
+                     prose(param.help, constants), tuple(param.options), param.minimum, param.maximum)
 
 
 class Procedure:
@@ -66,7 +68,7 @@ class Procedure:
     def __init__(self, ruleset: Ruleset, compiled: Compiled) -> None:
         self.ruleset = ruleset
         self.compiled = compiled
-        self.params: tuple[Parameter, ...] = tuple(_parameter(p) for p in compiled.params)
+        self.params: tuple[Parameter, ...] = tuple(_parameter(p, ruleset.compiled.constants) for p in compiled.params)
         options = [inspect.Parameter("params", inspect.Parameter.POSITIONAL_ONLY, default=None)]
         taken = {"params", "seed", "dice", "sheet", "write"}
         options += [inspect.Parameter(p.name, inspect.Parameter.KEYWORD_ONLY,
@@ -83,8 +85,8 @@ class Procedure:
 
     @property
     def summary(self) -> str:
-        """What the procedure does, in a sentence or two."""
-        return self.compiled.summary
+        """What the procedure does, in a sentence or two, each ``{constant}`` it names filled in."""
+        return prose(self.compiled.summary, self.ruleset.compiled.constants)
 
     @property
     def outcomes(self) -> tuple[str, ...]:
@@ -96,32 +98,36 @@ class Procedure:
         """The names of the values it reports."""
         return self.compiled.values
 
-    def _source(self, seed: Any, dice: Any) -> DiceSource:
+    def _source(self, seed: Any, dice: Any) -> tuple[DiceSource, int | None]:
         hint = None
         if "dice" in {p.name for p in self.params}:
             hint = f"'dice' is also a parameter of '{self.name}': give it in the mapping, {{'dice': ...}}"
-        return source(seed, dice, hint)
+        return seeded(seed, dice, hint)
 
+    @library_words
     def run(self, params: Mapping[str, Any] | None = None, /, *, seed: int | None = None,
             dice: Sequence[int] | None = None, sheet: str | os.PathLike[str] | Sheet | None = None,
             write: bool = False, **named: Any) -> Result:
         """Run the procedure once: its outcome, values and the trace of every die.
 
-        ``seed`` makes the dice repeatable; ``dice`` gives them exactly, in roll order. With ``sheet`` the
+        ``seed`` makes the dice repeatable (``Result.seed`` is the seed used, drawn when none is given);
+        ``dice`` gives them exactly, in roll order. With ``sheet`` the
         procedure reads the sheet's traits; what it would change is in ``Result.changes``, and the file
         is written (atomically, under a lock) only with ``write=True``.
         """
-        given = self._source(seed, dice)
+        given, used = self._source(seed, dice)
         return calls.run(self.ruleset.compiled, self.name, arguments(params, named), given, sheet_path(sheet),
-                         flag("write", write))
+                         flag("write", write), used)
 
     __call__ = run
 
+    @library_words
     def odds(self, params: Mapping[str, Any] | None = None, /, *,
              sheet: str | os.PathLike[str] | Sheet | None = None, **named: Any) -> Odds:
         """The exact chance of every outcome and the distribution of every value (a sheet is only read)."""
         return calls.odds(self.ruleset.compiled, self.name, arguments(params, named), sheet_path(sheet))
 
+    @library_words
     def sample(self, params: Mapping[str, Any] | None = None, /, *, times: int = 1000, seed: int | None = None,
                **named: Any) -> Samples:
         """Run the procedure ``times`` times without a trace and count its outcomes and values."""
@@ -129,6 +135,7 @@ class Procedure:
         source(seed, None)  # (a seed that is not a whole number is refused here)
         return calls.sample(self.ruleset.compiled, self.name, arguments(params, named), count, seed)
 
+    @library_words
     def sampler(self, params: Mapping[str, Any] | None = None, /,
                 **named: Any) -> Callable[[random.Random], tuple[Any, ...]]:
         """A function of a ``random.Random`` giving one run's ``(outcome, value, ...)``, parameters bound once.
@@ -169,8 +176,8 @@ class Ruleset:
 
     @property
     def description(self) -> str:
-        """One line about the system."""
-        return self.compiled.description
+        """One line about the system, each ``{constant}`` it names filled in."""
+        return prose(self.compiled.description, self.compiled.constants)
 
     @property
     def extends(self) -> str | None:

@@ -37,8 +37,8 @@ def require() -> None:
         import matplotlib  # noqa: F401
     except ImportError:
         raise BadParameter("--plot needs the plotting library matplotlib, which is not installed",
-                           hint="install it with: pip install 'rulesmith[charts]' (from a checkout: "
-                                "pip install '.[charts]')") from None
+                           hint="install matplotlib (pip install matplotlib), or, in the checkout, "
+                                "the charts extra: pip install '.[charts]'") from None
 
 
 def _label(value: Fraction | float | None, percent: bool) -> str:

@@ -17,6 +17,7 @@ from interpreter.errors import BadParameter, RulesError
 from interpreter.hints import printable, shown
 from interpreter.load.bundled import bundled_ids, schema_path
 from interpreter.pipeline import compile_ref, problems, resolve
+from interpreter.ruleset.texts import prose
 
 # Each command imports what it uses when it runs: a start pays only for the command given.
 
@@ -24,7 +25,7 @@ from interpreter.pipeline import compile_ref, problems, resolve
 @click.group(cls=Group, name="rules", context_settings={"help_option_names": ["-h", "--help"]},
              epilog=examples("rules list", "rules run {ruleset} {procedure} {params}",
                              "rules odds '2d20kh1+5>=15'"))
-@click.version_option(package_name="rulesmith")
+@click.version_option(package_name="rulesmith-rpg")
 def main() -> None:
     """Rules as data: validate rulesets, roll dice, run procedures and get exact odds.
 
@@ -51,7 +52,8 @@ def list_cmd(as_json: bool) -> None:
             rows.append({"id": ruleset_id, "title": None, "description": None, "extends": None,
                          "origin": origin, "valid": False})
             continue
-        rows.append({"id": rs.id, "title": rs.title, "description": rs.description, "extends": rs.extends,
+        rows.append({"id": rs.id, "title": rs.title, "description": prose(rs.description, rs.constants),
+                     "extends": rs.extends,
                      "origin": origin, "valid": True})
     if as_json:
         output.print_json({"rulesets": rows})
@@ -146,7 +148,7 @@ def parse_dice_list(text: str | None) -> list[int] | None:
 @click.argument("params", nargs=-1, shell_complete=complete.parameters)
 @click.option("--sheet", type=click.Path(dir_okay=False), shell_complete=complete.sheets,
               help="A character sheet to read traits from.")
-@click.option("--seed", type=int, help="Seed the dice for a repeatable run.")
+@click.option("--seed", type=int, help="Seed the dice for a repeatable run (--json tells the seed of every run).")
 @click.option("--dice", "given", metavar="LIST", help="Use exactly these dice, in roll order: 1,3,5,7,10,8")
 @click.option("--times", type=click.IntRange(min=1), metavar="N",
               help="Run it N times and count the outcomes and values (no trace; not with --sheet or --dice).")
@@ -165,10 +167,13 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         raise click.UsageError("use either --seed or --dice, not both")
     if times is not None and (sheet is not None or given is not None):
         raise click.UsageError("--times counts runs without a sheet or given dice")
+    from interpreter.api.arguments import drawn_seed
     from interpreter.cli import render
     from interpreter.dice import sources as dice
 
     rs = compile_ref(ruleset)
+    if seed is None and given is None:  # a seed of our own, told under --json: `--seed` of it replays the run
+        seed = drawn_seed()
     if times is not None:
         from interpreter.cli.progress import Progress
         from interpreter.procedure.sampler import sample
@@ -188,24 +193,36 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         if isinstance(source, dice.GivenSource):
             source.check_exhausted()
 
+    def ran_out(err: RulesError) -> RulesError:
+        from interpreter.api.given import shortfall
+
+        return shortfall(err, source, "--dice")
+
     if sheet is None:
         from interpreter.procedure.run import run as run_once
 
-        result = run_once(rs, procedure, args, source)
+        try:
+            result = run_once(rs, procedure, args, source)
+        except BadParameter as err:
+            raise ran_out(err) from None
         all_dice_used()
         if as_json:
-            output.print_json(render.result_json(result))
+            output.print_json({**render.result_json(result), "seed": seed})
         else:
             output.echo(render.result_text(result))
         return
     from interpreter.sheet.session import run_on_file
 
-    result, handle = run_on_file(rs, procedure, args, source, sheet, write=not dry_run, backup=not no_backup,
-                                 after=all_dice_used, told=lambda note: output.echo(note, err=True))
+    try:
+        result, handle = run_on_file(rs, procedure, args, source, sheet, write=not dry_run, backup=not no_backup,
+                                     after=all_dice_used, told=lambda note: output.echo(note, err=True))
+    except BadParameter as err:
+        raise ran_out(err) from None
     if as_json:
         data = render.result_json(result)
         data["changes"] = [{"path": render.sheet_path(p), "old": old, "new": new} for p, old, new in result.changes]
         data["written"] = bool(result.changes) and not dry_run
+        data["seed"] = seed
         output.print_json(data)
         return
     output.echo(render.result_text(result))

@@ -20,6 +20,7 @@ import click
 
 from interpreter.errors import RulesError
 from interpreter.load.bundled import bundled_ids
+from interpreter.ruleset.texts import prose
 
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
@@ -106,7 +107,7 @@ def procedures(ctx: click.Context, param: click.Parameter, incomplete: str) -> l
     rs = _ruleset(ctx)
     if rs is None:
         return []
-    return [_item(name, help=proc.summary) for name, proc in rs.procedures.items()
+    return [_item(name, help=prose(proc.summary, rs.constants)) for name, proc in rs.procedures.items()
             if name.startswith(incomplete)]
 
 
@@ -134,7 +135,7 @@ def parameters(ctx: click.Context, param: click.Parameter, incomplete: str) -> l
         words = _values(rs, found, ctx.params.get("sheet") is not None)
         return [_item(f"{name}={w}") for w in words if w.lower().startswith(value.lower())]
     given = {str(a).partition("=")[0] for a in ctx.params.get("params") or ()}
-    return [_item(f"{p.name}=", help=p.help) for p in proc.params
+    return [_item(f"{p.name}=", help=prose(p.help, rs.constants)) for p in proc.params
             if p.name.startswith(incomplete) and p.name not in given]
 
 

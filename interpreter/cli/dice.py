@@ -83,12 +83,20 @@ def roll(expr: str, seed: int | None, given: str | None, settings: tuple[str, ..
     if given is not None:
         source: dice.GivenSource | dice.RandomSource = dice.GivenSource(_parse_given(given))
     else:
+        from interpreter.api.arguments import drawn_seed
+
+        seed = drawn_seed() if seed is None else seed  # told under --json: `--seed` of it rolls the same
         source = dice.RandomSource(random.Random(seed))
-    result = parsed.roll(env, source)
+    try:
+        result = parsed.roll(env, source)
+    except BadParameter as err:
+        from interpreter.api.given import shortfall
+
+        raise shortfall(err, source, "--dice", expr) from None
     if isinstance(source, dice.GivenSource):
         source.check_exhausted()
     if as_json:
-        out = dice.roll_json(parsed, result)
+        out = {**dice.roll_json(parsed, result), "seed": seed}
         show_warnings(parsed, out)
         output.print_json(out)
     else:

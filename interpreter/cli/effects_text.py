@@ -6,6 +6,7 @@ from typing import Any
 
 from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.specs import Roll, walk
+from interpreter.ruleset.texts import prose
 
 
 def _switched(effect: Any) -> str:
@@ -23,7 +24,8 @@ def ruleset_effects(ruleset: Ruleset) -> list[str]:
     lines = ["## Effects", ""]
     for effect in ruleset.effects.values():
         refs = f" ({', '.join(effect.refs)})" if effect.refs else ""
-        lines.append(f"- `{effect.name}`{refs}: {effect.summary or effect.change()}. Reaches {effect.selector()}; "
+        about = prose(effect.summary, ruleset.constants) if effect.summary else effect.change()
+        lines.append(f"- `{effect.name}`{refs}: {about}. Reaches {effect.selector()}; "
                      f"{effect.change()}; switched on by {_switched(effect)}"
                      + (f"; procedures with a `{effect.handled_by}` flag apply it themselves" if effect.handled_by
                         else "") + ".")

@@ -1,5 +1,8 @@
 """The one guard of the command line: one line per mistake, exit 1 for bad input and 2 for usage.
 
+A group named without a subcommand (bare `rules`, `rules sheet`) is not a mistake: it prints its
+help, as `-h` does, on stdout with exit code 0.
+
 With `--json` anywhere on the command line, the same mistake is one JSON object on stdout
 (`{"error": {"message", "file", "line", "column", "path"}}`) with the same exit code. Output that
 cannot be written (closed pipe, full disk) is one line with exit 1; anything else is a bug,
@@ -149,6 +152,9 @@ class Group(ExampleGroup):
         as_json = "--json" in argv
         try:
             code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.exceptions.NoArgsIsHelpError as err:  # a bare group: its help, as -h shows it
+            output.echo(err.ctx.get_help() if err.ctx is not None else err.format_message())
+            sys.exit(0)
         except click.UsageError as err:
             line = _usage_line(err)
             _fail(as_json, USAGE_ERROR, line, output.usage_json(line))

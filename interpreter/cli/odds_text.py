@@ -41,8 +41,26 @@ def _bar(p: float, top: float, blocks: bool) -> str:
     return bar(p / top, blocks) if top > 0 else ""
 
 
+LONG_FRACTION = 40  # a fraction longer than this is shortened in text; --json and --csv give it whole
+_KEPT_DIGITS = 6  # the leading and trailing digits a shortened number keeps
+
+
+def _digits(n: int) -> str:
+    text = str(n)
+    return text if len(text) <= 2 * _KEPT_DIGITS + 3 else f"{text[:_KEPT_DIGITS]}...{text[-_KEPT_DIGITS:]}"
+
+
 def _fraction(p: object) -> str:
-    return f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) else ""
+    """An exact chance as `p/q`; a long one (of a large pool) shortened to its first and last digits and
+    their counts, `199999...735219/200000...000000 (201/201 digits; whole in --json)`."""
+    if not isinstance(p, Fraction):
+        return ""
+    text = f"{p.numerator}/{p.denominator}"
+    if len(text) <= LONG_FRACTION:
+        return text
+    top, bottom = str(p.numerator), str(p.denominator)
+    return (f"{_digits(p.numerator)}/{_digits(p.denominator)} "
+            f"({len(top)}/{len(bottom)} digits; whole in --json)")
 
 
 def _key(value: object) -> str:

@@ -133,9 +133,14 @@ def dumps(data: Any) -> str:
     return json.dumps(rounded(data))
 
 
+# The version of the shapes of --json (docs/json.md): raised when a key is renamed, removed or changes its
+# meaning; keys are added without raising it.
+JSON_FORMAT = 1
+
+
 def print_json(data: Any) -> None:
-    """Print one JSON object on stdout."""
-    click.echo(dumps(data))
+    """Print one JSON object on stdout, with the version of its format last (`"format_version": 1`)."""
+    click.echo(dumps({**data, "format_version": JSON_FORMAT}))
 
 
 def _problem(err: RulesError) -> dict[str, Any]:

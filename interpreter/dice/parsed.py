@@ -116,8 +116,16 @@ class ParsedDice:
         return _made(RolledDice, (value, traces, self._expr))
 
     def odds(self) -> Any:
-        """The exact distribution of the value (dice.distribution.Distribution), as `rules odds EXPR` gives it."""
-        return self._expr.distribution({})
+        """The exact distribution of the value (dice.distribution.Distribution), as `rules odds EXPR` gives it;
+        its `str()` is one line for a chat."""
+        from interpreter.dice.expression_odds import ExpressionOdds
+        from interpreter.errors import RulesError, in_library_words
+
+        try:
+            return ExpressionOdds.of(self._expr.text, self._expr.distribution({}))
+        except RulesError as err:  # (the library's words: `roll(expr)`, not a command)
+            in_library_words(err)
+            raise
 
     @property
     def mean(self) -> float:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, SupportsFloat
 
 from interpreter.dice.term import parameter_nodes
 from interpreter.dice.trace import Roll, TermTrace
@@ -177,6 +177,40 @@ def render_roll(expr: Expression, roll: Roll) -> str:
     if isinstance(tree, Compare):
         result += " (true)" if roll.value else " (false)"
     return f"{expr.text}: {body} = {result}"
+
+
+def percent(p: SupportsFloat) -> str:
+    """A probability as a short percentage: `85%`, `4.5%`, `0.03%`, `<0.01%` (never `100%` unless certain)."""
+    share = float(p) * 100
+    if share in (0, 100):
+        return f"{share:g}%"
+    if share < 0.01:
+        return "<0.01%"
+    text = f"{share:.{1 if share >= 1 else 2}f}".rstrip("0").rstrip(".")
+    return ("99.9" if text == "100" else text) + "%"
+
+
+FEW_VALUES = 6  # a distribution with at most this many values is told value by value in its chat line
+
+
+def odds_line(text: str, dist: Distribution) -> str:
+    """The odds of an expression as one line for a chat: every value when there are few
+    (`d20>=15: 0 70%, 1 30% | mean 0.3`), else the range, the mean and the likeliest value
+    (`3d6: 3 to 18, mean 10.5, most often 10 (12.5%)`)."""
+    probs = dist.probs
+    mean = f"mean {dist.mean:.4g}"
+    if not probs:
+        return f"{text}: no possible values"
+    if len(probs) <= FEW_VALUES:
+        line = f"{text}: " + ", ".join(f"{v} {percent(p)}" for v, p in probs) + f" | {mean}"
+    else:
+        top, p_top = max(probs, key=lambda item: item[1])
+        likeliest = f"each {percent(p_top)}" if all(p == p_top for _, p in probs) else \
+            f"most often {top} ({percent(p_top)})"
+        line = f"{text}: {probs[0][0]} to {probs[-1][0]}, {mean}, {likeliest}"
+    if dist.truncated:
+        line += f" (endless explosions cut off: {dist.truncated:.3g})"
+    return line
 
 
 def roll_json(expr: Expression, roll: Roll) -> dict[str, Any]:

@@ -68,7 +68,7 @@ _RECORD = re.compile(r"[0-9a-f]{64}(?:\.json)?\Z")
 _TEMPORARY = re.compile(r"\.tmp-[A-Za-z0-9_]{8}\Z")
 _STALE_SECONDS = 3600  # a temporary file this old belongs to a writer that is gone
 
-_DISTRIBUTIONS = ("rulesmith", "ruamel.yaml", "jsonschema")
+_DISTRIBUTIONS = ("rulesmith-rpg", "ruamel.yaml", "jsonschema")
 
 if TYPE_CHECKING:
     from hashlib import sha256 as _sha256
@@ -99,10 +99,11 @@ def _normal(name: str) -> str:
 
 @cache
 def versions() -> str:
-    """The installed versions of rulesmith, ruamel.yaml and jsonschema, as one line.
+    """The installed versions of rulesmith (rulesmith-rpg), ruamel.yaml and jsonschema, as one line.
 
     They are read from the ``*.dist-info`` folder names on ``sys.path``: importing
-    ``importlib.metadata`` alone would cost more than a cached load.
+    ``importlib.metadata`` alone would cost more than a cached load.  Where rulesmith itself has no
+    such folder it runs from a source checkout, and its version is told as ``checkout``.
     """
     wanted = {_normal(name): name for name in _DISTRIBUTIONS}
     found: dict[str, str] = {}
@@ -117,6 +118,9 @@ def versions() -> str:
                 normal = _normal(dist)
                 if normal in wanted and normal not in found:
                     found[normal] = version
+    ours = _normal(_DISTRIBUTIONS[0])
+    if ours not in found:  # run from a source checkout, not installed: its code is what the checkout holds
+        found[ours] = "checkout"
     if len(found) < len(wanted):
         from importlib import metadata  # only where the folder names did not tell
 

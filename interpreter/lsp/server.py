@@ -39,7 +39,7 @@ def _version() -> str:
     from importlib.metadata import PackageNotFoundError, version
 
     try:
-        return version("rulesmith")
+        return version("rulesmith-rpg")
     except PackageNotFoundError:
         return "0"
 

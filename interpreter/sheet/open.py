@@ -42,10 +42,10 @@ def sheet_ruleset(doc: Any, path: str, compile: Callable[[str, Path], Ruleset] |
 def create_sheet(ref: str, out: str, name: str) -> Ruleset:
     """Write a commented starting sheet of a ruleset that passes its creation rules; never over a file.
 
-    Its first line names the installed sheet schema, for editors (see load.modeline).
+    It names no schema file: a sheet travels between players and machines, where this machine's path
+    to the installed schema means nothing (docs/editors.md says how an editor finds the schema).
     """
     from interpreter.load.find import confined, find
-    from interpreter.load.modeline import schema_line
     from interpreter.sheet.file import new_sheet
     from interpreter.sheet.new_character import new_sheet as sheet_text
 
@@ -61,5 +61,5 @@ def create_sheet(ref: str, out: str, name: str) -> Ruleset:
                                hint="write the sheet in the ruleset's folder (or a folder above it), or put the "
                                     "ruleset in a ruleset folder (RULESMITH_PATH) and give its id") from None
     rs = compile_ref(ref)
-    new_sheet(out, schema_line("sheet") + sheet_text(rs, name, written, out))
+    new_sheet(out, sheet_text(rs, name, written, out))
     return rs
