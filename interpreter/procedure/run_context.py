@@ -26,7 +26,7 @@ ADVICE = "a loop or repeat runs too long, or rolls too many dice"
 Ran = tuple[Any, bool, tuple[Any, ...]]  # what a procedure's function gives: (outcome, stopped, values)
 
 
-class Sampling:
+class RunContext:
     """The context of one run: where its dice come from, its trace, and how much work it has done."""
 
     __slots__ = ("dice", "functions", "ruleset", "sheet_names", "source", "steps", "trace")
@@ -113,4 +113,4 @@ class Sampling:
         return ran
 
 
-__all__ = ["ADVICE", "Ran", "Sampling"]
+__all__ = ["ADVICE", "Ran", "RunContext"]
