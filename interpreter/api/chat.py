@@ -6,18 +6,9 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from interpreter.words import value_text
+
 __all__ = ["percent", "roll_line", "shown_expr", "value_text", "values_line"]
-
-
-def value_text(value: Any) -> str:
-    """A value as a person reads it: flags and none as words, lists in brackets."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(value_text(v) for v in value) + "]"
-    return str(value)
 
 
 def values_line(values: Mapping[str, Any]) -> str:

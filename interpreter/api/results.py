@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interpreter.api.chat import percent, roll_line, value_text, values_line
+from interpreter.api.chat import percent, roll_line, values_line
 from interpreter.errors import BadParameter
 from interpreter.hints import suggest
 from interpreter.procedure import odds as engine_odds
@@ -17,6 +17,7 @@ from interpreter.procedure import run as engine_run
 from interpreter.procedure import sampler as engine_sampler
 from interpreter.procedure.records import NoteRecord, RollRecord
 from interpreter.record import fields, record
+from interpreter.words import value_text
 
 __all__ = ["Odds", "Result", "Samples", "public"]
 

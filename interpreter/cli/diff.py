@@ -28,6 +28,7 @@ from interpreter.ruleset.changes import MISSING, affected, changes
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.params import find_procedure
 from interpreter.ruleset.samples import as_arguments
+from interpreter.words import value_text
 
 
 def _cases(base: Ruleset, house: Ruleset, names: list[str], given: dict[str, str] | None
@@ -123,12 +124,8 @@ def _fraction(value: Fraction | float | None) -> str | None:
     return f"{f.numerator}/{f.denominator}"
 
 
-def _key(value: Any) -> str:
-    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def _side(dist: Mapping[Any, Any] | None) -> dict[str, float] | None:
-    return None if dist is None else {_key(v): float(p) for v, p in dist.items()}
+    return None if dist is None else {value_text(v): float(p) for v, p in dist.items()}
 
 
 def to_json(d: Diff) -> dict[str, Any]:

@@ -13,20 +13,13 @@ from interpreter.dice.report import dice_text
 from interpreter.procedure.odds import Odds
 from interpreter.procedure.records import NoteRecord, RollRecord
 from interpreter.procedure.run import Result
+from interpreter.words import value_text
 
 if TYPE_CHECKING:
     from interpreter.procedure.sampler import Samples
 
 BAR_WIDTH = 30
 _BLOCKS = " ▏▎▍▌▋▊▉█"
-
-
-def _key(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def _rolls(result: Result) -> list[RollRecord]:
@@ -53,7 +46,7 @@ def result_text(result: Result) -> str:
     """One run as a few readable lines."""
     lines = [f"{result.ruleset} {result.procedure}: {result.outcome}"]
     if result.values:
-        lines.append("  " + ", ".join(f"{k} = {_key(v)}" for k, v in result.values.items()))
+        lines.append("  " + ", ".join(f"{k} = {value_text(v)}" for k, v in result.values.items()))
     for record in result.trace:
         if isinstance(record, RollRecord):
             terms = record.roll.terms
@@ -93,16 +86,16 @@ def _cumulative(out: dict[str, Any], dist: Mapping[Any, Any], exact: bool, best_
     up, down = columns(dist, best_first)
     for side in sides:
         column = up if side == "at_least" else down
-        out[side] = {_key(v): float(p) for v, p in column.items()}
+        out[side] = {value_text(v): float(p) for v, p in column.items()}
         if exact:
-            out[f"exact_{side}"] = {_key(v): _fraction(p) for v, p in column.items()}
+            out[f"exact_{side}"] = {value_text(v): _fraction(p) for v, p in column.items()}
 
 
 def _distribution(dist: Mapping[Any, Any], exact: bool, sides: tuple[str, ...] = ()) -> dict[str, Any]:
     mean, exact_mean = _means(dist)
-    out: dict[str, Any] = {"mean": mean, "distribution": {_key(v): float(p) for v, p in dist.items()}}
+    out: dict[str, Any] = {"mean": mean, "distribution": {value_text(v): float(p) for v, p in dist.items()}}
     if exact:
-        out["exact"] = {_key(v): _fraction(p) for v, p in dist.items()}
+        out["exact"] = {value_text(v): _fraction(p) for v, p in dist.items()}
         out["exact_mean"] = exact_mean
     _cumulative(out, dist, exact, False, sides)
     return out
@@ -138,8 +131,8 @@ def samples_json(counted: Samples) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for name, counts in counted.values.items():
         mean, _ = _means(counts)
-        values[name] = {"mean": mean, "distribution": {_key(v): c / times for v, c in counts.items()},
-                        "counts": {_key(v): c for v, c in counts.items()}}
+        values[name] = {"mean": mean, "distribution": {value_text(v): c / times for v, c in counts.items()},
+                        "counts": {value_text(v): c for v, c in counts.items()}}
     return {"ruleset": counted.ruleset, "procedure": counted.procedure, "times": times, "seed": counted.seed,
             "outcomes": {k: c / times for k, c in counted.outcomes.items()},
             "counts": dict(counted.outcomes), "values": values}
@@ -205,6 +198,4 @@ def sheet_path(path: tuple[Any, ...]) -> str:
 
 def plain(value: Any) -> str:
     """A sheet value as a person reads it."""
-    if isinstance(value, list):
-        return "[" + ", ".join(plain(v) for v in value) + "]"
-    return _key(value)
+    return value_text(value)

@@ -17,6 +17,7 @@ from interpreter.cli.ranges import described
 from interpreter.cli.render import odds_json, sides
 from interpreter.procedure.sweep import Sweep
 from interpreter.record import record
+from interpreter.words import value_text
 
 
 @record
@@ -174,8 +175,7 @@ def distribution_csv(parts: Sequence[tuple[str, Mapping[Any, Any], bool]]) -> st
     for part, dist, best_first in parts:
         for key, p, up, down in cumulative(dist.items(), best_first):
             exact = f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) else ""
-            shown = "none" if key is None else str(key).lower() if isinstance(key, bool) else str(key)
-            writer.writerow([part, shown, *(output.rounded(float(x)) for x in (p, up, down)), exact])
+            writer.writerow([part, value_text(key), *(output.rounded(float(x)) for x in (p, up, down)), exact])
     return buffer.getvalue()
 
 

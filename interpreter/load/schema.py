@@ -15,6 +15,7 @@ from interpreter.errors import SchemaViolation
 from interpreter.hints import closest, suggest
 from interpreter.load.bundled import schema_file
 from interpreter.load.shape import whole_pattern
+from interpreter.words import value_text
 
 _TYPE_WORDS = {
     "string": "text", "integer": "a whole number", "boolean": "true or false", "object": "a mapping",
@@ -46,7 +47,7 @@ def _validator(name: str) -> Any:
 
 def _describe(value: Any) -> str:
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return value_text(value)
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, str):

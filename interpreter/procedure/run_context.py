@@ -20,6 +20,7 @@ from interpreter.procedure.kinds import function_of
 from interpreter.procedure.records import NoteRecord, Record, RollRecord
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.specs import RollInto
+from interpreter.words import value_text
 
 _NO_SHEET: dict[str, Any] = {}
 ADVICE = "a loop or repeat runs too long, or rolls too many dice"
@@ -74,7 +75,7 @@ class RunContext:
         if self.trace is not None:
             self.trace.append(RollRecord(r.name, r.expr, env, roll))
             self.trace.append(NoteRecord(f"{r.name}: " + ", ".join(
-                f"{name} = {'true' if v is True else 'false' if v is False else v} ({stat.text})"
+                f"{name} = {value_text(v)} ({stat.text})"
                 for (name, stat), v in zip(r.reads, got[1:], strict=True))))
         return got
 

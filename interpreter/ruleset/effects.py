@@ -24,6 +24,7 @@ from interpreter import limits
 from interpreter.errors import Location, SchemaViolation, UnknownName
 from interpreter.hints import suggest
 from interpreter.record import record
+from interpreter.words import value_text
 
 P = tuple[Any, ...]
 
@@ -107,7 +108,7 @@ class Effect:
 
 def when_text(when: Any) -> str:
     """A `when` as formula text (true and false may be written as YAML booleans)."""
-    return ("true" if when else "false") if isinstance(when, bool) else str(when)
+    return value_text(when)
 
 
 def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, Any],

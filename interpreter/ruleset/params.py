@@ -19,6 +19,7 @@ from interpreter.ruleset.entries import flags
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.param_values import param_value
 from interpreter.ruleset.sheet_sum import looks_like_names, sheet_sum, trait_named
+from interpreter.words import value_text
 
 FLAG_WORDS = ("true", "false", "1", "0", "yes", "no")
 
@@ -135,7 +136,7 @@ def _restated(proc: Procedure, bound: Mapping[str, Any], sheet_env: Mapping[str,
 
 
 def _plain(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else shown(str(value)) if isinstance(value, str) else str(value)
+    return shown(value) if isinstance(value, str) else value_text(value)
 
 
 def _named(param: Param, text: str, sheet_env: Mapping[str, Any] | None, ruleset: Ruleset | None) -> dict[str, Any]:

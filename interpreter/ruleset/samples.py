@@ -11,6 +11,7 @@ from interpreter.hints import suggest
 from interpreter.ruleset.context import CompileContext
 from interpreter.ruleset.model import Param
 from interpreter.ruleset.params import convert
+from interpreter.words import value_text
 
 P = tuple[Any, ...]
 
@@ -31,7 +32,7 @@ def compile_samples(c: CompileContext, specs: list[Any], path: P, params: tuple[
                                       c.where(at + (name,), key=True), suggest(name, list(by_name))))
             elif param.type != "trait":
                 try:
-                    convert(param, str(value).lower() if isinstance(value, bool) else str(value))
+                    convert(param, value_text(value))
                 except RulesError as err:
                     c.problem(err.located(c.where(at + (name,))))
         for param in params:
@@ -44,7 +45,7 @@ def compile_samples(c: CompileContext, specs: list[Any], path: P, params: tuple[
 
 def as_arguments(sample: Mapping[str, Any]) -> dict[str, str]:
     """A sample as command-line style arguments (NAME -> text)."""
-    return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in sample.items()}
+    return {k: value_text(v) for k, v in sample.items()}
 
 
 def shown(sample: Mapping[str, Any]) -> str:

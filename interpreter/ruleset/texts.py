@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from interpreter.words import value_text
+
 
 def fill(message: str, env: Any) -> str:
     """A message with each {name} replaced by that name's value ({{ and }} for braces)."""
     def value(match: Any) -> str:
-        v = env.get(match.group(1))
-        return str(v).lower() if isinstance(v, bool) else str(v)
+        return value_text(env.get(match.group(1)))
     text = re.sub(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})", value, message)
     return text.replace("{{", "{").replace("}}", "}")
 
@@ -32,6 +33,5 @@ def prose(text: str, constants: Any) -> str:
         name = match.group(1)
         if name not in constants:
             return str(match.group(0))
-        v = constants[name]
-        return str(v).lower() if isinstance(v, bool) else str(v)
+        return value_text(constants[name])
     return _NAMED.sub(value, text)

@@ -21,6 +21,7 @@ from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.texts import fill, prose
 from interpreter.ruleset.tracks import boxes_written
 from interpreter.sheet.bind import bind, names_ruleset
+from interpreter.words import value_text
 
 SHEET_KEYS = ("ruleset", "name", "traits", "choices", "state")
 
@@ -132,7 +133,7 @@ def refuse_broken(ruleset: Ruleset, data: Any, doc: Any) -> None:
 
 def _kind(value: Any) -> str:
     if value is None or isinstance(value, bool):
-        return repr(value).lower().replace("none", "null")
+        return value_text(value)
     return {int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping"}.get(type(value), "?")
 
 
@@ -325,12 +326,8 @@ def _rule_problems(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, An
 
 
 def _yaml_value(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
+    if value is None or isinstance(value, (bool, int, float)):
+        return value_text(value)
     if isinstance(value, list):
         return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
     if isinstance(value, dict):

@@ -11,6 +11,7 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.tracks import MARKS, draw
 from interpreter.sheet.bind import bind
 from interpreter.sheet.creation import refuse_broken
+from interpreter.words import value_text
 
 
 def view(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str, Any]:
@@ -62,6 +63,6 @@ def text(ruleset: Ruleset, shown: Mapping[str, Any]) -> str:
     for name, res in shown["resources"].items():
         lines.append(f"  {name}: {res['value']}/{res['max']}")
     if shown["state"]:
-        lines.append("  " + ", ".join(f"{k} {str(v).lower() if isinstance(v, bool) else v}" for k, v in shown["state"].items()))
+        lines.append("  " + ", ".join(f"{k} {value_text(v)}" for k, v in shown["state"].items()))
     lines.append("  status: " + (", ".join(shown["status"]) if shown["status"] else "fine"))
     return "\n".join(lines)
