@@ -17,7 +17,7 @@ from interpreter.errors import BadParameter, Location
 from interpreter.hints import suggest
 from interpreter.ruleset.derived import evaluate_derived, refresh, statuses
 from interpreter.ruleset.entries import FIELD, named_traits, trait_fields
-from interpreter.ruleset.model import Ruleset, SheetSpec
+from interpreter.ruleset.model import Ruleset, SheetSpec, Track
 from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.tracks import EMPTY, MARKS, as_written, boxes_written, drawable
 
@@ -56,41 +56,56 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
         env[name] = bool(raw) if value.type == "flag" else _number(raw, f"state '{name}'", _at(doc, ("state", name)))
     evaluate_derived(ruleset, env)  # now those that read state values too
     for track in spec.tracks.values():
-        raw = state.get(track.name)
         if track.kind == "current_max":
-            assert track.max is not None, "a current_max track has a max"
-            top = track.max.evaluate(env, functions)
-            raw = raw if isinstance(raw, Mapping) else {}
-            env[f"{track.name}_max"] = _number(raw.get("max", top), f"{track.name} max",
-                                               _at(doc, ("state", track.name, "max")))
-            env[f"{track.name}_current"] = _number(raw.get("current", env[f"{track.name}_max"]),
-                                                   f"{track.name} current", _at(doc, ("state", track.name, "current")))
+            _current_max(track, state.get(track.name), env, functions, doc)
         else:
-            text = isinstance(raw, str)
-            if text and not drawable(track):
-                raise BadParameter(f"state.{track.name} is drawn as text, but its marks are not one character each",
-                                   _at(doc, ("state", track.name)), "write a list of boxes (a damage type or null each)")
-            marks = []
-            for i, word in enumerate(boxes_written(raw)):
-                if word is None:
-                    marks.append(0)
-                elif word in track.types:
-                    marks.append(track.types.index(word) + 1)
-                elif word in track.marks:
-                    marks.append(track.marks.index(word) + 1)
-                else:
-                    shown = ", ".join(track.types) if not text else (
-                        " ".join(track.marks) + f", or {EMPTY} for an empty box")
-                    raise BadParameter(f"'{word}' is not a " + ("mark" if text else "damage type")
-                                       + f" of {track.name} ({shown})",
-                                       _at(doc, ("state", track.name) + (() if text else (i,))))
-            env[MARKS + track.name] = tuple(marks)
+            env[MARKS + track.name] = _marks(track, state.get(track.name), doc)
     for resource in spec.resources.values():
         raw = state.get(resource.name)
         if raw is None:
             raw = (resource.start or resource.max).evaluate(env, functions)
         env[resource.name] = _number(raw, f"resource '{resource.name}'", _at(doc, ("state", resource.name)))
-    choices = data.get("choices") or {}
+    _choices(ruleset, spec, data.get("choices") or {}, env)
+    refresh(ruleset, env, doc)
+    return env
+
+
+def _current_max(track: Track, raw: object, env: dict[str, Any], functions: Mapping[str, Any], doc: Any) -> None:
+    """A current/max track's two names: its maximum (the sheet's, else its formula's) and its current value."""
+    assert track.max is not None, "a current_max track has a max"
+    top = track.max.evaluate(env, functions)
+    written = raw if isinstance(raw, Mapping) else {}
+    env[f"{track.name}_max"] = _number(written.get("max", top), f"{track.name} max",
+                                       _at(doc, ("state", track.name, "max")))
+    env[f"{track.name}_current"] = _number(written.get("current", env[f"{track.name}_max"]),
+                                           f"{track.name} current", _at(doc, ("state", track.name, "current")))
+
+
+def _marks(track: Track, raw: object, doc: Any) -> tuple[int, ...]:
+    """A box track's marks as numbers: 0 for an empty box, else the rank of its damage type (1 the worst)."""
+    text = isinstance(raw, str)
+    if text and not drawable(track):
+        raise BadParameter(f"state.{track.name} is drawn as text, but its marks are not one character each",
+                           _at(doc, ("state", track.name)), "write a list of boxes (a damage type or null each)")
+    marks = []
+    for i, word in enumerate(boxes_written(raw)):
+        if word is None:
+            marks.append(0)
+        elif word in track.types:
+            marks.append(track.types.index(word) + 1)
+        elif word in track.marks:
+            marks.append(track.marks.index(word) + 1)
+        else:
+            shown = ", ".join(track.types) if not text else (
+                " ".join(track.marks) + f", or {EMPTY} for an empty box")
+            raise BadParameter(f"'{word}' is not a " + ("mark" if text else "damage type")
+                               + f" of {track.name} ({shown})",
+                               _at(doc, ("state", track.name) + (() if text else (i,))))
+    return tuple(marks)
+
+
+def _choices(ruleset: Ruleset, spec: SheetSpec, choices: object, env: dict[str, Any]) -> None:
+    """The names a sheet's choices give: the traits a field names, and each field flag."""
     for field in trait_fields(ruleset):
         entries = choices.get(field.name) if isinstance(choices, Mapping) else None
         env[FIELD + field.name] = named_traits(ruleset, field, entries if isinstance(entries, list) else ())
@@ -99,8 +114,6 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
         chosen = {_entry_key(e) for e in (entries if isinstance(entries, list) else [entries]) if isinstance(e, str)}
         for flag, entry in field.flags.items():
             env[flag] = _entry_key(entry) in chosen
-    refresh(ruleset, env, doc)
-    return env
 
 
 def _entry_key(entry: str) -> str:

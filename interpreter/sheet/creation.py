@@ -8,17 +8,16 @@ the `creation` rules (budgets, priorities and the like); experience spent in pla
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
 from interpreter import limits
-from interpreter.errors import BadParameter, LimitExceeded, Location, RulesError, SchemaViolation
+from interpreter.errors import LimitExceeded, Location, RulesError, SchemaViolation
 from interpreter.hints import sorted_unique, suggest
 from interpreter.ruleset.entries import entry_trait
 from interpreter.ruleset.model import CreationRule, Ruleset
 from interpreter.ruleset.tables import table_functions
-from interpreter.ruleset.texts import fill, prose
+from interpreter.ruleset.texts import fill
 from interpreter.ruleset.tracks import boxes_written
 from interpreter.sheet.bind import bind, names_ruleset
 from interpreter.words import value_text
@@ -85,19 +84,7 @@ def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list
     problems.extend(_shapes(ruleset, data, doc))
     if problems:
         return problems
-    traits = data.get("traits") or {}
-    for name, trait in ruleset.traits.items():
-        if name not in traits:
-            problems.append(SheetProblem(f"traits: missing '{name}'", _where(doc, ("traits",), True)))
-            continue
-        value = traits[name]
-        at = _where(doc, ("traits", name))
-        if isinstance(value, bool) or not isinstance(value, int):
-            problems.append(SheetProblem(f"trait '{name}' must be a whole number, not {value!r}", at))
-        elif trait.maximum is not None and value > trait.maximum:
-            problems.append(SheetProblem(f"traits.{name}: {value} is above the most, {trait.maximum}", at))
-        elif trait.minimum is not None and value < trait.minimum:
-            problems.append(SheetProblem(f"traits.{name}: {value} is below the least, {trait.minimum}", at))
+    problems = _trait_ranges(ruleset, data.get("traits") or {}, doc)
     if problems:
         return problems
     try:
@@ -119,6 +106,24 @@ def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list
     for rule in spec.standing + (spec.creation if creation else ()):
         problems.extend(_rule(rule, data, doc, env, functions))
     return sorted_unique(problems)
+
+
+def _trait_ranges(ruleset: Ruleset, traits: Mapping[str, object], doc: Any) -> list[RulesError]:
+    """Every trait of the ruleset given, as a whole number within its range."""
+    problems: list[RulesError] = []
+    for name, trait in ruleset.traits.items():
+        if name not in traits:
+            problems.append(SheetProblem(f"traits: missing '{name}'", _where(doc, ("traits",), True)))
+            continue
+        value = traits[name]
+        at = _where(doc, ("traits", name))
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.append(SheetProblem(f"trait '{name}' must be a whole number, not {value!r}", at))
+        elif trait.maximum is not None and value > trait.maximum:
+            problems.append(SheetProblem(f"traits.{name}: {value} is above the most, {trait.maximum}", at))
+        elif trait.minimum is not None and value < trait.minimum:
+            problems.append(SheetProblem(f"traits.{name}: {value} is below the least, {trait.minimum}", at))
+    return problems
 
 
 def refuse_broken(ruleset: Ruleset, data: Any, doc: Any) -> None:
@@ -212,22 +217,9 @@ def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str,
         if not isinstance(value, list):
             return [SheetProblem(f"{name}: expected a list", at)]
         entries = [str(v) for v in value]
-        if creation and field.count is not None and len(entries) != field.count:
-            return [SheetProblem(f"{name}: {len(entries)} chosen; {field.count} are needed", at)]
-        if field.unique:
-            seen: set[str] = set()
-            for i, entry in enumerate(entries):
-                key = _entry_key(ruleset, field, entry)
-                if key in seen:
-                    return [SheetProblem(f"{name}: '{entry}' is chosen twice", _where(doc, ("choices", name, i)))]
-                seen.add(key)
-        for i, entry in enumerate(entries if field.trait_groups else ()):
-            problem = _names_trait(ruleset, field, entry)
-            if problem:
-                return [SheetProblem(f"{name}: '{entry}' {problem}", _where(doc, ("choices", name, i)),
-                                     suggest(entry.partition(":")[0].strip(), _trait_words(ruleset, field)))]
-        if creation and field.per_trait is not None:
-            return _per_trait(ruleset, field, entries, doc)
+        found = _list_problems(ruleset, field, entries, doc, at, creation)
+        if found is not None:
+            return found
     else:
         if not isinstance(value, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value.values()):
             return [SheetProblem(f"{name}: expected names with whole numbers of points", at)]
@@ -236,12 +228,39 @@ def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str,
         points = sum(value.values())
         if creation and total is not None and points != total:
             return [SheetProblem(f"{name}: {points} points spent; the budget is {total}", at)]
-    if field.options:
+    return _not_options(field, entries, doc)
+
+
+def _list_problems(ruleset: Ruleset, field: Any, entries: list[str], doc: Any, at: Location | None,
+                   creation: bool) -> list[RulesError] | None:
+    """The problems of a list field's entries (count, repeats, traits named, entries per trait), or None to go on."""
+    name = field.name
+    if creation and field.count is not None and len(entries) != field.count:
+        return [SheetProblem(f"{name}: {len(entries)} chosen; {field.count} are needed", at)]
+    if field.unique:
+        seen: set[str] = set()
         for i, entry in enumerate(entries):
-            if entry not in field.options:
-                path = ("choices", name) if field.kind == "text" else ("choices", name, i)
-                return [SheetProblem(f"{name}: '{entry}' is not one of the options", _where(doc, path),
-                                     suggest(entry, list(field.options)))]
+            key = _entry_key(ruleset, field, entry)
+            if key in seen:
+                return [SheetProblem(f"{name}: '{entry}' is chosen twice", _where(doc, ("choices", name, i)))]
+            seen.add(key)
+    for i, entry in enumerate(entries if field.trait_groups else ()):
+        problem = _names_trait(ruleset, field, entry)
+        if problem:
+            return [SheetProblem(f"{name}: '{entry}' {problem}", _where(doc, ("choices", name, i)),
+                                 suggest(entry.partition(":")[0].strip(), _trait_words(ruleset, field)))]
+    if creation and field.per_trait is not None:
+        return _per_trait(ruleset, field, entries, doc)
+    return None
+
+
+def _not_options(field: Any, entries: list[str], doc: Any) -> list[RulesError]:
+    """The first entry that is not one of the field's options, if it has options."""
+    for i, entry in enumerate(entries if field.options else ()):
+        if entry not in field.options:
+            path = ("choices", field.name) if field.kind == "text" else ("choices", field.name, i)
+            return [SheetProblem(f"{field.name}: '{entry}' is not one of the options", _where(doc, path),
+                                 suggest(entry, list(field.options)))]
     return []
 
 
@@ -323,62 +342,3 @@ def _rule_problems(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, An
         at = tuple(int(p) if p.isdigit() else p for p in rule.spec["at"].split(".")) if rule.spec.get("at") else ()
         return [SheetProblem(f"{rule.name}: {fill(rule.spec['message'], env)}", _where(doc, at))]
     return []
-
-
-def _yaml_value(value: Any) -> str:
-    if value is None or isinstance(value, (bool, int, float)):
-        return value_text(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in value.items()) + "}"
-    # a JSON string is a YAML double-quoted one; characters a reader may not show as written are escaped too
-    quoted = json.dumps(str(value), ensure_ascii=False)
-    return "".join(c if c.isprintable() or c in "\\\"" else _escape(c) for c in quoted)
-
-
-def _escape(c: str) -> str:
-    return f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
-
-
-def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None, traits: Mapping[str, int] | None = None,
-                   choices: Mapping[str, Any] | None = None) -> str:
-    """A commented starting sheet: every trait and choice as given, or else at its default; `ref` names the ruleset."""
-    chosen = {t.name: t.default if t.default is not None else 0 for t in ruleset.traits.values()}
-    chosen.update(traits or {})
-    if ruleset.sheet is None and not ruleset.traits:
-        raise BadParameter(f"ruleset '{ruleset.id}' describes no character sheet")
-    lines = [f"# A {ruleset.title} character. Check it with: rules sheet check FILE",
-             f"ruleset: {_yaml_value(ref) if ref else ruleset.id}", f"name: {_yaml_value(name)}", "traits:"]
-    group = None
-    for trait in ruleset.traits.values():
-        if trait.group != group:
-            group = trait.group
-            lines.append(f"  # {group}")
-        span = f", {trait.minimum}-{trait.maximum}" if trait.minimum is not None and trait.maximum is not None else ""
-        lines.append(f"  {trait.name}: {chosen[trait.name]}  # {trait.label}{span}")
-    spec = ruleset.sheet
-    data = {"ruleset": ruleset.id, "traits": chosen}
-    if spec is not None and spec.fields:
-        lines.append("choices:")
-        for field in spec.fields.values():
-            default = field.default if field.default is not None else ([] if field.kind == "list" else "")
-            default = (choices or {}).get(field.name, default)
-            note = prose(field.help, ruleset.constants) or field.kind
-            if field.count:
-                note += f"; {field.count} needed"
-            lines.append(f"  {field.name}: {_yaml_value(default)}  # {note}")
-    if spec is not None:
-        env = bind(ruleset, data)
-        lines.append("state:")
-        for value in spec.state.values():
-            lines.append(f"  {value.name}: {_yaml_value(env[value.name])}" + (f"  # {prose(value.help, ruleset.constants)}" if value.help else ""))
-        for track in spec.tracks.values():
-            if track.kind == "current_max":
-                lines.append(f"  {track.name}: {{current: {env[track.name + '_current']}, max: {env[track.name + '_max']}}}")
-            else:
-                size = env[f"{track.name}_size"]
-                lines.append(f"  {track.name}: {_yaml_value([None] * size)}  # {', '.join(track.types)}, worst first")
-        for resource in spec.resources.values():
-            lines.append(f"  {resource.name}: {env[resource.name]}  # at most {env[resource.name + '_max']}")
-    return "\n".join(lines) + "\n"
