@@ -11,7 +11,7 @@ from interpreter.words import value_text
 __all__ = ["percent", "roll_line", "shown_expr", "value_text", "values_line"]
 
 
-def values_line(values: Mapping[str, Any]) -> str:
+def values_line(values: Mapping[str, object]) -> str:
     """`natural 15, total 27`."""
     return ", ".join(f"{name} {value_text(value)}" for name, value in values.items())
 

@@ -26,7 +26,7 @@ def _copy(cls: Any, engine: Any) -> Any:
     return cls(*(getattr(engine, f.name) for f in fields(engine)))
 
 
-def _outcome_index(outcomes: Mapping[str, Any], outcome: str) -> int:
+def _outcome_index(outcomes: Mapping[str, object], outcome: str) -> int:
     names = list(outcomes)
     if outcome not in names:
         raise BadParameter(f"there is no outcome '{outcome}'", hint=suggest(outcome, names) or "outcomes: " + ", ".join(names))
@@ -61,12 +61,12 @@ class Odds(engine_odds.Odds):
     (``truncated`` is the mass cut off). ``str()`` is one line of percentages.
     """
 
-    def at_least(self, outcome: str) -> Any:
+    def at_least(self, outcome: str) -> object:
         """The chance of this outcome or a better one (outcomes are declared best first)."""
         index = _outcome_index(self.outcomes, outcome)
         return sum(list(self.outcomes.values())[: index + 1])
 
-    def at_most(self, outcome: str) -> Any:
+    def at_most(self, outcome: str) -> object:
         """The chance of this outcome or a worse one."""
         index = _outcome_index(self.outcomes, outcome)
         return sum(list(self.outcomes.values())[index:])

@@ -17,8 +17,6 @@ point, the one place that tunes the garbage collector.
 
 from __future__ import annotations
 
-from typing import Any
-
 __all__ = ["console", "main"]
 
 
@@ -43,7 +41,7 @@ def console() -> None:
     command()
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name == "main":
         from interpreter.cli.commands import main
 

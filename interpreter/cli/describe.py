@@ -10,7 +10,7 @@ from interpreter.ruleset import samples
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.texts import prose
 
-Constants = Any  # a ruleset's constants as loaded: what {name} in a description stands for
+Constants = object  # a ruleset's constants as loaded: what {name} in a description stands for
 
 TYPE_WORDS = {"int": "whole number", "flag": "flag (true/false)", "dice": "dice expression",
               "choice": "one of the words"}
@@ -19,7 +19,7 @@ def _refs(refs: tuple[str, ...]) -> str:
     return f" ({', '.join(refs)})" if refs else ""
 
 
-def _default(p: Param) -> Any:
+def _default(p: Param) -> object:
     if p.type == "dice" and p.default is not None:
         return p.default.text
     return str(p.default).lower() if isinstance(p.default, bool) else p.default
@@ -93,7 +93,7 @@ def procedure_text(ruleset: Ruleset, proc: Procedure) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def procedure_json(proc: Procedure, c: Constants = None) -> dict[str, Any]:
+def procedure_json(proc: Procedure, c: Constants = None) -> dict[str, object]:
     """One procedure as a JSON-ready object; `c` are the constants its descriptions may name."""
     c = c or {}
     return {
@@ -111,7 +111,7 @@ def procedure_json(proc: Procedure, c: Constants = None) -> dict[str, Any]:
     }
 
 
-def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
+def ruleset_json(ruleset: Ruleset) -> dict[str, object]:
     """A ruleset's reference as a JSON-ready object: what `describe` prints, as data."""
     return {
         "ruleset": ruleset.id, "title": ruleset.title, "description": ruleset.description,
@@ -241,7 +241,7 @@ def _sheet(spec: Any, c: Constants) -> list[str]:
     return lines + [""]
 
 
-def _plain(value: Any) -> str:
+def _plain(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(_plain(v) for v in value)
     if isinstance(value, dict):

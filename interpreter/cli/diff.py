@@ -105,13 +105,13 @@ def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Se
     return Diff(base, house, found, odds, skipped, notes, people, character, sheet)
 
 
-def _number(value: Any) -> Any:
+def _number(value: object) -> object:
     if value is MISSING:
         return None
     return value
 
 
-def _pairs(pairs: Mapping[str, Pair]) -> dict[str, dict[str, Any]]:
+def _pairs(pairs: Mapping[str, Pair]) -> dict[str, dict[str, object]]:
     return {k: {"before": None if p.before is None else float(p.before),
                 "after": None if p.after is None else float(p.after), "difference": p.difference}
             for k, p in pairs.items()}
@@ -128,11 +128,11 @@ def _side(dist: Mapping[Any, Any] | None) -> dict[str, float] | None:
     return None if dist is None else {value_text(v): float(p) for v, p in dist.items()}
 
 
-def to_json(d: Diff) -> dict[str, Any]:
+def to_json(d: Diff) -> dict[str, object]:
     """The contract's object: base, house, changes, odds (and what was skipped, and what it did to a sheet)."""
     out_odds = []
     for i, c in enumerate(d.odds):
-        entry: dict[str, Any] = {"procedure": c.procedure, "params": output.typed_params(c.params),
+        entry: dict[str, object] = {"procedure": c.procedure, "params": output.typed_params(c.params),
                                  "outcomes": _pairs(c.outcomes), "values": _pairs(c.values),
                                  "distributions": {v: {"before": _side(old), "after": _side(new)}
                                                    for v, (old, new) in c.distributions.items()},
@@ -144,7 +144,7 @@ def to_json(d: Diff) -> dict[str, Any]:
                 part: {k: {"before": _fraction(p.before), "after": _fraction(p.after)} for k, p in pairs.items()}
                 for part, pairs in (("outcomes", c.outcomes), ("values", c.values))}
         out_odds.append(entry)
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "base": d.base.id, "house": d.house.id,
         "changes": [{"path": ch.path, "before": _number(ch.before), "after": _number(ch.after), "kind": ch.kind}
                     for ch in d.found],

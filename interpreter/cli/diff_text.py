@@ -22,7 +22,7 @@ _TINY = 1e-12  # differences below this are rounding, not a change
 SHOWN = 0.00005  # a distribution's rows under this on both sides would read 0.00%: left out
 
 
-def _value(value: Any) -> str:
+def _value(value: object) -> str:
     if value is MISSING:
         return "(none)"
     text = json.dumps(value, ensure_ascii=False)

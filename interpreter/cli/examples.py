@@ -30,7 +30,7 @@ def examples(*lines: str) -> str:
     return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
-def _argument(name: str, value: Any) -> str:
+def _argument(name: str, value: object) -> str:
     import shlex  # only help text needs it
 
     return shlex.quote(f"{name}={value_text(value)}")

@@ -128,17 +128,17 @@ def is_fraction(value: Any) -> bool:
     return fractions is not None and isinstance(value, fractions.Fraction)
 
 
-def dumps(data: Any) -> str:
+def dumps(data: object) -> str:
     """One JSON object as the command line prints it."""
     return json.dumps(rounded(data))
 
 
-def print_json(data: Any) -> None:
+def print_json(data: object) -> None:
     """Print one JSON object on stdout."""
     click.echo(dumps(data))
 
 
-def _problem(err: RulesError) -> dict[str, Any]:
+def _problem(err: RulesError) -> dict[str, object]:
     where = err.where
     message = f"{err.message}; {err.hint}" if err.hint else err.message
     return {"message": message, "file": where.file if where else None,
@@ -147,18 +147,18 @@ def _problem(err: RulesError) -> dict[str, Any]:
             "path": where.path if where and where.path else None}
 
 
-def error_json(err: RulesError) -> dict[str, Any]:
+def error_json(err: RulesError) -> dict[str, object]:
     """The JSON form of a user's mistake: the first problem under "error", every one under "problems"."""
     found = err.problems if isinstance(err, Invalid) and err.problems else [err]
-    out: dict[str, Any] = {"error": _problem(found[0])}
+    out: dict[str, object] = {"error": _problem(found[0])}
     if len(found) > 1:
         out["problems"] = [_problem(p) for p in found]
     return out
 
 
-def typed_params(args: Mapping[str, str]) -> dict[str, Any]:
+def typed_params(args: Mapping[str, str]) -> dict[str, object]:
     """Parameters as JSON shows them: whole numbers as numbers, true and false as flags, the rest as typed."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for name, text in args.items():
         try:
             out[name] = int(text)
@@ -167,7 +167,7 @@ def typed_params(args: Mapping[str, str]) -> dict[str, Any]:
     return out
 
 
-def usage_json(message: str) -> dict[str, Any]:
+def usage_json(message: str) -> dict[str, object]:
     """The JSON form of a command-line usage mistake."""
     return {"error": {"message": message, "file": None, "line": None, "column": None, "path": None}}
 

@@ -26,14 +26,14 @@ def _rolls(result: Result) -> list[RollRecord]:
     return [r for r in result.trace if isinstance(r, RollRecord)]
 
 
-def result_json(result: Result) -> dict[str, Any]:
+def result_json(result: Result) -> dict[str, object]:
     """The contract's JSON object for one run."""
     rolls = []
     for record in _rolls(result):
         data = dice.roll_json(record.expr, record.roll)
         rolls.append({"name": record.name, "expr": shown_expr(record), "dice": data["dice"], "result": record.roll.value})
     notes = [r.text for r in result.trace if isinstance(r, NoteRecord)]
-    out: dict[str, Any] = {"ruleset": result.ruleset, "procedure": result.procedure, "outcome": result.outcome,
+    out: dict[str, object] = {"ruleset": result.ruleset, "procedure": result.procedure, "outcome": result.outcome,
                            "values": dict(result.values), "rolls": rolls}
     if notes:
         out["notes"] = notes
@@ -65,7 +65,7 @@ def _fraction(p: Any) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
-def _numeric(value: Any) -> Any:
+def _numeric(value: object) -> object:
     return int(value) if isinstance(value, bool) else value
 
 
@@ -93,7 +93,7 @@ def _cumulative(out: dict[str, Any], dist: Mapping[Any, Any], exact: bool, best_
 
 def _distribution(dist: Mapping[Any, Any], exact: bool, sides: tuple[str, ...] = ()) -> dict[str, Any]:
     mean, exact_mean = _means(dist)
-    out: dict[str, Any] = {"mean": mean, "distribution": {value_text(v): float(p) for v, p in dist.items()}}
+    out: dict[str, object] = {"mean": mean, "distribution": {value_text(v): float(p) for v, p in dist.items()}}
     if exact:
         out["exact"] = {value_text(v): _fraction(p) for v, p in dist.items()}
         out["exact_mean"] = exact_mean
@@ -106,7 +106,7 @@ def sides(at_least: bool, at_most: bool) -> tuple[str, ...]:
     return tuple(name for name, asked in (("at_least", at_least), ("at_most", at_most)) if asked)
 
 
-def odds_json(odds: Odds, cumulative: tuple[str, ...] = ()) -> dict[str, Any]:
+def odds_json(odds: Odds, cumulative: tuple[str, ...] = ()) -> dict[str, object]:
     """The contract's JSON object for the odds of a procedure; `cumulative` names the columns to add (see sides)."""
     out: dict[str, Any] = {
         "ruleset": odds.ruleset, "procedure": odds.procedure,
@@ -125,10 +125,10 @@ def odds_json(odds: Odds, cumulative: tuple[str, ...] = ()) -> dict[str, Any]:
     return out
 
 
-def samples_json(counted: Samples) -> dict[str, Any]:
+def samples_json(counted: Samples) -> dict[str, object]:
     """`rules run --times N --json`: the share and count of each outcome and value, read as odds are."""
     times = counted.times
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for name, counts in counted.values.items():
         mean, _ = _means(counts)
         values[name] = {"mean": mean, "distribution": {value_text(v): c / times for v, c in counts.items()},
@@ -183,7 +183,7 @@ def expression_odds_json(expr: str, dist: Any, cumulative: tuple[str, ...] = ())
     """The contract's JSON object for the odds of a dice expression."""
     probs = dict(dist.probs)
     exact = bool(dist.exact) and all(output.is_fraction(p) for p in probs.values())
-    out: dict[str, Any] = {"expr": expr, **_distribution(probs, exact, cumulative)}
+    out: dict[str, object] = {"expr": expr, **_distribution(probs, exact, cumulative)}
     if not exact:
         out["mean"] = dist.mean
     if dist.truncated:
@@ -191,11 +191,11 @@ def expression_odds_json(expr: str, dist: Any, cumulative: tuple[str, ...] = ())
     return out
 
 
-def sheet_path(path: tuple[Any, ...]) -> str:
+def sheet_path(path: tuple[object, ...]) -> str:
     """A sheet path as dotted text: ('state', 'hp', 'current') -> state.hp.current."""
     return ".".join(str(p) for p in path)
 
 
-def plain(value: Any) -> str:
+def plain(value: object) -> str:
     """A sheet value as a person reads it."""
     return value_text(value)

@@ -52,7 +52,7 @@ _NUMBER_START = frozenset("0123456789+-.")
 _TOP_LEVEL = "the top level must be a mapping of keys to values"
 
 
-def resolve_plain(text: str) -> Any:
+def resolve_plain(text: str) -> object:
     """The value of a plain scalar under the YAML 1.2 core schema."""
     if not text or text[0] not in _NUMBER_START:
         if text in _NULL:
@@ -96,7 +96,7 @@ def _int(text: str, digits: str, most: int) -> int:
     return value
 
 
-def _kind_name(value: Any) -> str:
+def _kind_name(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -110,7 +110,7 @@ def _kind_name(value: Any) -> str:
     return type(value).__name__
 
 
-def _copy(value: Any) -> Any:
+def _copy(value: object) -> object:
     if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -118,7 +118,7 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _key_problem(raw: Any, written: str | None) -> str:
+def _key_problem(raw: object, written: str | None) -> str:
     """Why ``raw`` cannot be a key; ``written`` is its text when it is a plain scalar."""
     if written is None:
         return f"keys must be strings, not {_kind_name(raw)}"
@@ -132,7 +132,7 @@ class _Anchor:
 
     __slots__ = ("done", "height", "node", "size", "value")
 
-    def __init__(self, value: Any, node: PositionNode, size: int, height: int, done: bool):
+    def __init__(self, value: object, node: PositionNode, size: int, height: int, done: bool):
         self.value = value
         self.node = node
         self.size = size
@@ -164,7 +164,7 @@ class _Builder:
     def __init__(self, text: str) -> None:
         self.lines = text.split("\n")
         self.anchors: dict[str, _Anchor] = {}
-        self.root: Any = None
+        self.root: object = None
         self.root_node: PositionNode = [1, 1, None]
         self.have_root = False
         self.count = 0
@@ -281,7 +281,7 @@ class _Builder:
         return ()
 
     def _item(self, kind: int, line: int, col: int, value: str, flag: bool, empty: bool, anchor: str | None,
-              path: Path) -> tuple[Any, PositionNode]:
+              path: Path) -> tuple[object, PositionNode]:
         """The value an event gives and its position node."""
         node: PositionNode
         if kind == SCALAR:
@@ -310,7 +310,7 @@ class _Builder:
             return self._alias(anchor, line, col)
         raise Problem(value, line, col, path)  # REFUSE
 
-    def _alias(self, name: str, line: int, col: int) -> tuple[Any, PositionNode]:
+    def _alias(self, name: str, line: int, col: int) -> tuple[object, PositionNode]:
         target = self.alias_target(name, line, col)
         if self.depth + target.height > self.max_depth:
             raise Problem(f"nesting deeper than {self.max_depth} levels", line, col)
@@ -318,7 +318,7 @@ class _Builder:
         self.count += target.size
         return _copy(target.value), [line, col, target.node[2]]  # the copy's insides are placed at the original
 
-    def _place(self, item: Any, node: PositionNode) -> None:
+    def _place(self, item: object, node: PositionNode) -> None:
         """Put a value into the open collection (or make it the root)."""
         if self.in_map:
             key = self.key
@@ -336,7 +336,7 @@ class _Builder:
             self.root_node = node
             self.have_root = True
 
-    def _open(self, in_map: bool, item: Any, node: PositionNode, path: Path, flag: bool, anchor: str | None) -> None:
+    def _open(self, in_map: bool, item: object, node: PositionNode, path: Path, flag: bool, anchor: str | None) -> None:
         """Make a new collection the open one, saving the one that was."""
         if self.depth:
             self.outer.append([self.in_map, self.box, self.kids, self.c_node, self.cpath, self.index, self.depth,

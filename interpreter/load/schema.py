@@ -31,7 +31,7 @@ _PATTERN_WORDS = {
 
 
 @cache
-def schema(name: str = "ruleset.schema.json") -> dict[str, Any]:
+def schema(name: str = "ruleset.schema.json") -> dict[str, object]:
     """The bundled JSON schema, read once."""
     with open(schema_file(name), encoding="utf-8") as handle:
         return json.load(handle)  # type: ignore[no-any-return]
@@ -46,7 +46,7 @@ def _validator(name: str) -> Any:
     return kind(schema(name))
 
 
-def _describe(value: Any) -> str:
+def _describe(value: object) -> str:
     if isinstance(value, bool):
         return value_text(value)
     if isinstance(value, (int, float)):
@@ -80,7 +80,7 @@ def _words(types: list[str]) -> str:
 class _Message(NamedTuple):
     """One problem found by the schema, before it is placed in the file."""
 
-    path: tuple[Any, ...]
+    path: tuple[object, ...]
     at_key: bool
     text: str
     hint: str | None = None
@@ -95,7 +95,7 @@ def _types_of(branch: dict[str, Any]) -> list[str]:
     return list(kind) if isinstance(kind, list) else [kind]
 
 
-def _fits(branch: dict[str, Any], instance: Any, schema_name: str) -> bool:
+def _fits(branch: dict[str, object], instance: object, schema_name: str) -> bool:
     """Whether the instance has one of the types a oneOf branch allows (any, when it names none)."""
     types = _types_of(branch)
     checker = _validator(schema_name)

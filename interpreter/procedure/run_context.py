@@ -22,7 +22,7 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.specs import RollInto
 from interpreter.words import value_text
 
-_NO_SHEET: dict[str, Any] = {}
+_NO_SHEET: dict[str, object] = {}
 ADVICE = "a loop or repeat runs too long, or rolls too many dice"
 Ran = tuple[Any, bool, tuple[Any, ...]]  # what a procedure's function gives: (outcome, stopped, values)
 
@@ -58,14 +58,14 @@ class RunContext:
             return value
         from interpreter.dice.trace import Roll
 
-        traces: list[tuple[Any, ...]] = []
+        traces: list[tuple[object, ...]] = []
         value, count = expr.rolled(env, self.source, traces)
         self.trace.append(RollRecord(name, expr, env, Roll(value, traces, env)))
         self.thrown(count, where)
         return value
 
-    def pool(self, r: RollInto, env: Mapping[str, Any], thresholds: Sequence[Sequence[int]],
-             value_read: bool = True) -> tuple[Any, ...]:
+    def pool(self, r: RollInto, env: Mapping[str, object], thresholds: Sequence[Sequence[int]],
+             value_read: bool = True) -> tuple[object, ...]:
         """One roll of a pool, and the statistics of it that the step reads (their thresholds given); a run
         always has the pool's value, whatever `value_read` (which lets exact odds leave it out)."""
         stats = [RESULT, *bind([stat for _, stat in r.reads], thresholds)]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from interpreter.absent import Absent
 from interpreter.dice import expr as dice
@@ -14,8 +13,8 @@ from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.params import bind
 
 
-def start_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any],
-              sheet: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def start_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, object],
+              sheet: Mapping[str, object] | None = None) -> dict[str, object]:
     """The starting env of a run: parameters checked and bound, constants, outcome ranks, and the sheet's names.
 
     `sheet` is a sheet already bound to names (see sheet.bind); a procedure that works on no sheet
@@ -35,7 +34,7 @@ def start_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any],
     return env
 
 
-def _check_dice_params(proc: Procedure, params: Mapping[str, Any], env: Mapping[str, Any]) -> None:
+def _check_dice_params(proc: Procedure, params: Mapping[str, object], env: Mapping[str, object]) -> None:
     """A dice expression given for a parameter names only what the run knows, whatever branch it takes."""
     for param in proc.params:
         value = params.get(param.name)
@@ -46,7 +45,7 @@ def _check_dice_params(proc: Procedure, params: Mapping[str, Any], env: Mapping[
                                    hint="give dice such as 1d8, or a whole number")
 
 
-def sheet_names(ruleset: Ruleset, sheet: Mapping[str, Any] | None) -> tuple[str, ...]:
+def sheet_names(ruleset: Ruleset, sheet: Mapping[str, object] | None) -> tuple[str, ...]:
     """The names a bound sheet adds to the constants."""
     return tuple(k for k in sheet or () if k not in ruleset.constants)
 
@@ -58,12 +57,12 @@ def finished(proc: Procedure, outcome: str | None) -> str:
     return outcome
 
 
-def worded(proc: Procedure, name: str, value: Any) -> Any:
+def worded(proc: Procedure, name: str, value: object) -> object:
     """A reported value as its declared word, when it has one (formulas keep the number)."""
     return worded_value(proc.value_words.get(name), value)
 
 
-def worded_value(words: Mapping[int, str] | None, value: Any) -> Any:
+def worded_value(words: Mapping[int, str] | None, value: object) -> object:
     """A value as one of these words, when it is a number that has one."""
     if words is None or isinstance(value, bool) or not isinstance(value, int):
         return value

@@ -7,8 +7,6 @@ of a step runs on a state of its own (procedure.exact copies it first).
 
 from __future__ import annotations
 
-from typing import Any
-
 END = -1  # the block number a step jumps to when the procedure (or a part run on its own) is done
 
 
@@ -17,7 +15,7 @@ class State:
 
     __slots__ = ("env", "outcome", "stopped")
 
-    def __init__(self, env: dict[str, Any], outcome: str | None = None, stopped: bool = False) -> None:
+    def __init__(self, env: dict[str, object], outcome: str | None = None, stopped: bool = False) -> None:
         self.env = env
         self.outcome = outcome
         self.stopped = stopped

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from interpreter.procedure.odds import Odds, odds
 from interpreter.record import record
@@ -24,7 +23,7 @@ class Point:
     """One point of a sweep: the swept parameters' values there (as given) and the odds."""
 
     at: tuple[str, ...]
-    args: Mapping[str, Any]
+    args: Mapping[str, object]
     odds: Odds
 
 
@@ -52,8 +51,8 @@ class Sweep:
         return tuple(seen)
 
 
-def sweep(ruleset: Ruleset, name: str, fixed: Mapping[str, Any], axes: Sequence[tuple[str, Sequence[str]]],
-          sheet: Mapping[str, Any] | None = None) -> Sweep:
+def sweep(ruleset: Ruleset, name: str, fixed: Mapping[str, object], axes: Sequence[tuple[str, Sequence[str]]],
+          sheet: Mapping[str, object] | None = None) -> Sweep:
     """The odds of `name` at every combination of the swept values, with `fixed` for the other parameters.
 
     `sheet` is a sheet bound to names (sheet.bind), the same at every point.

@@ -96,7 +96,7 @@ class CompileContext:
         self.broken: set[str] = set()  # names whose own definition failed: their uses are not reported again
         self.broken_prefixes: set[str] = set()  # likewise for the names a call to an unknown procedure binds
         self.named_dice: dict[str, dice.DiceExpr] = {}
-        self.constants: dict[str, Any] = {}  # the values of the constants compiled so far
+        self.constants: dict[str, object] = {}  # the values of the constants compiled so far
         self.table_functions: set[str] = {n for n, t in (self.data.get("tables") or {}).items() if "die" not in t}
 
     def where(self, path: P, key: bool = False) -> Location:
@@ -116,7 +116,7 @@ class CompileContext:
             self.problem(err.located(where))
             return None
 
-    def constant(self, text: str, path: P) -> Any:
+    def constant(self, text: str, path: P) -> object:
         """A whole number written as a formula of constants, evaluated once at load (defaults and bounds)."""
         named = self.constants.get(text)  # one constant's name, the most common bound: no formula needed
         if type(named) is int and text.isidentifier() and text.lower() not in ("true", "false"):
@@ -173,7 +173,7 @@ _NONE: Mapping[str, Any] = MappingProxyType({})
 class Sections:
     """What the sections compiled before the procedures give them."""
 
-    constants: Mapping[str, Any]
+    constants: Mapping[str, object]
     dice: Mapping[str, dice.DiceExpr]
     traits: Mapping[str, Trait]
     derived: Mapping[str, Derived]
@@ -184,7 +184,7 @@ class Sections:
     takes: Mapping[str, tuple[Any, ...]] = _NONE  # procedure -> the effects whose flag it takes (effects.takers)
 
 
-StepCompiler = Callable[[CompileContext, Mapping[str, Any], P, Scope, "ProcContext"], StepSpec]
+StepCompiler = Callable[[CompileContext, Mapping[str, object], P, Scope, "ProcContext"], StepSpec]
 
 
 class ProcContext:

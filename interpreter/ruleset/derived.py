@@ -16,7 +16,7 @@ from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.tracks import MARKS, box_numbers, sorted_marks
 
 
-def evaluate_derived(ruleset: Ruleset, env: dict[str, Any], with_state: bool = True) -> None:
+def evaluate_derived(ruleset: Ruleset, env: dict[str, object], with_state: bool = True) -> None:
     """Compute every derived value from the traits (and state values) in env, in dependency order.
 
     Without ``with_state`` the derived values that read sheet state are left out (the state
@@ -72,7 +72,7 @@ def refresh(ruleset: Ruleset, env: dict[str, Any], doc: Any = None) -> None:
             env[name] = value.maximum
 
 
-def statuses(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
+def statuses(ruleset: Ruleset, env: Mapping[str, object]) -> list[str]:
     """The names of the status conditions that hold."""
     spec = ruleset.sheet
     if spec is None:
@@ -81,7 +81,7 @@ def statuses(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
     return [name for name, f in spec.status.items() if f.evaluate(env, functions)]
 
 
-def final_states(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
+def final_states(ruleset: Ruleset, env: Mapping[str, object]) -> list[str]:
     """The names of the final states (states that end play, such as dead) that hold."""
     spec = ruleset.sheet
     if spec is None or not spec.final:

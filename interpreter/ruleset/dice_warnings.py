@@ -20,14 +20,14 @@ __all__ = ["dice_warnings"]
 class _Nowhere:
     """A document stand-in that places nothing (for asking whether there is any warning at all)."""
 
-    def where(self, path: Any) -> Location:
+    def where(self, path: object) -> Location:
         return Location()
 
 
 _NOWHERE = _Nowhere()
 
 
-def dice_warnings(ruleset: Ruleset, doc: Any) -> list[str]:
+def dice_warnings(ruleset: Ruleset, doc: object) -> list[str]:
     """Every warning about the ruleset's dice: its named dice, its tables' dice and its roll steps.
 
     `doc` is the ruleset's document, or a function giving it (read only when there is a warning to place)."""

@@ -62,7 +62,7 @@ def switches(c: CompileContext, effects: tuple[Effect, ...], spec: Mapping[str, 
     return tuple(out)
 
 
-def _assign(c: CompileContext, assign: list[Assign], name: str, text: str, path: tuple[Any, ...], scope: Scope) -> None:
+def _assign(c: CompileContext, assign: list[Assign], name: str, text: str, path: tuple[object, ...], scope: Scope) -> None:
     f = c.formula(text, path, scope.formulas)
     if f is not None:
         assign.append(Assign(name, f, c.where(path)))

@@ -37,7 +37,7 @@ class Effect:
     summary: str
     refs: tuple[str, ...]
     param: str | None  # None: switched on by the sheet only (`when` without `param`)
-    when: Any  # the formula as written (compiled in each procedure that reads the sheet), or None
+    when: object  # the formula as written (compiled in each procedure that reads the sheet), or None
     after: Mapping[str, str]  # procedure -> the flag value of its result that switches the effect on next
     handled_by: str | None
     procedures: tuple[str, ...] | None
@@ -106,7 +106,7 @@ class Effect:
         return ", ".join(parts)
 
 
-def when_text(when: Any) -> str:
+def when_text(when: object) -> str:
     """A `when` as formula text (true and false may be written as YAML booleans)."""
     return value_text(when)
 
@@ -174,7 +174,7 @@ def _raw_steps(steps: Any, path: P = ("steps",)) -> Iterator[tuple[P, Mapping[st
                 yield from _raw_steps(step.get(key), path + (i, key))
 
 
-def own_rolls(effect: Effect, proc: str, spec: Mapping[str, Any]) -> list[P]:
+def own_rolls(effect: Effect, proc: str, spec: Mapping[str, object]) -> list[P]:
     """The paths (`steps`, 0, ..., `roll`, NAME) of the procedure's own rolls the effect's selector reaches,
     in the order written."""
     out = []
@@ -185,7 +185,7 @@ def own_rolls(effect: Effect, proc: str, spec: Mapping[str, Any]) -> list[P]:
     return out
 
 
-def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, Any], at: P, text: Any) -> bool:
+def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, object], at: P, text: object) -> bool:
     """Whether the effect reaches the roll at `at` (`steps`, ..., `roll`, NAME; its dice as written: `text`) in
     procedure `proc` (as written: `spec`); an effect on the first roll only reaches the first of them."""
     if not _reaches(effect, proc, spec, at[-1], text):
@@ -193,7 +193,7 @@ def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, Any], at: P, text
     return not effect.first or own_rolls(effect, proc, spec)[:1] == [at]
 
 
-def _reaches(effect: Effect, proc: str, spec: Mapping[str, Any], name: str, text: Any) -> bool:
+def _reaches(effect: Effect, proc: str, spec: Mapping[str, object], name: str, text: object) -> bool:
     if not effect.changes_rolls() or not _selected(effect, proc, spec):
         return False
     if effect.dice is not None and str(text).strip() not in effect.dice:

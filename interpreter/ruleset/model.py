@@ -42,7 +42,7 @@ class Memo:
         # (kind, start values it was written with) -> (steps, its blocks for exact odds or the function running
         # it once: procedure.program, procedure.function)
         self.written: dict[Any, tuple[Any, Any]] = {}
-        self.base: tuple[Any, Mapping[str, Any]] | None = None  # (steps, the names every run starts with)
+        self.base: tuple[object, Mapping[str, object]] | None = None  # (steps, the names every run starts with)
         self.unsaturable = False  # exact odds must cut endless explosions off (procedure.odds)
         self.fixed: tuple[Any, Any] | None = None  # (steps, the names no run changes: procedure.writing)
 
@@ -62,7 +62,7 @@ class Procedure:
     refs: tuple[str, ...]
     where: Location
     sheet: str = "none"
-    samples: tuple[Mapping[str, Any], ...] = ()  # parameter sets for diffs and references
+    samples: tuple[Mapping[str, object], ...] = ()  # parameter sets for diffs and references
     value_words: Mapping[str, Mapping[int, str]] = field(  # value -> number -> the word shown for it
         default_factory=lambda: MappingProxyType({}))
     reads: frozenset[str] | None = None  # the names its steps can read (liveness.SHEET: a sheet's too); None: any
@@ -141,7 +141,7 @@ class Note:
     name: str
     title: str
     text: str
-    data: Mapping[str, Any]
+    data: Mapping[str, object]
     refs: tuple[str, ...]
 
 
@@ -151,10 +151,10 @@ class Example:
 
     name: str
     procedure: str
-    params: Mapping[str, Any]
+    params: Mapping[str, object]
     dice: tuple[int, ...]
     outcome: str | None
-    values: Mapping[str, Any]
+    values: Mapping[str, object]
     refs: tuple[str, ...]
     where: Location
 
@@ -167,7 +167,7 @@ class Ruleset:
     title: str
     description: str
     file: str
-    constants: Mapping[str, Any]
+    constants: Mapping[str, object]
     dice: Mapping[str, Any]
     traits: Mapping[str, Trait]
     derived: Mapping[str, Derived]
@@ -175,7 +175,7 @@ class Ruleset:
     procedures: Mapping[str, Procedure]
     notes: Mapping[str, Note]
     examples: tuple[Example, ...]
-    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # top-level keys as written
+    extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))  # top-level keys as written
     sheet: SheetSpec | None = None  # when the ruleset describes character sheets
     extends: str | None = None  # for an overlay: the id of the ruleset it changes
     changes: tuple[tuple[str, str], ...] = ()  # for an overlay: (JSON path, added/changed/removed)
@@ -192,7 +192,7 @@ class SheetField:
     unique: bool
     total: Formula | None  # for points
     options: tuple[str, ...]
-    default: Any
+    default: object
     help: str
     trait_groups: tuple[str, ...] = ()  # for lists: entries read "TRAIT: detail", TRAIT of one of these groups
     per_trait: int | None = None  # for such lists: at most this many entries at creation name one trait

@@ -13,7 +13,7 @@ from interpreter.ruleset.model import Param
 from interpreter.ruleset.params import convert
 from interpreter.words import value_text
 
-P = tuple[Any, ...]
+P = tuple[object, ...]
 
 
 def compile_samples(c: CompileContext, specs: list[Any], path: P, params: tuple[Param, ...]) -> tuple[Mapping[str, Any], ...]:
@@ -43,11 +43,11 @@ def compile_samples(c: CompileContext, specs: list[Any], path: P, params: tuple[
     return tuple(out)
 
 
-def as_arguments(sample: Mapping[str, Any]) -> dict[str, str]:
+def as_arguments(sample: Mapping[str, object]) -> dict[str, str]:
     """A sample as command-line style arguments (NAME -> text)."""
     return {k: value_text(v) for k, v in sample.items()}
 
 
-def shown(sample: Mapping[str, Any]) -> str:
+def shown(sample: Mapping[str, object]) -> str:
     """A sample as it is typed after a procedure name: `pool=5 again=9` (empty for none)."""
     return " ".join(f"{k}={v}" for k, v in as_arguments(sample).items())

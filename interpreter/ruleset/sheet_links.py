@@ -11,7 +11,7 @@ from interpreter.record import replace
 from interpreter.ruleset.context import CompileContext
 from interpreter.ruleset.model import Param, SheetSpec
 
-P = tuple[Any, ...]
+P = tuple[object, ...]
 
 
 def acts_on_final(c: CompileContext, spec: dict[str, Any], path: P, sheet: SheetSpec | None) -> tuple[str, ...]:

@@ -19,7 +19,7 @@ from interpreter.ruleset.model import (
     track_names,
 )
 
-P = tuple[Any, ...]
+P = tuple[object, ...]
 
 
 def compile_sheet(c: CompileContext, spec: dict[str, Any], base: set[str], traits: dict[str, Any],
@@ -128,7 +128,7 @@ def _final(c: CompileContext, specs: dict[str, Any], names: set[str], status: di
     return out
 
 
-def _check_clashes(c: CompileContext, sheet: SheetSpec, traits: dict[str, Any], derived: dict[str, Any], base: set[str]) -> None:
+def _check_clashes(c: CompileContext, sheet: SheetSpec, traits: dict[str, object], derived: dict[str, object], base: set[str]) -> None:
     seen: dict[str, str] = {n: "trait" for n in traits}
     seen.update({n: "derived value" for n in derived})
     seen.update({n: "constant" for n in base})

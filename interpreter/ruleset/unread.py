@@ -19,7 +19,7 @@ __all__ = ["unread_constants"]
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _texts(node: Any, skip: tuple[str, ...] = ()) -> Iterator[str]:
+def _texts(node: object, skip: tuple[str, ...] = ()) -> Iterator[str]:
     """Every text value under a node (formulas, dice, references), leaving out the top-level keys in `skip`."""
     todo = [node]
     first = True

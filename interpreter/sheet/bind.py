@@ -22,7 +22,7 @@ from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.tracks import EMPTY, MARKS, as_written, boxes_written, drawable
 
 
-def _number(value: Any, what: str, where: Location | None) -> int:
+def _number(value: object, what: str, where: Location | None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadParameter(f"{what} must be a whole number, not {value!r}", where)
     return value
@@ -35,7 +35,7 @@ def _at(doc: Any, path: tuple[Any, ...]) -> Location | None:
 def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str, Any]:
     """The names of a sheet's data for a procedure run; missing values take their defaults."""
     spec: SheetSpec | None = ruleset.sheet
-    env: dict[str, Any] = dict(ruleset.constants)
+    env: dict[str, object] = dict(ruleset.constants)
     traits = data.get("traits") or {}
     state = data.get("state") or {}
     for name, trait in ruleset.traits.items():
@@ -81,7 +81,7 @@ def _current_max(track: Track, raw: object, env: dict[str, Any], functions: Mapp
                                            f"{track.name} current", _at(doc, ("state", track.name, "current")))
 
 
-def _marks(track: Track, raw: object, doc: Any) -> tuple[int, ...]:
+def _marks(track: Track, raw: object, doc: object) -> tuple[int, ...]:
     """A box track's marks as numbers: 0 for an empty box, else the rank of its damage type (1 the worst)."""
     text = isinstance(raw, str)
     if text and not drawable(track):
@@ -104,7 +104,7 @@ def _marks(track: Track, raw: object, doc: Any) -> tuple[int, ...]:
     return tuple(marks)
 
 
-def _choices(ruleset: Ruleset, spec: SheetSpec, choices: object, env: dict[str, Any]) -> None:
+def _choices(ruleset: Ruleset, spec: SheetSpec, choices: object, env: dict[str, object]) -> None:
     """The names a sheet's choices give: the traits a field names, and each field flag."""
     for field in trait_fields(ruleset):
         entries = choices.get(field.name) if isinstance(choices, Mapping) else None
@@ -121,7 +121,7 @@ def _entry_key(entry: str) -> str:
     return " ".join(entry.casefold().split())
 
 
-def sheet_paths(ruleset: Ruleset) -> Iterator[tuple[str, tuple[Any, ...]]]:
+def sheet_paths(ruleset: Ruleset) -> Iterator[tuple[str, tuple[object, ...]]]:
     """Each env name that is stored on a sheet, with its path in the sheet file."""
     for name in ruleset.traits:
         yield name, ("traits", name)
@@ -152,8 +152,8 @@ def stored(ruleset: Ruleset, name: str, value: Any, like: Any = None) -> Any:
     return value
 
 
-def changed_paths(ruleset: Ruleset, before: Mapping[str, Any], after: Mapping[str, Any],
-                  data: Mapping[str, Any] | None = None) -> list[tuple[tuple[Any, ...], Any, Any]]:
+def changed_paths(ruleset: Ruleset, before: Mapping[str, object], after: Mapping[str, object],
+                  data: Mapping[str, object] | None = None) -> list[tuple[tuple[object, ...], object, object]]:
     """(path, old, new) for every stored value a procedure changed, written as the sheet writes it."""
     out = []
     state = (data.get("state") if data is not None else None) or {}
@@ -167,7 +167,7 @@ def changed_paths(ruleset: Ruleset, before: Mapping[str, Any], after: Mapping[st
 __all__ = ["bind", "changed_paths", "evaluate_derived", "names_ruleset", "refresh", "statuses"]
 
 
-def names_ruleset(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:
+def names_ruleset(value: object, ruleset: Ruleset, sheet_file: str | None) -> bool:
     """Whether a sheet's `ruleset:` names this ruleset (its id, or its file relative to the sheet), or a base or
     an overlay of it (sheet.lineage: such a sheet is read with this ruleset's rules, and the command says so)."""
     from interpreter.sheet.lineage import kin_note, names_exactly

@@ -108,7 +108,7 @@ def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list
     return sorted_unique(problems)
 
 
-def _trait_ranges(ruleset: Ruleset, traits: Mapping[str, object], doc: Any) -> list[RulesError]:
+def _trait_ranges(ruleset: Ruleset, traits: Mapping[str, object], doc: object) -> list[RulesError]:
     """Every trait of the ruleset given, as a whole number within its range."""
     problems: list[RulesError] = []
     for name, trait in ruleset.traits.items():
@@ -126,7 +126,7 @@ def _trait_ranges(ruleset: Ruleset, traits: Mapping[str, object], doc: Any) -> l
     return problems
 
 
-def refuse_broken(ruleset: Ruleset, data: Any, doc: Any) -> None:
+def refuse_broken(ruleset: Ruleset, data: object, doc: object) -> None:
     """Refuse a sheet that breaks a standing rule, before any procedure reads or changes it.
 
     The refusal is the first line `rules sheet check` prints for the sheet.
@@ -136,13 +136,13 @@ def refuse_broken(ruleset: Ruleset, data: Any, doc: Any) -> None:
         raise found[0]
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     if value is None or isinstance(value, bool):
         return value_text(value)
     return {int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping"}.get(type(value), "?")
 
 
-def _shapes(ruleset: Ruleset, data: Mapping[str, Any], doc: Any) -> list[RulesError]:
+def _shapes(ruleset: Ruleset, data: Mapping[str, object], doc: object) -> list[RulesError]:
     """The parts of a sheet that have the wrong kind of value for binding to read them."""
     out: list[RulesError] = []
     for key in ("traits", "choices", "state"):
@@ -303,7 +303,7 @@ def _names_trait(ruleset: Ruleset, field: Any, entry: str) -> str | None:
     return None
 
 
-def _rule(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any], functions: Mapping[str, Any]) -> list[RulesError]:
+def _rule(rule: CreationRule, data: object, doc: object, env: Mapping[str, object], functions: Mapping[str, object]) -> list[RulesError]:
     try:
         return _rule_problems(rule, data, doc, env, functions)
     except LimitExceeded as err:  # (a cost counted dot by dot, too far from the base)
@@ -312,7 +312,7 @@ def _rule(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any], funct
 
 
 def _rule_problems(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any],
-                   functions: Mapping[str, Any]) -> list[RulesError]:
+                   functions: Mapping[str, object]) -> list[RulesError]:
     if rule.kind == "budget":
         traits = rule.spec["traits"]
         total = rule.spec["total"].evaluate(env, functions)
@@ -325,7 +325,7 @@ def _rule_problems(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, An
     if rule.kind == "priorities":
         groups = rule.spec["groups"]
         order = (data.get("choices") or {}).get(rule.spec["order"])
-        at: Location | tuple[Any, ...]  # a location here, a path below
+        at: Location | tuple[object, ...]  # a location here, a path below
         at = _where(doc, ("choices", rule.spec["order"]))
         if not isinstance(order, list) or sorted(map(str, order)) != sorted(groups):
             return [SheetProblem(f"{rule.name}: {rule.spec['order']} must list {', '.join(groups)} once each, "

@@ -48,7 +48,7 @@ def default_traits(ruleset: Ruleset) -> dict[str, int]:
     return out
 
 
-def default_choices(ruleset: Ruleset) -> dict[str, Any]:
+def default_choices(ruleset: Ruleset) -> dict[str, object]:
     """Every field's default, as a new sheet writes it."""
     spec = ruleset.sheet
     fields = spec.fields.values() if spec is not None else ()
@@ -56,7 +56,7 @@ def default_choices(ruleset: Ruleset) -> dict[str, Any]:
 
 
 def _meet(ruleset: Ruleset, rule: CreationRule, traits: dict[str, int], names: tuple[str, ...], target: int,
-          env: Mapping[str, Any], functions: Mapping[str, Any], what: str) -> None:
+          env: Mapping[str, object], functions: Mapping[str, object], what: str) -> None:
     """Move the named traits a dot at a time until `rule` counts `target` points on them.
 
     At most ``limits.MAX_CREATION_MOVES`` moves are tried: a budget that needs more is refused (Unmet),
@@ -199,7 +199,7 @@ def default_problems(ruleset: Ruleset) -> list[str]:
     return [error.message for error in check(ruleset, doc.data, doc, creation=True)]
 
 
-def _yaml_value(value: Any) -> str:
+def _yaml_value(value: object) -> str:
     if value is None or isinstance(value, (bool, int, float)):
         return value_text(value)
     if isinstance(value, list):
@@ -216,7 +216,7 @@ def _escape(c: str) -> str:
 
 
 def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None, traits: Mapping[str, int] | None = None,
-                   choices: Mapping[str, Any] | None = None) -> str:
+                   choices: Mapping[str, object] | None = None) -> str:
     """A commented starting sheet: every trait and choice as given, or else at its default; `ref` names the ruleset."""
     chosen = {t.name: t.default if t.default is not None else 0 for t in ruleset.traits.values()}
     chosen.update(traits or {})

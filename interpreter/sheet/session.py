@@ -60,8 +60,8 @@ def refuse_final(ruleset: Ruleset, proc: Procedure, names: Mapping[str, Any], do
                            f"a procedure that may (a house rule) lists it: acts_on_final: [{name}]")
 
 
-def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any, data: Mapping[str, Any],
-        doc: Any) -> Result:
+def run(ruleset: Ruleset, name: str, args: Mapping[str, object], source: object, data: Mapping[str, object],
+        doc: object) -> Result:
     """Run a procedure once with a sheet; `Result.changes` lists what it changed, as sheet paths."""
     proc = find_procedure(ruleset, name)
     names = bound(ruleset, data, doc, name)
@@ -78,7 +78,7 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any, data:
     return replace(result, changes=tuple(changed_paths(ruleset, names, final, data)))
 
 
-def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], data: Mapping[str, Any], doc: Any) -> Odds:
+def odds(ruleset: Ruleset, name: str, args: Mapping[str, object], data: Mapping[str, object], doc: object) -> Odds:
     """The exact odds of a procedure for the character of a sheet (which is read, never written)."""
     return procedure_odds(ruleset, name, args, bound(ruleset, data, doc, name))
 
@@ -89,7 +89,7 @@ def apply(handle: Any, result: Result) -> None:
         handle.set(path, new)
 
 
-def run_on_file(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any, path: str, *,
+def run_on_file(ruleset: Ruleset, name: str, args: Mapping[str, object], source: object, path: str, *,
                 write: bool, backup: bool = True, after: Callable[[], None] | None = None,
                 told: Callable[[str], None] | None = None) -> tuple[Result, Any]:
     """Run a procedure with the sheet in a file; with `write`, the changes are written back atomically.
