@@ -10,7 +10,7 @@ given); when the new character cannot afford it (a purchase), the diff supplies 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import Refused, RulesError
 from interpreter.procedure.compare import Comparison, Sheet, compare
@@ -18,6 +18,9 @@ from interpreter.record import record
 from interpreter.ruleset.changes import Change, affected
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.samples import as_arguments
+
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
 SUPPLIED = (100, 10_000)  # what the diff gives a sheet's spendable amount (experience) when a new character has too little
 MAX_EXTRA = 24  # extra cases (trait groups, table rows) one procedure may add
@@ -31,7 +34,7 @@ class Characters:
     house: Sheet | None
     given: bool  # a sheet the user gave (else a new character of each ruleset)
     data: Any = None  # the sheet's data and document, to supply amounts to
-    doc: Any = None
+    doc: Document | None = None
 
 
 @record
@@ -49,7 +52,7 @@ class Diff:
     sheet: str | None = None
 
 
-def new_character(rs: Ruleset, supply: Mapping[str, int] | None = None) -> tuple[object, object] | None:
+def new_character(rs: Ruleset, supply: Mapping[str, int] | None = None) -> tuple[object, Document] | None:
     """A new character of a ruleset as `rules sheet new` writes it (data, document), with `supply` set in its state."""
     from interpreter.load.yaml import load_text
     from interpreter.sheet.new_character import new_sheet
@@ -64,7 +67,7 @@ def new_character(rs: Ruleset, supply: Mapping[str, int] | None = None) -> tuple
     return doc.data, doc
 
 
-def bind_to(rs: Ruleset, data: Any, doc: Any) -> Sheet | None:
+def bind_to(rs: Ruleset, data: Any, doc: Document | None) -> Sheet | None:
     """A sheet bound to a ruleset's names, or None when it cannot be (it breaks that ruleset's standing rules)."""
     from interpreter.sheet.session import bound
 

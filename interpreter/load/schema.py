@@ -6,12 +6,12 @@ import json
 import re
 from collections.abc import Callable, Iterator
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from interpreter.errors import SchemaViolation
+from interpreter.errors import Location, SchemaViolation
 from interpreter.hints import closest, suggest
 from interpreter.load.bundled import schema_file
 from interpreter.load.document import Path
@@ -77,10 +77,19 @@ def _words(types: list[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+class Placing(Protocol):
+    """What the check reads: a document's data, and where a path of it is written (a Document, or a stand-in)."""
+
+    @property
+    def data(self) -> object: ...
+
+    def where(self, path: Path, *, key: bool = False) -> Location: ...
+
+
 class _Message(NamedTuple):
     """One problem found by the schema, before it is placed in the file."""
 
-    path: tuple[object, ...]
+    path: Path
     at_key: bool
     text: str
     hint: str | None = None
@@ -267,7 +276,7 @@ _WORDED: dict[str, Callable[[ValidationError, Path], Iterator[_Message]]] = {
 }
 
 
-def iter_errors(doc: Any, schema_name: str = "ruleset.schema.json") -> Iterator[SchemaViolation]:
+def iter_errors(doc: Placing, schema_name: str = "ruleset.schema.json") -> Iterator[SchemaViolation]:
     """Every schema violation of a loaded document, placed at its line and column.
 
     A missing required key is not reported when the same mapping has an unknown key that

@@ -7,13 +7,16 @@ what follows from them, in place, whenever a step changes one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter import limits
 from interpreter.errors import LimitExceeded
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.tracks import MARKS, box_numbers, sorted_marks
+
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
 
 def evaluate_derived(ruleset: Ruleset, env: dict[str, object], with_state: bool = True) -> None:
@@ -36,7 +39,7 @@ def evaluate_derived(ruleset: Ruleset, env: dict[str, object], with_state: bool 
             waiting.discard(name)
 
 
-def refresh(ruleset: Ruleset, env: dict[str, Any], doc: Any = None) -> None:
+def refresh(ruleset: Ruleset, env: dict[str, Any], doc: Document | None = None) -> None:
     """Recompute what follows from the sheet's values: derived values, box tracks, resource maxima.
 
     A box track's size is refused past ``limits.MAX_TRACK_BOXES`` (at the sheet's trait that makes

@@ -11,7 +11,7 @@ into sheet paths.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import BadParameter, Location
 from interpreter.hints import suggest
@@ -21,6 +21,9 @@ from interpreter.ruleset.model import Ruleset, SheetSpec, Track
 from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.tracks import EMPTY, MARKS, as_written, boxes_written, drawable
 
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
+
 
 def _number(value: object, what: str, where: Location | None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
@@ -28,11 +31,11 @@ def _number(value: object, what: str, where: Location | None) -> int:
     return value
 
 
-def _at(doc: Any, path: tuple[Any, ...]) -> Location | None:
+def _at(doc: Document | None, path: tuple[Any, ...]) -> Location | None:
     return doc.where(path) if doc is not None else None
 
 
-def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str, Any]:
+def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Document | None = None) -> dict[str, Any]:
     """The names of a sheet's data for a procedure run; missing values take their defaults."""
     spec: SheetSpec | None = ruleset.sheet
     env: dict[str, object] = dict(ruleset.constants)
@@ -70,7 +73,7 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
     return env
 
 
-def _current_max(track: Track, raw: object, env: dict[str, Any], functions: Mapping[str, Any], doc: Any) -> None:
+def _current_max(track: Track, raw: object, env: dict[str, Any], functions: Mapping[str, Any], doc: Document | None) -> None:
     """A current/max track's two names: its maximum (the sheet's, else its formula's) and its current value."""
     assert track.max is not None, "a current_max track has a max"
     top = track.max.evaluate(env, functions)
@@ -81,7 +84,7 @@ def _current_max(track: Track, raw: object, env: dict[str, Any], functions: Mapp
                                            f"{track.name} current", _at(doc, ("state", track.name, "current")))
 
 
-def _marks(track: Track, raw: object, doc: object) -> tuple[int, ...]:
+def _marks(track: Track, raw: object, doc: Document | None) -> tuple[int, ...]:
     """A box track's marks as numbers: 0 for an empty box, else the rank of its damage type (1 the worst)."""
     text = isinstance(raw, str)
     if text and not drawable(track):

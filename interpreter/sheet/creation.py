@@ -9,18 +9,21 @@ the `creation` rules (budgets, priorities and the like); experience spent in pla
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter import limits
 from interpreter.errors import LimitExceeded, Location, RulesError, SchemaViolation
 from interpreter.hints import sorted_unique, suggest
 from interpreter.ruleset.entries import entry_trait
-from interpreter.ruleset.model import CreationRule, Ruleset
+from interpreter.ruleset.model import CreationRule, Ruleset, SheetField
 from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.texts import fill
 from interpreter.ruleset.tracks import boxes_written
 from interpreter.sheet.bind import bind, names_ruleset
 from interpreter.words import value_text
+
+if TYPE_CHECKING:
+    from interpreter.load.document import Document, Path
 
 SHEET_KEYS = ("ruleset", "name", "traits", "choices", "state")
 
@@ -29,9 +32,8 @@ class SheetProblem(SchemaViolation):
     """A sheet breaks a creation rule or has the wrong shape."""
 
 
-def _where(doc: Any, path: tuple[Any, ...], key: bool = False) -> Location:
-    where: Location = doc.where(path, key=key)
-    return where
+def _where(doc: Document | None, path: Path, key: bool = False) -> Location:
+    return doc.where(path, key=key) if doc is not None else Location()
 
 
 def spent(rule: CreationRule, env: Mapping[str, Any], functions: Mapping[str, Any], traits: tuple[str, ...]) -> int:
@@ -68,7 +70,7 @@ def spent(rule: CreationRule, env: Mapping[str, Any], functions: Mapping[str, An
     return total
 
 
-def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list[RulesError]:
+def check(ruleset: Ruleset, data: Any, doc: Document | None, creation: bool = False) -> list[RulesError]:
     """Every problem of a sheet under the standing rules, and with `creation` the creation rules too."""
     problems: list[RulesError] = []
     if not isinstance(data, dict):
@@ -77,7 +79,7 @@ def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list
         if key not in SHEET_KEYS:
             problems.append(SheetProblem(f"unknown key '{key}'", _where(doc, (key,), True),
                                          suggest(str(key), list(SHEET_KEYS))))
-    if not names_ruleset(data.get("ruleset"), ruleset, doc.file):
+    if not names_ruleset(data.get("ruleset"), ruleset, doc.file if doc is not None else None):
         problems.append(SheetProblem(f"the sheet names ruleset '{data.get('ruleset')}', not '{ruleset.id}'",
                                      _where(doc, ("ruleset",))))
         return problems
@@ -108,7 +110,7 @@ def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list
     return sorted_unique(problems)
 
 
-def _trait_ranges(ruleset: Ruleset, traits: Mapping[str, object], doc: object) -> list[RulesError]:
+def _trait_ranges(ruleset: Ruleset, traits: Mapping[str, object], doc: Document | None) -> list[RulesError]:
     """Every trait of the ruleset given, as a whole number within its range."""
     problems: list[RulesError] = []
     for name, trait in ruleset.traits.items():
@@ -126,7 +128,7 @@ def _trait_ranges(ruleset: Ruleset, traits: Mapping[str, object], doc: object) -
     return problems
 
 
-def refuse_broken(ruleset: Ruleset, data: object, doc: object) -> None:
+def refuse_broken(ruleset: Ruleset, data: object, doc: Document | None) -> None:
     """Refuse a sheet that breaks a standing rule, before any procedure reads or changes it.
 
     The refusal is the first line `rules sheet check` prints for the sheet.
@@ -142,7 +144,7 @@ def _kind(value: object) -> str:
     return {int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping"}.get(type(value), "?")
 
 
-def _shapes(ruleset: Ruleset, data: Mapping[str, object], doc: object) -> list[RulesError]:
+def _shapes(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None) -> list[RulesError]:
     """The parts of a sheet that have the wrong kind of value for binding to read them."""
     out: list[RulesError] = []
     for key in ("traits", "choices", "state"):
@@ -166,7 +168,7 @@ def _shapes(ruleset: Ruleset, data: Mapping[str, object], doc: object) -> list[R
     return out
 
 
-def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[str, Any]) -> list[RulesError]:
+def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Document | None, env: Mapping[str, Any]) -> list[RulesError]:
     """State values the sheet holds that binding would have to cut: too many boxes, values over a maximum."""
     out: list[RulesError] = []
     spec = ruleset.sheet
@@ -203,7 +205,7 @@ def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[st
     return out
 
 
-def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str, Any], functions: Mapping[str, Any],
+def _field(ruleset: Ruleset, field: SheetField, value: Any, doc: Document | None, env: Mapping[str, Any], functions: Mapping[str, Any],
            creation: bool) -> list[RulesError]:
     at = _where(doc, ("choices", field.name))
     name = field.name
@@ -231,7 +233,7 @@ def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str,
     return _not_options(field, entries, doc)
 
 
-def _list_problems(ruleset: Ruleset, field: Any, entries: list[str], doc: Any, at: Location | None,
+def _list_problems(ruleset: Ruleset, field: SheetField, entries: list[str], doc: Document | None, at: Location | None,
                    creation: bool) -> list[RulesError] | None:
     """The problems of a list field's entries (count, repeats, traits named, entries per trait), or None to go on."""
     name = field.name
@@ -254,7 +256,7 @@ def _list_problems(ruleset: Ruleset, field: Any, entries: list[str], doc: Any, a
     return None
 
 
-def _not_options(field: Any, entries: list[str], doc: Any) -> list[RulesError]:
+def _not_options(field: SheetField, entries: list[str], doc: Document | None) -> list[RulesError]:
     """The first entry that is not one of the field's options, if it has options."""
     for i, entry in enumerate(entries if field.options else ()):
         if entry not in field.options:
@@ -264,7 +266,7 @@ def _not_options(field: Any, entries: list[str], doc: Any) -> list[RulesError]:
     return []
 
 
-def _entry_key(ruleset: Ruleset, field: Any, entry: str) -> str:
+def _entry_key(ruleset: Ruleset, field: SheetField, entry: str) -> str:
     """An entry as `unique` compares it: in any letter case, spaces run together; an entry that names a
     trait by its name or its label, with any spacing around the colon, is the same entry."""
     key = " ".join(entry.casefold().split())
@@ -274,15 +276,17 @@ def _entry_key(ruleset: Ruleset, field: Any, entry: str) -> str:
     return f"{trait}:" + " ".join(entry.partition(":")[2].casefold().split())
 
 
-def _per_trait(ruleset: Ruleset, field: Any, entries: list[str], doc: Any) -> list[RulesError]:
+def _per_trait(ruleset: Ruleset, field: SheetField, entries: list[str], doc: Document | None) -> list[RulesError]:
     """At creation, no more than `per_trait` entries of a list name one trait: the first entry past it is reported."""
+    most = field.per_trait
+    assert most is not None, "only a field with per_trait is counted"
     counted: dict[str, int] = {}
     for i, entry in enumerate(entries):
         trait = entry_trait(ruleset, field, entry)
         if trait is None:
             continue
         counted[trait] = counted.get(trait, 0) + 1
-        if counted[trait] > field.per_trait:
+        if counted[trait] > most:
             label = ruleset.traits[trait].label or trait
             return [SheetProblem(f"{field.name}: '{entry}' makes {counted[trait]} entries in {label}; "
                                  f"at most {field.per_trait} may name one trait at creation",
@@ -290,11 +294,11 @@ def _per_trait(ruleset: Ruleset, field: Any, entries: list[str], doc: Any) -> li
     return []
 
 
-def _trait_words(ruleset: Ruleset, field: Any) -> list[str]:
+def _trait_words(ruleset: Ruleset, field: SheetField) -> list[str]:
     return [t.label or t.name for t in ruleset.traits.values() if t.group in field.trait_groups]
 
 
-def _names_trait(ruleset: Ruleset, field: Any, entry: str) -> str | None:
+def _names_trait(ruleset: Ruleset, field: SheetField, entry: str) -> str | None:
     _, colon, detail = entry.partition(":")
     if not colon or not detail.strip():
         return "should read 'TRAIT: detail'"
@@ -303,7 +307,7 @@ def _names_trait(ruleset: Ruleset, field: Any, entry: str) -> str | None:
     return None
 
 
-def _rule(rule: CreationRule, data: object, doc: object, env: Mapping[str, object], functions: Mapping[str, object]) -> list[RulesError]:
+def _rule(rule: CreationRule, data: object, doc: Document | None, env: Mapping[str, object], functions: Mapping[str, object]) -> list[RulesError]:
     try:
         return _rule_problems(rule, data, doc, env, functions)
     except LimitExceeded as err:  # (a cost counted dot by dot, too far from the base)
@@ -311,7 +315,7 @@ def _rule(rule: CreationRule, data: object, doc: object, env: Mapping[str, objec
         return [err.located(_where(doc, ("traits", traits[0]) if traits else ("traits",), bool(traits)))]
 
 
-def _rule_problems(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any],
+def _rule_problems(rule: CreationRule, data: Any, doc: Document | None, env: Mapping[str, Any],
                    functions: Mapping[str, object]) -> list[RulesError]:
     if rule.kind == "budget":
         traits = rule.spec["traits"]
@@ -339,6 +343,6 @@ def _rule_problems(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, An
                                         _where(doc, ("traits", groups[group][0]), True)))
         return out
     if not rule.spec["check"].evaluate(env, functions):
-        at = tuple(int(p) if p.isdigit() else p for p in rule.spec["at"].split(".")) if rule.spec.get("at") else ()
-        return [SheetProblem(f"{rule.name}: {fill(rule.spec['message'], env)}", _where(doc, at))]
+        spot: Path = tuple(int(p) if p.isdigit() else p for p in rule.spec["at"].split(".")) if rule.spec.get("at") else ()
+        return [SheetProblem(f"{rule.name}: {fill(rule.spec['message'], env)}", _where(doc, spot))]
     return []

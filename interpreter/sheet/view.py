@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.hints import printable
 from interpreter.ruleset.derived import statuses
@@ -13,8 +13,11 @@ from interpreter.sheet.bind import bind
 from interpreter.sheet.creation import refuse_broken
 from interpreter.words import value_text
 
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
-def view(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str, Any]:
+
+def view(ruleset: Ruleset, data: Mapping[str, Any], doc: Document | None = None) -> dict[str, Any]:
     """The contract's JSON object for a sheet; a sheet that breaks a standing rule is refused, as for a run."""
     refuse_broken(ruleset, data, doc)
     env = bind(ruleset, data, doc)
