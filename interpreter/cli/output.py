@@ -16,12 +16,15 @@ import os
 import re
 import sys
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, TypeGuard
 
 import click
 
 from interpreter.cli.caret import error_lines, is_terminal
 from interpreter.errors import Invalid, RulesError
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 SIGNIFICANT = 12
 
@@ -98,7 +101,7 @@ def echo_problem(problem: RulesError) -> None:
     echo("\n".join(error_lines(problem, terminal=is_terminal())), err=True)
 
 
-def rounded(value: Any) -> Any:
+def rounded(value: object) -> object:
     """A JSON-ready value with every float rounded to 12 significant digits."""
     if isinstance(value, bool) or value is None:
         return value
@@ -113,7 +116,7 @@ def rounded(value: Any) -> Any:
     return value
 
 
-def fraction(p: Any) -> str | None:
+def fraction(p: object) -> str | None:
     """An exact probability or mean as 'p/q' (a whole number as 'n'), or None when not exact."""
     if isinstance(p, int) and not isinstance(p, bool):
         return str(p)
@@ -122,7 +125,7 @@ def fraction(p: Any) -> str | None:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
-def is_fraction(value: Any) -> bool:
+def is_fraction(value: object) -> TypeGuard[Fraction]:
     """Whether a value is an exact fraction; a command that never imported ``fractions`` has none."""
     fractions = sys.modules.get("fractions")
     return fractions is not None and isinstance(value, fractions.Fraction)

@@ -225,7 +225,7 @@ class _Builder:
             self.anchors[anchor] = _Anchor(raw, [line, col, None], 1, 0, True)
 
     def _raw_key(self, kind: int, line: int, col: int, value: str, flag: bool,
-                 anchor: str | None) -> tuple[Any, str | None]:
+                 anchor: str | None) -> tuple[object, str | None]:
         """A key's value as read, and its text when it is a scalar."""
         if kind == SCALAR:
             if not flag:

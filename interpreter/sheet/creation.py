@@ -70,7 +70,7 @@ def spent(rule: CreationRule, env: Mapping[str, Any], functions: Mapping[str, An
     return total
 
 
-def check(ruleset: Ruleset, data: Any, doc: Document | None, creation: bool = False) -> list[RulesError]:
+def check(ruleset: Ruleset, data: object, doc: Document | None, creation: bool = False) -> list[RulesError]:
     """Every problem of a sheet under the standing rules, and with `creation` the creation rules too."""
     problems: list[RulesError] = []
     if not isinstance(data, dict):

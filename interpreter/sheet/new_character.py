@@ -138,7 +138,7 @@ def _meet_points(field: SheetField, value: Any, total: int) -> dict[str, int]:
     return entries
 
 
-def starting_values(ruleset: Ruleset) -> tuple[dict[str, int], dict[str, Any]]:
+def starting_values(ruleset: Ruleset) -> tuple[dict[str, int], dict[str, object]]:
     """The traits and choices of a new sheet, spread to meet the creation rules; Unmet when they cannot."""
     traits = default_traits(ruleset)
     choices = default_choices(ruleset)

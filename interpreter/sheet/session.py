@@ -25,14 +25,14 @@ if TYPE_CHECKING:
     from interpreter.load.document import Document
 
 
-def kin(ruleset: Ruleset, data: Mapping[str, Any], doc: Document | None) -> str | None:
+def kin(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None) -> str | None:
     """The one-line note to show when the sheet is for a base or an overlay of this ruleset (see sheet.lineage)."""
     from interpreter.sheet.lineage import kin_note
 
     return kin_note(data.get("ruleset"), ruleset, doc.file if doc is not None else None)
 
 
-def bound(ruleset: Ruleset, data: Mapping[str, Any], doc: Document | None, procedure: str | None = None) -> dict[str, Any]:
+def bound(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None, procedure: str | None = None) -> dict[str, object]:
     """A sheet's names for a run, once the sheet is known to be for this ruleset (or a base or an overlay
     of it) and to keep its standing rules; with `procedure`, also once it is known that the procedure
     may act on the sheet (see `refuse_final`)."""
@@ -46,7 +46,7 @@ def bound(ruleset: Ruleset, data: Mapping[str, Any], doc: Document | None, proce
     return names
 
 
-def refuse_final(ruleset: Ruleset, proc: Procedure, names: Mapping[str, Any], doc: Document | None) -> None:
+def refuse_final(ruleset: Ruleset, proc: Procedure, names: Mapping[str, object], doc: Document | None) -> None:
     """Refuse a sheet in a final state (such as dead) unless the procedure names it under `acts_on_final`.
 
     This is the one check of final states: a run, its odds (and their sweeps), a diff with a sheet and
