@@ -6,6 +6,11 @@ A value that is not set reads `null`, the word JSON and YAML give it (a distribu
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
+# A JSON document as rulesmith writes it (--json): the one recursive type of what json.dumps is given.
+Json: TypeAlias = "dict[str, Json] | list[Json] | str | int | float | bool | None"
+
 NOTHING = "null"  # the word for a value that is not set (None)
 
 
@@ -20,4 +25,4 @@ def value_text(value: object) -> str:
     return str(value)
 
 
-__all__ = ["NOTHING", "value_text"]
+__all__ = ["NOTHING", "Json", "value_text"]

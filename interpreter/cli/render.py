@@ -13,9 +13,10 @@ from interpreter.dice.report import dice_text
 from interpreter.procedure.odds import Odds
 from interpreter.procedure.records import NoteRecord, RollRecord
 from interpreter.procedure.run import Result
-from interpreter.words import value_text
+from interpreter.words import Json, value_text
 
 if TYPE_CHECKING:
+
     from interpreter.procedure.sampler import Samples
 
 BAR_WIDTH = 30
@@ -80,7 +81,7 @@ def _means(dist: Mapping[Any, Any]) -> tuple[float | None, str | None]:
     return float(mean), (output.fraction(mean) if output.is_fraction(mean) or isinstance(mean, int) else None)
 
 
-def _cumulative(out: dict[str, Any], dist: Mapping[Any, Any], exact: bool, best_first: bool,
+def _cumulative(out: dict[str, Json], dist: Mapping[Any, Any], exact: bool, best_first: bool,
                 sides: tuple[str, ...]) -> None:
     """Add the asked cumulative columns (`at_least`, `at_most`, and `exact_...` when exact) beside a distribution."""
     up, down = columns(dist, best_first)
@@ -91,9 +92,9 @@ def _cumulative(out: dict[str, Any], dist: Mapping[Any, Any], exact: bool, best_
             out[f"exact_{side}"] = {value_text(v): _fraction(p) for v, p in column.items()}
 
 
-def _distribution(dist: Mapping[Any, Any], exact: bool, sides: tuple[str, ...] = ()) -> dict[str, Any]:
+def _distribution(dist: Mapping[Any, Any], exact: bool, sides: tuple[str, ...] = ()) -> dict[str, Json]:
     mean, exact_mean = _means(dist)
-    out: dict[str, object] = {"mean": mean, "distribution": {value_text(v): float(p) for v, p in dist.items()}}
+    out: dict[str, Json] = {"mean": mean, "distribution": {value_text(v): float(p) for v, p in dist.items()}}
     if exact:
         out["exact"] = {value_text(v): _fraction(p) for v, p in dist.items()}
         out["exact_mean"] = exact_mean
@@ -106,20 +107,21 @@ def sides(at_least: bool, at_most: bool) -> tuple[str, ...]:
     return tuple(name for name, asked in (("at_least", at_least), ("at_most", at_most)) if asked)
 
 
-def odds_json(odds: Odds, cumulative: tuple[str, ...] = ()) -> dict[str, object]:
+def odds_json(odds: Odds, cumulative: tuple[str, ...] = ()) -> dict[str, Json]:
     """The contract's JSON object for the odds of a procedure; `cumulative` names the columns to add (see sides)."""
-    out: dict[str, Any] = {
+    values = {name: _distribution(dist, odds.exact and name not in odds.values_cut, cumulative)
+              for name, dist in odds.values.items()}
+    for name, cut in odds.values_cut.items():
+        values[name]["truncated"] = cut
+    out: dict[str, Json] = {
         "ruleset": odds.ruleset, "procedure": odds.procedure,
         "outcomes": {k: float(p) for k, p in odds.outcomes.items()},
-        "values": {name: _distribution(dist, odds.exact and name not in odds.values_cut, cumulative)
-                   for name, dist in odds.values.items()},
+        "values": {name: shown for name, shown in values.items()},
     }
     if odds.exact:
         out["exact"] = {k: _fraction(p) for k, p in odds.outcomes.items()}
     # outcomes are listed best first: at least = this outcome or a better one
     _cumulative(out, odds.outcomes, odds.exact, True, cumulative)
-    for name, cut in odds.values_cut.items():
-        out["values"][name]["truncated"] = cut
     if odds.truncated:
         out["truncated"] = odds.truncated
     return out
