@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, SupportsFloat
 
 from interpreter.words import value_text
+
+if TYPE_CHECKING:
+    from interpreter.procedure.records import RollRecord
 
 __all__ = ["percent", "roll_line", "shown_expr", "value_text", "values_line"]
 
@@ -16,7 +19,7 @@ def values_line(values: Mapping[str, object]) -> str:
     return ", ".join(f"{name} {value_text(value)}" for name, value in values.items())
 
 
-def percent(p: Any) -> str:
+def percent(p: SupportsFloat) -> str:
     """A probability as a short percentage: `85%`, `4.5%`, `0.03%`, `<0.01%` (never `100%` unless certain)."""
     share = float(p) * 100
     if share in (0, 100):
@@ -41,7 +44,7 @@ def _substitute(text: str, names: Iterable[str], env: Mapping[str, Any], depth: 
     return text
 
 
-def shown_expr(record: Any) -> str:
+def shown_expr(record: RollRecord) -> str:
     """A traced roll's dice expression with the names it used replaced by their values (`(pool)d10` -> `5d10`)."""
     text = _substitute(record.expr.text, record.expr.names, record.env)
     for _ in range(4):
@@ -49,7 +52,7 @@ def shown_expr(record: Any) -> str:
     return text.replace(" ", "")
 
 
-def roll_line(record: Any) -> str:
+def roll_line(record: RollRecord) -> str:
     """One traced roll: `natural: 1d20 [15] = 15`, a pool `5d10x>=10cs>=8 [2, 9, 10 → 8] = 2 successes`."""
     from interpreter.dice.report import dice_text
 

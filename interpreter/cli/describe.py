@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeAlias
 
 from interpreter.cli.effects_text import procedure_effects, ruleset_effects
 from interpreter.cli.prose import step_lines
@@ -10,7 +11,7 @@ from interpreter.ruleset import samples
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.texts import prose
 
-Constants = object  # a ruleset's constants as loaded: what {name} in a description stands for
+Constants: TypeAlias = Mapping[str, object]  # a ruleset's constants as loaded: what {name} in a description stands for
 
 TYPE_WORDS = {"int": "whole number", "flag": "flag (true/false)", "dice": "dice expression",
               "choice": "one of the words"}
@@ -93,7 +94,7 @@ def procedure_text(ruleset: Ruleset, proc: Procedure) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def procedure_json(proc: Procedure, c: Constants = None) -> dict[str, object]:
+def procedure_json(proc: Procedure, c: Constants | None = None) -> dict[str, object]:
     """One procedure as a JSON-ready object; `c` are the constants its descriptions may name."""
     c = c or {}
     return {

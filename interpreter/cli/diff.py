@@ -124,7 +124,7 @@ def _fraction(value: Fraction | float | None) -> str | None:
     return f"{f.numerator}/{f.denominator}"
 
 
-def _side(dist: Mapping[Any, Any] | None) -> dict[str, float] | None:
+def _side(dist: Mapping[object, Fraction | float] | None) -> dict[str, float] | None:
     return None if dist is None else {value_text(v): float(p) for v, p in dist.items()}
 
 
