@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -10,20 +11,22 @@ from interpreter.hints import suggest
 from interpreter.ruleset.context import CompileContext
 from interpreter.ruleset.model import (
     CreationRule,
+    Derived,
     FinalState,
     Resource,
     SheetField,
     SheetSpec,
     StateValue,
     Track,
+    Trait,
     track_names,
 )
 
 P = tuple[object, ...]
 
 
-def compile_sheet(c: CompileContext, spec: dict[str, Any], base: set[str], traits: dict[str, Any],
-                  derived: dict[str, Any]) -> SheetSpec:
+def compile_sheet(c: CompileContext, spec: dict[str, Any], base: set[str], traits: dict[str, Trait],
+                  derived: dict[str, Derived]) -> SheetSpec:
     """The compiled sheet section; problems are recorded on the compiler."""
     root: P = ("sheet",)
     stats = base | set(traits) | set(derived)
@@ -56,7 +59,7 @@ def compile_sheet(c: CompileContext, spec: dict[str, Any], base: set[str], trait
 
 
 def _field(c: CompileContext, name: str, f: dict[str, Any], fpath: P, base: set[str],
-           traits: dict[str, Any]) -> SheetField:
+           traits: dict[str, Trait]) -> SheetField:
     total = c.formula(f["total"], fpath + ("total",), base) if "total" in f else None
     groups = tuple(f.get("trait_groups") or ())
     known = {t.group for t in traits.values()}
@@ -74,7 +77,7 @@ def _field(c: CompileContext, name: str, f: dict[str, Any], fpath: P, base: set[
 
 
 def _state(c: CompileContext, name: str, s: dict[str, Any], spath: P, stats: set[str],
-           derived: dict[str, Any]) -> StateValue:
+           derived: dict[str, Derived]) -> StateValue:
     default = c.formula(s.get("default", 0), spath + ("default",), stats)
     for used in sorted(default.names if default is not None else ()):
         if used in derived and derived[used].state:
@@ -128,7 +131,7 @@ def _final(c: CompileContext, specs: dict[str, Any], names: set[str], status: di
     return out
 
 
-def _check_clashes(c: CompileContext, sheet: SheetSpec, traits: dict[str, object], derived: dict[str, object], base: set[str]) -> None:
+def _check_clashes(c: CompileContext, sheet: SheetSpec, traits: Mapping[str, object], derived: Mapping[str, object], base: set[str]) -> None:
     seen: dict[str, str] = {n: "trait" for n in traits}
     seen.update({n: "derived value" for n in derived})
     seen.update({n: "constant" for n in base})
@@ -149,8 +152,8 @@ def _check_clashes(c: CompileContext, sheet: SheetSpec, traits: dict[str, object
         claim(f"{name}_max", "resource", ("sheet", "resources", name))
 
 
-def _creation(c: CompileContext, rule: dict[str, Any], path: P, names: set[str], traits: dict[str, Any],
-              fields: dict[str, Any]) -> CreationRule:
+def _creation(c: CompileContext, rule: dict[str, Any], path: P, names: set[str], traits: dict[str, Trait],
+              fields: dict[str, SheetField]) -> CreationRule:
     def trait_list(items: list[str], at: P) -> tuple[str, ...]:
         for i, t in enumerate(items):
             if t not in traits:
