@@ -10,19 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeAlias
 
 from interpreter.absent import HINT as ABSENT_HINT
 from interpreter.dice import expr as dice
 from interpreter.errors import Location, RulesError, SchemaViolation, UnknownName, UnknownStepKind
 from interpreter.formula.compile import Formula, compile_formula
 from interpreter.hints import suggest
-from interpreter.load.document import Document
+from interpreter.load.document import Document, Path
 from interpreter.record import record
 from interpreter.ruleset.model import Derived, SheetSpec, Trait
 from interpreter.ruleset.specs import Step, StepSpec
 
-P = tuple[Any, ...]
+P: TypeAlias = Path
 
 
 class Scope:

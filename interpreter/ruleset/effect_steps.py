@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from interpreter.load.document import Path
 from interpreter.ruleset.context import CompileContext, Scope
 from interpreter.ruleset.effects import Effect, handles, when_text
 from interpreter.ruleset.model import Param
@@ -62,7 +63,7 @@ def switches(c: CompileContext, effects: tuple[Effect, ...], spec: Mapping[str, 
     return tuple(out)
 
 
-def _assign(c: CompileContext, assign: list[Assign], name: str, text: str, path: tuple[object, ...], scope: Scope) -> None:
+def _assign(c: CompileContext, assign: list[Assign], name: str, text: str, path: Path, scope: Scope) -> None:
     f = c.formula(text, path, scope.formulas)
     if f is not None:
         assign.append(Assign(name, f, c.where(path)))

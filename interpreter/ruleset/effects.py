@@ -23,10 +23,11 @@ from typing import Any
 from interpreter import limits
 from interpreter.errors import Location, SchemaViolation, UnknownName
 from interpreter.hints import suggest
+from interpreter.load.document import Path
 from interpreter.record import record
 from interpreter.words import value_text
 
-P = tuple[Any, ...]
+P = Path
 
 
 @record
@@ -188,7 +189,7 @@ def own_rolls(effect: Effect, proc: str, spec: Mapping[str, object]) -> list[P]:
 def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, object], at: P, text: object) -> bool:
     """Whether the effect reaches the roll at `at` (`steps`, ..., `roll`, NAME; its dice as written: `text`) in
     procedure `proc` (as written: `spec`); an effect on the first roll only reaches the first of them."""
-    if not _reaches(effect, proc, spec, at[-1], text):
+    if not _reaches(effect, proc, spec, str(at[-1]), text):
         return False
     return not effect.first or own_rolls(effect, proc, spec)[:1] == [at]
 

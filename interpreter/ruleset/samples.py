@@ -8,12 +8,13 @@ from typing import Any
 
 from interpreter.errors import RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
+from interpreter.load.document import Path
 from interpreter.ruleset.context import CompileContext
 from interpreter.ruleset.model import Param
 from interpreter.ruleset.params import convert
 from interpreter.words import value_text
 
-P = tuple[object, ...]
+P = Path
 
 
 def compile_samples(c: CompileContext, specs: list[Any], path: P, params: tuple[Param, ...]) -> tuple[Mapping[str, Any], ...]:

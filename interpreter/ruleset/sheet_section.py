@@ -8,6 +8,7 @@ from typing import Any
 
 from interpreter.errors import SchemaViolation, UnknownName
 from interpreter.hints import suggest
+from interpreter.load.document import Path
 from interpreter.ruleset.context import CompileContext
 from interpreter.ruleset.model import (
     CreationRule,
@@ -22,7 +23,7 @@ from interpreter.ruleset.model import (
     track_names,
 )
 
-P = tuple[object, ...]
+P = Path
 
 
 def compile_sheet(c: CompileContext, spec: dict[str, Any], base: set[str], traits: dict[str, Trait],

@@ -11,11 +11,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from interpreter.errors import EvaluationError, RulesError, SchemaViolation
+from interpreter.load.document import Path
 from interpreter.ruleset.context import CompileContext, Scope
 from interpreter.ruleset.model import Procedure, Row, Ruleset, Table
 from interpreter.ruleset.specs import TableLookup, walk
 
-P = tuple[object, ...]
+P = Path
 
 
 def compile_table(c: CompileContext, name: str, spec: dict[str, Any], base: set[str], constants: Mapping[str, Any],
