@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter import limits
 from interpreter.errors import Location, SchemaViolation, UnknownName
@@ -26,6 +26,9 @@ from interpreter.hints import suggest
 from interpreter.load.document import Path
 from interpreter.record import record
 from interpreter.words import value_text
+
+if TYPE_CHECKING:
+    from interpreter.ruleset.context import CompileContext
 
 P = Path
 
@@ -112,7 +115,7 @@ def when_text(when: object) -> str:
     return value_text(when)
 
 
-def compile_effects(c: Any, specs: Mapping[str, Any], procedures: Mapping[str, Any],
+def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Mapping[str, Any],
                     named_dice: Mapping[str, Any], traits: Mapping[str, Any]) -> dict[str, Effect]:
     """The `effects` section compiled; names it refers to are checked against the procedures as written."""
     out = {}
@@ -157,7 +160,7 @@ def _names(reaches: Mapping[str, Any], key: str) -> tuple[str, ...] | None:
     return tuple(reaches[key]) if key in reaches else None
 
 
-def _known(c: Any, name: str, what: str, names: Mapping[str, Any], path: P, key: bool = False) -> bool:
+def _known(c: CompileContext, name: str, what: str, names: Mapping[str, Any], path: P, key: bool = False) -> bool:
     if name in names:
         return True
     c.problem(UnknownName(f"unknown {what} '{name}'", c.where(path, key=key), suggest(name, list(names)), name=name))
@@ -292,7 +295,7 @@ def changed(text: str, effects: list[Effect], better: str, one_term: str | None 
     return out
 
 
-def refuse_many(c: Any, reaching: tuple[Effect, ...], where: Location) -> bool:
+def refuse_many(c: CompileContext, reaching: tuple[Effect, ...], where: Location) -> bool:
     """More effects reach one roll than it is written for: a problem, and False."""
     if len(reaching) <= limits.MAX_EFFECTS_PER_ROLL:
         return True

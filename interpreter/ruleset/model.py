@@ -168,7 +168,7 @@ class Ruleset:
     description: str
     file: str
     constants: Mapping[str, object]
-    dice: Mapping[str, Any]
+    dice: Mapping[str, DiceExpr]
     traits: Mapping[str, Trait]
     derived: Mapping[str, Derived]
     tables: Mapping[str, Table]
@@ -252,7 +252,7 @@ class FinalState:
     """A state that ends play (dead): procedures refuse a sheet in it unless they declare they may act on it."""
 
     name: str
-    when: Any  # formula over sheet names
+    when: Formula  # formula over sheet names
     message: str  # what the refusal says; {name} shows a value
     at: str | None  # the dotted sheet path to report it at
     where: Location
@@ -267,11 +267,11 @@ class SheetSpec:
     tracks: Mapping[str, Track]
     resources: Mapping[str, Resource]
     creation: tuple[CreationRule, ...]
-    status: Mapping[str, Any]
+    status: Mapping[str, Formula]
     standing: tuple[CreationRule, ...] = ()  # rules that always hold; `creation` holds only at creation
     final: Mapping[str, FinalState] = field(default_factory=lambda: MappingProxyType({}))  # states ending play
 
-    def names(self, traits: Any, derived: Any) -> set[str]:
+    def names(self, traits: Mapping[str, object], derived: Mapping[str, object]) -> set[str]:
         """Every name a formula may use when a sheet is bound."""
         names = set(traits) | set(derived) | set(self.state)
         for f in self.fields.values():
