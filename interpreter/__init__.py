@@ -10,7 +10,7 @@ The few names a program needs (docs/api.md)::
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from interpreter import dice as dice  # callable: interpreter.dice("4d6kh3") keeps a parsed expression
 from interpreter.api import load_ruleset, new_sheet, odds, read_sheet, roll, run, sample, validate
@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     )
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     # the result types are imported when first asked for: `import interpreter` stays cheap
     from interpreter import api
 

@@ -7,8 +7,6 @@ it fails with a located error naming the name and that row.
 
 from __future__ import annotations
 
-from typing import Any
-
 from interpreter.errors import EvaluationError, Location
 from interpreter.record import record
 
@@ -27,7 +25,7 @@ class Absent:
         return EvaluationError(f"'{name}' {self.what}: {self.why}", where, self.hint)
 
 
-def reported(value: Any) -> Any:
+def reported(value: object) -> object:
     """A value as a run reports it: an absent name has no value."""
     return None if isinstance(value, Absent) else value
 

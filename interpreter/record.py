@@ -35,7 +35,7 @@ class _Missing:
         return "MISSING"
 
 
-MISSING: Any = _Missing()
+MISSING: object = _Missing()
 
 
 class Field:
@@ -43,7 +43,7 @@ class Field:
 
     __slots__ = ("compare", "default", "default_factory", "hash", "name", "repr")
 
-    def __init__(self, default: Any, default_factory: Any, compare: bool, hash: bool | None,
+    def __init__(self, default: object, default_factory: object, compare: bool, hash: bool | None,
                  repr: bool) -> None:
         self.name = ""
         self.default = default
@@ -56,7 +56,7 @@ class Field:
         return f"Field(name={self.name!r}, default={self.default!r}, compare={self.compare}, repr={self.repr})"
 
 
-def field(*, default: Any = MISSING, default_factory: Callable[[], Any] | Any = MISSING, compare: bool = True,
+def field(*, default: object = MISSING, default_factory: Callable[[], object] | object = MISSING, compare: bool = True,
           hash: bool | None = None, repr: bool = True) -> Any:
     """A field with a default or a default factory, or left out of equality (``compare``) or ``repr``."""
     if default is not MISSING and default_factory is not MISSING:
@@ -72,12 +72,12 @@ def fields(obj: Any) -> tuple[Field, ...]:
         raise TypeError("must be called with a record type or instance") from None
 
 
-def is_record(obj: Any) -> bool:
+def is_record(obj: object) -> bool:
     """Whether ``obj`` is a record class or an instance of one."""
     return hasattr(obj, "__record_fields__")
 
 
-def replace(obj: T, /, **changes: Any) -> T:
+def replace(obj: T, /, **changes: object) -> T:
     """A copy of a record with some fields changed."""
     for f in fields(obj):
         if f.name not in changes:
@@ -85,7 +85,7 @@ def replace(obj: T, /, **changes: Any) -> T:
     return obj.__class__(**changes)
 
 
-def _key(names: tuple[str, ...]) -> Callable[[Any], tuple[Any, ...]]:
+def _key(names: tuple[str, ...]) -> Callable[[object], tuple[object, ...]]:
     """A function giving the tuple of these attributes of an object."""
     if len(names) > 1:
         return attrgetter(*names)
@@ -117,11 +117,11 @@ def _frozen(message: str) -> Exception:
     return FrozenInstanceError(message)
 
 
-def _setattr(self: Any, name: str, value: Any) -> None:
+def _setattr(self: object, name: str, value: object) -> None:
     raise _frozen(f"cannot assign to field {name!r}")
 
 
-def _delattr(self: Any, name: str) -> None:
+def _delattr(self: object, name: str) -> None:
     raise _frozen(f"cannot delete field {name!r}")
 
 
@@ -223,7 +223,7 @@ def _own_fields(cls: type, namespace: dict[str, Any], inherited: set[str]) -> li
     return out
 
 
-def _is_class_var(annotation: Any, module: str | None) -> bool:
+def _is_class_var(annotation: object, module: str | None) -> bool:
     """Whether an annotation is ``typing.ClassVar`` (bare or subscripted), under whatever name it was imported.
 
     A written annotation (``from __future__ import annotations``) is resolved by looking up its head
@@ -235,7 +235,7 @@ def _is_class_var(annotation: Any, module: str | None) -> bool:
     if not isinstance(annotation, str):
         return annotation is typing.ClassVar or typing.get_origin(annotation) is typing.ClassVar
     head = annotation.split("[", 1)[0].strip()
-    found: Any = vars(sys.modules[module]) if module in sys.modules else {}
+    found: object = vars(sys.modules[module]) if module in sys.modules else {}
     for part in head.split("."):
         found = found.get(part, MISSING) if isinstance(found, dict) else getattr(found, part, MISSING)
         if found is MISSING:
@@ -243,7 +243,7 @@ def _is_class_var(annotation: Any, module: str | None) -> bool:
     return found is typing.ClassVar
 
 
-def _rebind(namespace: dict[str, Any], old: type, new: type) -> None:
+def _rebind(namespace: dict[str, object], old: type, new: type) -> None:
     """Point the ``__class__`` cell of methods (what ``super()`` reads) at the class made anew."""
     for value in namespace.values():
         func: Any = value.__func__ if isinstance(value, (classmethod, staticmethod)) else \

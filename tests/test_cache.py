@@ -339,3 +339,19 @@ def test_a_record_that_is_no_plain_small_file_is_not_read(tmp_path, folder, rule
     result = rules("run", str(path), "check")
     assert result.exit_code == 0, result.stderr
     assert where.is_file() and not where.is_symlink()  # the file was parsed, and its record written anew
+
+
+def test_a_process_remembers_the_ids_of_at_most_max_declared_files(tmp_path, monkeypatch):
+    """The ids of ruleset-folder files are remembered per process, the oldest forgotten past the limit."""
+    from interpreter import limits
+    from interpreter.load import find
+
+    monkeypatch.setattr(limits, "MAX_DECLARED_FILES", 2)
+    monkeypatch.setattr(find, "_DECLARED", {})
+    paths = []
+    for n in range(3):
+        path = tmp_path / f"r{n}.yaml"
+        path.write_text(f"ruleset: r{n}\nprocedures: {{}}\n", encoding="utf-8")
+        paths.append(str(path))
+        assert find._declared(str(path)) == (f"r{n}", 1)
+    assert [memo[0] for memo in find._DECLARED] == paths[1:]

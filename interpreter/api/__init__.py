@@ -15,7 +15,7 @@ The types are imported when first asked for, so that importing the package stays
 from __future__ import annotations
 
 from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from interpreter.api.functions import load_ruleset, new_sheet, odds, read_sheet, roll, run, sample, validate
 
@@ -35,7 +35,7 @@ TYPES = {
 }
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     if name in TYPES:
         return getattr(import_module(TYPES[name]), name)
     raise AttributeError(f"module 'interpreter.api' has no attribute '{name}'")

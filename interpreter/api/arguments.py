@@ -20,7 +20,7 @@ __all__ = ["arguments", "drawn_seed", "exhausted", "flag", "ruleset_ref", "seede
 SEED_BITS = 31  # a drawn seed is a whole number from 0 to 2**31 - 1: short to copy, the same in every language
 
 
-def arguments(params: Mapping[str, Any] | None, named: Mapping[str, Any]) -> dict[str, Any]:
+def arguments(params: Mapping[str, object] | None, named: Mapping[str, object]) -> dict[str, object]:
     """The parameters given as a mapping and as keywords, as one mapping (a name given twice is an error)."""
     if params is not None and not isinstance(params, Mapping):
         raise BadParameter(f"parameters are a mapping of names to values, not {type(params).__name__}")
@@ -35,7 +35,7 @@ def arguments(params: Mapping[str, Any] | None, named: Mapping[str, Any]) -> dic
     return out
 
 
-def _whole(value: Any) -> bool:
+def _whole(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -76,7 +76,7 @@ def exhausted(dice: DiceSource) -> None:
         dice.check_exhausted()
 
 
-def flag(name: str, value: Any) -> bool:
+def flag(name: str, value: object) -> bool:
     """An option that is True or False."""
     if not isinstance(value, bool):
         raise BadParameter(f"{name}= takes True or False, not {value!r}")
@@ -105,7 +105,7 @@ def sheet_path(sheet: str | os.PathLike[str] | Sheet | None) -> str | None:
     raise BadParameter(f"sheet= takes a file's path or a sheet from read_sheet, not {type(sheet).__name__}")
 
 
-def ruleset_ref(ref: Any) -> str:
+def ruleset_ref(ref: object) -> str:
     """A ruleset's id or path as text."""
     if isinstance(ref, os.PathLike):
         return str(os.fspath(ref))

@@ -8,7 +8,7 @@ form of the result (interpreter.api.results).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from interpreter.api.results import Odds, Result, Samples
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 __all__ = ["odds", "run", "sample"]
 
 
-def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], dice: DiceSource, sheet: str | None,
+def run(ruleset: Ruleset, name: str, args: Mapping[str, object], dice: DiceSource, sheet: str | None,
         write: bool, seed: int | None) -> Result:
     """One run with its trace; with a sheet, its changes listed and written only when `write`; `seed` is
     the seed the dice came from (None for given dice), kept on the result."""
@@ -45,7 +45,7 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], dice: DiceSource, 
     return out
 
 
-def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: str | None) -> Odds:
+def odds(ruleset: Ruleset, name: str, args: Mapping[str, object], sheet: str | None) -> Odds:
     """The exact odds; a sheet is read, never written."""
     from interpreter.api.results import public
 
@@ -63,7 +63,7 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: str | None
     return out
 
 
-def sample(ruleset: Ruleset, name: str, args: Mapping[str, Any], times: int, seed: int | None) -> Samples:
+def sample(ruleset: Ruleset, name: str, args: Mapping[str, object], times: int, seed: int | None) -> Samples:
     """The counts of many runs without a trace."""
     from interpreter.api.results import public
     from interpreter.procedure import sampler

@@ -4,25 +4,19 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from interpreter.words import value_text
+
+if TYPE_CHECKING:
+    from interpreter.procedure.records import RollRecord
 
 from interpreter.dice.report import percent
 
 __all__ = ["percent", "roll_line", "shown_expr", "value_text", "values_line"]
 
 
-def value_text(value: Any) -> str:
-    """A value as a person reads it: flags and none as words, lists in brackets."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(value_text(v) for v in value) + "]"
-    return str(value)
-
-
-def values_line(values: Mapping[str, Any]) -> str:
+def values_line(values: Mapping[str, object]) -> str:
     """`natural 15, total 27`."""
     return ", ".join(f"{name} {value_text(value)}" for name, value in values.items())
 
@@ -41,7 +35,7 @@ def _substitute(text: str, names: Iterable[str], env: Mapping[str, Any], depth: 
     return text
 
 
-def shown_expr(record: Any) -> str:
+def shown_expr(record: RollRecord) -> str:
     """A traced roll's dice expression with the names it used replaced by their values (`(pool)d10` -> `5d10`)."""
     text = _substitute(record.expr.text, record.expr.names, record.env)
     for _ in range(4):
@@ -49,7 +43,7 @@ def shown_expr(record: Any) -> str:
     return text.replace(" ", "")
 
 
-def roll_line(record: Any) -> str:
+def roll_line(record: RollRecord) -> str:
     """One traced roll: `natural: 1d20 [15] = 15`, a pool `5d10x>=10cs>=8 [2, 9, 10 → 8] = 2 successes`."""
     from interpreter.dice.report import dice_text
 

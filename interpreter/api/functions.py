@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from interpreter.api import calls
 from interpreter.api.arguments import arguments, exhausted, flag, ruleset_ref, seeded, sheet_path, source
@@ -46,7 +46,7 @@ def validate(ref: str | os.PathLike[str]) -> list[RulesError]:
     return [in_library_words(problem) for problem in problems(ruleset_ref(ref))]
 
 
-def compiled(ruleset: Any) -> Compiled:
+def compiled(ruleset: object) -> Compiled:
     """The engine's form of a ruleset given as an id, a path, a loaded ruleset or the engine's form itself."""
     from interpreter.api.ruleset import Ruleset
     from interpreter.ruleset.model import Ruleset as Engine
@@ -60,7 +60,7 @@ def compiled(ruleset: Any) -> Compiled:
 
 @library_words
 def run(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
-        params: Mapping[str, Any] | None = None, *, seed: int | None = None, dice: Sequence[int] | None = None,
+        params: Mapping[str, object] | None = None, *, seed: int | None = None, dice: Sequence[int] | None = None,
         sheet: str | os.PathLike[str] | Sheet | None = None, write: bool = False) -> Result:
     """Run one procedure and return its outcome, values and the trace of every die.
 
@@ -77,7 +77,7 @@ def run(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
 
 @library_words
 def odds(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
-         params: Mapping[str, Any] | None = None, *, sheet: str | os.PathLike[str] | Sheet | None = None) -> Odds:
+         params: Mapping[str, object] | None = None, *, sheet: str | os.PathLike[str] | Sheet | None = None) -> Odds:
     """The exact probability of every outcome of a procedure and the distribution of every value.
 
     Probabilities are ``fractions.Fraction`` where exact (``Odds.exact``), floats where explosions were cut
@@ -88,7 +88,7 @@ def odds(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
 
 @library_words
 def sample(ruleset: Ruleset | Compiled | str | os.PathLike[str], procedure: str,
-           params: Mapping[str, Any] | None = None, *, times: int = 1000, seed: int | None = None) -> Samples:
+           params: Mapping[str, object] | None = None, *, times: int = 1000, seed: int | None = None) -> Samples:
     """Run a procedure many times and count its outcomes and values (``Samples.outcomes``, ``Samples.values``).
 
     No trace is kept, and the procedure runs as one function written from its compiled steps, hundreds of

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interpreter.api.chat import percent, roll_line, value_text, values_line
+from interpreter.api.chat import percent, roll_line, values_line
 from interpreter.errors import BadParameter
 from interpreter.hints import suggest
 from interpreter.procedure import odds as engine_odds
@@ -17,6 +17,7 @@ from interpreter.procedure import run as engine_run
 from interpreter.procedure import sampler as engine_sampler
 from interpreter.procedure.records import NoteRecord, RollRecord
 from interpreter.record import fields, record
+from interpreter.words import value_text
 
 __all__ = ["Odds", "Result", "Samples", "public"]
 
@@ -25,7 +26,7 @@ def _copy(cls: Any, engine: Any) -> Any:
     return cls(*(getattr(engine, f.name) for f in fields(engine)))
 
 
-def _outcome_index(outcomes: Mapping[str, Any], outcome: str) -> int:
+def _outcome_index(outcomes: Mapping[str, object], outcome: str) -> int:
     names = list(outcomes)
     if outcome not in names:
         raise BadParameter(f"there is no outcome '{outcome}'", hint=suggest(outcome, names) or "outcomes: " + ", ".join(names))
@@ -64,12 +65,12 @@ class Odds(engine_odds.Odds):
     (``truncated`` is the mass cut off). ``str()`` is one line of percentages.
     """
 
-    def at_least(self, outcome: str) -> Any:
+    def at_least(self, outcome: str) -> object:
         """The chance of this outcome or a better one (outcomes are declared best first)."""
         index = _outcome_index(self.outcomes, outcome)
         return sum(list(self.outcomes.values())[: index + 1])
 
-    def at_most(self, outcome: str) -> Any:
+    def at_most(self, outcome: str) -> object:
         """The chance of this outcome or a worse one."""
         index = _outcome_index(self.outcomes, outcome)
         return sum(list(self.outcomes.values())[index:])

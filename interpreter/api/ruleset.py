@@ -14,7 +14,7 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from interpreter.api import calls
 from interpreter.api.arguments import arguments, flag, seeded, sheet_path, source
@@ -44,7 +44,7 @@ class Parameter:
     name: str
     kind: str  # int (a whole number), flag (True/False), dice (text or a parsed expression), choice (a word), trait
     required: bool
-    default: Any  # None when required
+    default: object  # None when required
     help: str
     choices: tuple[str, ...] = ()  # the words it takes (a choice; some numbers have words too)
     minimum: int | None = None
@@ -98,16 +98,16 @@ class Procedure:
         """The names of the values it reports."""
         return self.compiled.values
 
-    def _source(self, seed: Any, dice: Any) -> tuple[DiceSource, int | None]:
+    def _source(self, seed: object, dice: object) -> tuple[DiceSource, int | None]:
         hint = None
         if "dice" in {p.name for p in self.params}:
             hint = f"'dice' is also a parameter of '{self.name}': give it in the mapping, {{'dice': ...}}"
         return seeded(seed, dice, hint)
 
     @library_words
-    def run(self, params: Mapping[str, Any] | None = None, /, *, seed: int | None = None,
+    def run(self, params: Mapping[str, object] | None = None, /, *, seed: int | None = None,
             dice: Sequence[int] | None = None, sheet: str | os.PathLike[str] | Sheet | None = None,
-            write: bool = False, **named: Any) -> Result:
+            write: bool = False, **named: object) -> Result:
         """Run the procedure once: its outcome, values and the trace of every die.
 
         ``seed`` makes the dice repeatable (``Result.seed`` is the seed used, drawn when none is given);
@@ -122,29 +122,29 @@ class Procedure:
     __call__ = run
 
     @library_words
-    def odds(self, params: Mapping[str, Any] | None = None, /, *,
-             sheet: str | os.PathLike[str] | Sheet | None = None, **named: Any) -> Odds:
+    def odds(self, params: Mapping[str, object] | None = None, /, *,
+             sheet: str | os.PathLike[str] | Sheet | None = None, **named: object) -> Odds:
         """The exact chance of every outcome and the distribution of every value (a sheet is only read)."""
         return calls.odds(self.ruleset.compiled, self.name, arguments(params, named), sheet_path(sheet))
 
     @library_words
-    def sample(self, params: Mapping[str, Any] | None = None, /, *, times: int = 1000, seed: int | None = None,
-               **named: Any) -> Samples:
+    def sample(self, params: Mapping[str, object] | None = None, /, *, times: int = 1000, seed: int | None = None,
+               **named: object) -> Samples:
         """Run the procedure ``times`` times without a trace and count its outcomes and values."""
         count = times_option(times)
         source(seed, None)  # (a seed that is not a whole number is refused here)
         return calls.sample(self.ruleset.compiled, self.name, arguments(params, named), count, seed)
 
     @library_words
-    def sampler(self, params: Mapping[str, Any] | None = None, /,
-                **named: Any) -> Callable[[random.Random], tuple[Any, ...]]:
+    def sampler(self, params: Mapping[str, object] | None = None, /,
+                **named: object) -> Callable[[random.Random], tuple[object, ...]]:
         """A function of a ``random.Random`` giving one run's ``(outcome, value, ...)``, parameters bound once.
 
         The fastest way to run a procedure many times: no trace, no counting (values in ``values`` order).
         """
         from interpreter.procedure import sampler
 
-        function: Callable[[random.Random], tuple[Any, ...]] = sampler.sampler(
+        function: Callable[[random.Random], tuple[object, ...]] = sampler.sampler(
             self.ruleset.compiled, self.name, arguments(params, named))
         return function
 

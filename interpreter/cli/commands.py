@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import click
 
@@ -18,6 +19,9 @@ from interpreter.hints import printable, shown
 from interpreter.load.bundled import bundled_ids, schema_path
 from interpreter.pipeline import compile_ref, problems, resolve
 from interpreter.ruleset.texts import prose
+
+if TYPE_CHECKING:
+    from interpreter.ruleset.model import Ruleset
 
 # Each command imports what it uses when it runs: a start pays only for the command given.
 
@@ -175,15 +179,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
     if seed is None and given is None:  # a seed of our own, told under --json: `--seed` of it replays the run
         seed = drawn_seed()
     if times is not None:
-        from interpreter.cli.progress import Progress
-        from interpreter.procedure.sampler import sample
-
-        with Progress(f"rules run: {times} runs", quiet=as_json):
-            counted = sample(rs, procedure, parse_assignments(params), times, seed)
-        if as_json:
-            output.print_json(render.samples_json(counted))
-        else:
-            output.echo(render.samples_text(counted, output.can_show("█")))
+        _count_runs(rs, procedure, params, times, seed, as_json)
         return
     values = parse_dice_list(given)
     source = dice.GivenSource(values) if values is not None else dice.RandomSource.seeded(seed)
@@ -227,12 +223,33 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         return
     output.echo(render.result_text(result))
     if result.changes:
-        verb = "would change" if dry_run else "changed"
-        output.echo(f"{sheet} {verb}:")
-        for path, old, new in result.changes:
-            output.echo(f"  {render.sheet_path(path)}: {render.plain(old)} -> {render.plain(new)}")
-        if dry_run:
-            output.echo(handle.diff(), nl=False)
+        _sheet_changes_text(sheet, result.changes, handle.diff() if dry_run else None)
+
+
+def _count_runs(rs: Ruleset, procedure: str, params: Sequence[str], times: int, seed: int | None,
+                as_json: bool) -> None:
+    """`rules run ... --times N`: N runs counted, outcomes and values."""
+    from interpreter.cli import render
+    from interpreter.cli.progress import Progress
+    from interpreter.procedure.sampler import sample
+
+    with Progress(f"rules run: {times} runs", quiet=as_json):
+        counted = sample(rs, procedure, parse_assignments(params), times, seed)
+    if as_json:
+        output.print_json(render.samples_json(counted))
+    else:
+        output.echo(render.samples_text(counted, output.can_show("█")))
+
+
+def _sheet_changes_text(sheet: str, changes: Sequence[tuple[tuple[object, ...], object, object]], diff: str | None) -> None:
+    """What a run changed on a sheet (or, with `diff`, a dry run would change, and the text's diff)."""
+    from interpreter.cli import render
+
+    output.echo(f"{sheet} {'would change' if diff is not None else 'changed'}:")
+    for path, old, new in changes:
+        output.echo(f"  {render.sheet_path(path)}: {render.plain(old)} -> {render.plain(new)}")
+    if diff is not None:
+        output.echo(diff, nl=False)
 
 
 @main.command(cls=ProcedureCommand, epilog=examples(

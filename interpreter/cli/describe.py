@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, TypeAlias
 
 from interpreter.cli.effects_text import procedure_effects, ruleset_effects
 from interpreter.cli.prose import step_lines
@@ -10,7 +11,7 @@ from interpreter.ruleset import samples
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.texts import prose
 
-Constants = Any  # a ruleset's constants as loaded: what {name} in a description stands for
+Constants: TypeAlias = Mapping[str, object]  # a ruleset's constants as loaded: what {name} in a description stands for
 
 TYPE_WORDS = {"int": "whole number", "flag": "flag (true/false)", "dice": "dice expression",
               "choice": "one of the words"}
@@ -19,7 +20,7 @@ def _refs(refs: tuple[str, ...]) -> str:
     return f" ({', '.join(refs)})" if refs else ""
 
 
-def _default(p: Param) -> Any:
+def _default(p: Param) -> object:
     if p.type == "dice" and p.default is not None:
         return p.default.text
     return str(p.default).lower() if isinstance(p.default, bool) else p.default
@@ -93,7 +94,7 @@ def procedure_text(ruleset: Ruleset, proc: Procedure) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def procedure_json(proc: Procedure, c: Constants = None) -> dict[str, Any]:
+def procedure_json(proc: Procedure, c: Constants | None = None) -> dict[str, object]:
     """One procedure as a JSON-ready object; `c` are the constants its descriptions may name."""
     c = c or {}
     return {
@@ -111,7 +112,7 @@ def procedure_json(proc: Procedure, c: Constants = None) -> dict[str, Any]:
     }
 
 
-def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
+def ruleset_json(ruleset: Ruleset) -> dict[str, object]:
     """A ruleset's reference as a JSON-ready object: what `describe` prints, as data."""
     return {
         "ruleset": ruleset.id, "title": ruleset.title, "description": ruleset.description,
@@ -129,59 +130,81 @@ def ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
 
 def describe(ruleset: Ruleset) -> str:
     """The whole ruleset as Markdown."""
-    c = ruleset.constants
     lines = [f"# {ruleset.title} (`{ruleset.id}`)", ""]
     if ruleset.description:
-        lines += [prose(ruleset.description, c), ""]
-    if ruleset.extends is not None:
-        lines += [f"This ruleset extends {ruleset.extends}: it is that ruleset with the changes below.", "",
-                  f"## Changes to `{ruleset.extends}`", ""]
-        lines += [f"- `{path}` ({what})" for path, what in ruleset.changes] or ["- none"]
-        lines.append("")
-    if ruleset.constants:
-        lines += ["## Constants", ""] + [f"- `{k}` = {v}" for k, v in ruleset.constants.items()] + [""]
-    if ruleset.dice:
-        lines += ["## Named dice", ""] + [f"- `{k}` = `{v.text}`" for k, v in ruleset.dice.items()] + [""]
-    if ruleset.traits:
-        lines += ["## Traits", "", "| trait | name | group | range |", "|---|---|---|---|"]
-        for t in ruleset.traits.values():
-            span = f"{t.minimum if t.minimum is not None else ''}–{t.maximum if t.maximum is not None else ''}"
-            lines.append(f"| `{t.name}` | {t.label} | {t.group} | {span} |")
-        lines.append("")
-    if ruleset.derived:
-        lines += ["## Derived values", ""]
-        for d in ruleset.derived.values():
-            lines.append(f"- `{d.name}` ({d.label}) = `{d.formula.text if d.formula else ''}`{_refs(d.refs)}")
-        lines.append("")
-    lines += ruleset_effects(ruleset)
+        lines += [prose(ruleset.description, ruleset.constants), ""]
+    lines += _extends(ruleset) + _names(ruleset) + _traits(ruleset) + _derived(ruleset) + ruleset_effects(ruleset)
     if ruleset.procedures:
         lines += ["## Procedures", ""]
         for proc in ruleset.procedures.values():
             lines += _procedure(proc, ruleset.constants, ruleset=ruleset)
-    if ruleset.tables:
-        lines += ["## Tables", ""]
-        for table in ruleset.tables.values():
-            key = f"roll `{table.die.text}`" if table.die is not None else "keyed by number"
-            lines += [f"### `{table.name}` ({key}){_refs(table.refs)}", ""]
-            if table.summary:
-                lines += [prose(table.summary, c), ""]
-            lines += ["| key | result |", "|---|---|"]
-            for row in table.rows:
-                span = str(row.low) if row.low == row.high else f"{row.low}–{row.high}"
-                extra = "".join(f", {n} = `{e.text}`" for n, e in row.values)
-                lines.append(f"| {span} | {prose(row.text, c)}{extra} |")
-            lines.append("")
+    lines += _tables(ruleset)
     if ruleset.sheet is not None:
         lines += _sheet(ruleset.sheet, ruleset.constants)
-    if ruleset.notes:
-        lines += ["## Other rules", ""]
-        for note in ruleset.notes.values():
-            lines += [f"### {note.title}{_refs(note.refs)}", "", prose(note.text, c), ""]
-            for k, v in note.data.items():
-                lines.append(f"- {k}: {_plain(v)}")
-            if note.data:
-                lines.append("")
+    lines += _notes(ruleset)
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _extends(ruleset: Ruleset) -> list[str]:
+    if ruleset.extends is None:
+        return []
+    return [f"This ruleset extends {ruleset.extends}: it is that ruleset with the changes below.", "",
+            f"## Changes to `{ruleset.extends}`", "",
+            *([f"- `{path}` ({what})" for path, what in ruleset.changes] or ["- none"]), ""]
+
+
+def _names(ruleset: Ruleset) -> list[str]:
+    """The constants and named dice."""
+    lines: list[str] = []
+    if ruleset.constants:
+        lines += ["## Constants", ""] + [f"- `{k}` = {v}" for k, v in ruleset.constants.items()] + [""]
+    if ruleset.dice:
+        lines += ["## Named dice", ""] + [f"- `{k}` = `{v.text}`" for k, v in ruleset.dice.items()] + [""]
+    return lines
+
+
+def _traits(ruleset: Ruleset) -> list[str]:
+    if not ruleset.traits:
+        return []
+    lines = ["## Traits", "", "| trait | name | group | range |", "|---|---|---|---|"]
+    for t in ruleset.traits.values():
+        span = f"{t.minimum if t.minimum is not None else ''}–{t.maximum if t.maximum is not None else ''}"
+        lines.append(f"| `{t.name}` | {t.label} | {t.group} | {span} |")
+    return [*lines, ""]
+
+
+def _derived(ruleset: Ruleset) -> list[str]:
+    if not ruleset.derived:
+        return []
+    lines = ["## Derived values", ""]
+    for d in ruleset.derived.values():
+        lines.append(f"- `{d.name}` ({d.label}) = `{d.formula.text if d.formula else ''}`{_refs(d.refs)}")
+    return [*lines, ""]
+
+
+def _tables(ruleset: Ruleset) -> list[str]:
+    c = ruleset.constants
+    lines = ["## Tables", ""] if ruleset.tables else []
+    for table in ruleset.tables.values():
+        key = f"roll `{table.die.text}`" if table.die is not None else "keyed by number"
+        lines += [f"### `{table.name}` ({key}){_refs(table.refs)}", ""]
+        if table.summary:
+            lines += [prose(table.summary, c), ""]
+        lines += ["| key | result |", "|---|---|"]
+        for row in table.rows:
+            span = str(row.low) if row.low == row.high else f"{row.low}–{row.high}"
+            extra = "".join(f", {n} = `{e.text}`" for n, e in row.values)
+            lines.append(f"| {span} | {prose(row.text, c)}{extra} |")
+        lines.append("")
+    return lines
+
+
+def _notes(ruleset: Ruleset) -> list[str]:
+    lines = ["## Other rules", ""] if ruleset.notes else []
+    for note in ruleset.notes.values():
+        lines += [f"### {note.title}{_refs(note.refs)}", "", prose(note.text, ruleset.constants), ""]
+        lines += [f"- {k}: {_plain(v)}" for k, v in note.data.items()] + ([""] if note.data else [])
+    return lines
 
 
 def _sheet(spec: Any, c: Constants) -> list[str]:
@@ -219,7 +242,7 @@ def _sheet(spec: Any, c: Constants) -> list[str]:
     return lines + [""]
 
 
-def _plain(value: Any) -> str:
+def _plain(value: object) -> str:
     if isinstance(value, list):
         return ", ".join(_plain(v) for v in value)
     if isinstance(value, dict):

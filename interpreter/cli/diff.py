@@ -29,6 +29,7 @@ from interpreter.ruleset.changes import MISSING, affected, changes
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.params import find_procedure
 from interpreter.ruleset.samples import as_arguments
+from interpreter.words import value_text
 
 
 def _cases(base: Ruleset, house: Ruleset, names: list[str], given: dict[str, str] | None
@@ -115,7 +116,7 @@ def _number(value: object) -> object:
     return value
 
 
-def _pairs(pairs: Mapping[str, Pair]) -> dict[str, dict[str, Any]]:
+def _pairs(pairs: Mapping[str, Pair]) -> dict[str, dict[str, object]]:
     return {k: {"before": None if p.before is None else float(p.before),
                 "after": None if p.after is None else float(p.after), "difference": p.difference}
             for k, p in pairs.items()}
@@ -128,19 +129,15 @@ def _fraction(value: Fraction | float | None) -> str | None:
     return f"{f.numerator}/{f.denominator}"
 
 
-def _key(value: object) -> str:
-    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+def _side(dist: Mapping[object, Fraction | float] | None) -> dict[str, float] | None:
+    return None if dist is None else {value_text(v): float(p) for v, p in dist.items()}
 
 
-def _side(dist: Mapping[Any, Any] | None) -> dict[str, float] | None:
-    return None if dist is None else {_key(v): float(p) for v, p in dist.items()}
-
-
-def to_json(d: Diff) -> dict[str, Any]:
+def to_json(d: Diff) -> dict[str, object]:
     """The contract's object: base, house, changes, odds (and what was skipped, and what it did to a sheet)."""
     out_odds = []
     for i, c in enumerate(d.odds):
-        entry: dict[str, Any] = {"procedure": c.procedure, "params": output.typed_params(c.params),
+        entry: dict[str, object] = {"procedure": c.procedure, "params": output.typed_params(c.params),
                                  "outcomes": _pairs(c.outcomes), "values": _pairs(c.values),
                                  "distributions": {v: {"before": _side(old), "after": _side(new)}
                                                    for v, (old, new) in c.distributions.items()},
@@ -152,7 +149,7 @@ def to_json(d: Diff) -> dict[str, Any]:
                 part: {k: {"before": _fraction(p.before), "after": _fraction(p.after)} for k, p in pairs.items()}
                 for part, pairs in (("outcomes", c.outcomes), ("values", c.values))}
         out_odds.append(entry)
-    out: dict[str, Any] = {
+    out: dict[str, object] = {
         "base": d.base.id, "house": d.house.id,
         "changes": [{"path": ch.path, "before": _number(ch.before), "after": _number(ch.after), "kind": ch.kind}
                     for ch in d.found],

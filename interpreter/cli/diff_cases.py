@@ -10,7 +10,7 @@ given); when the new character cannot afford it (a purchase), the diff supplies 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import Refused, RulesError
 from interpreter.procedure.compare import Comparison, Sheet, compare
@@ -18,6 +18,9 @@ from interpreter.record import record
 from interpreter.ruleset.changes import Change, affected
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.samples import as_arguments
+
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
 SUPPLIED = (100, 10_000)  # what the diff gives a sheet's spendable amount (experience) when a new character has too little
 MAX_EXTRA = 24  # extra cases (trait groups, table rows) one procedure may add
@@ -31,7 +34,7 @@ class Characters:
     house: Sheet | None
     given: bool  # a sheet the user gave (else a new character of each ruleset)
     data: Any = None  # the sheet's data and document, to supply amounts to
-    doc: Any = None
+    doc: Document | None = None
 
 
 @record
@@ -45,11 +48,11 @@ class Diff:
     skipped: list[dict[str, Any]]
     notes: dict[int, str]  # index in odds -> what the diff supplied to the character there
     people: Characters
-    character: list[tuple[str, Any, Any]]  # the given sheet's derived numbers that differ
+    character: list[tuple[str, object, object]]  # the given sheet's derived numbers that differ
     sheet: str | None = None
 
 
-def new_character(rs: Ruleset, supply: Mapping[str, int] | None = None) -> tuple[Any, Any] | None:
+def new_character(rs: Ruleset, supply: Mapping[str, int] | None = None) -> tuple[object, Document] | None:
     """A new character of a ruleset as `rules sheet new` writes it (data, document), with `supply` set in its state."""
     from interpreter.load.yaml import load_text
     from interpreter.sheet.new_character import new_sheet
@@ -64,7 +67,7 @@ def new_character(rs: Ruleset, supply: Mapping[str, int] | None = None) -> tuple
     return doc.data, doc
 
 
-def bind_to(rs: Ruleset, data: Any, doc: Any) -> Sheet | None:
+def bind_to(rs: Ruleset, data: Any, doc: Document | None) -> Sheet | None:
     """A sheet bound to a ruleset's names, or None when it cannot be (it breaks that ruleset's standing rules)."""
     from interpreter.sheet.session import bound
 
@@ -124,7 +127,7 @@ def _supplied(base: Ruleset, house: Ruleset, people: Characters, supply: dict[st
     return (out[0], out[1])
 
 
-def _trait_cases(rs: Ruleset, proc: Procedure, sample: Mapping[str, Any]) -> list[dict[str, str]]:
+def _trait_cases(rs: Ruleset, proc: Procedure, sample: Mapping[str, object]) -> list[dict[str, str]]:
     """The sample with each trait parameter set to the first trait of every other trait group."""
     out = []
     for param in proc.params:
@@ -168,7 +171,7 @@ def _param_value(param: Param, key: int) -> str | None:
 
 
 def _row_cases(before: Mapping[str, Any], after: Mapping[str, Any], base: Ruleset, house: Ruleset, name: str,
-               proc: Procedure, sample: Mapping[str, Any]) -> list[dict[str, str]]:
+               proc: Procedure, sample: Mapping[str, object]) -> list[dict[str, str]]:
     """The sample with a number parameter set to each key of a changed row of a table the procedure uses."""
     out = []
     for table, keys in _keys(base, house).items():
@@ -183,8 +186,8 @@ def _row_cases(before: Mapping[str, Any], after: Mapping[str, Any], base: Rulese
     return out
 
 
-def extra_cases(before: Mapping[str, Any], after: Mapping[str, Any], base: Ruleset, house: Ruleset, name: str,
-                sample: Mapping[str, Any]) -> list[dict[str, str]]:
+def extra_cases(before: Mapping[str, object], after: Mapping[str, object], base: Ruleset, house: Ruleset, name: str,
+                sample: Mapping[str, object]) -> list[dict[str, str]]:
     """Parameters beyond a sample where the change may show (kept by the caller only where the odds differ)."""
     if name not in base.procedures or name not in house.procedures:
         return []
@@ -194,7 +197,7 @@ def extra_cases(before: Mapping[str, Any], after: Mapping[str, Any], base: Rules
     return list(unique.values())[:MAX_EXTRA]
 
 
-def sheet_changes(base: Ruleset, house: Ruleset, people: Characters) -> list[tuple[str, Any, Any]]:
+def sheet_changes(base: Ruleset, house: Ruleset, people: Characters) -> list[tuple[str, object, object]]:
     """The character's derived numbers that differ between the rulesets: (name, before, after)."""
     if people.base is None or people.house is None:
         return []

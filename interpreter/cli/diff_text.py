@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.procedure.compare import Comparison
 from interpreter.ruleset.changes import MISSING
 from interpreter.ruleset.samples import shown
+from interpreter.words import value_text
 
 if TYPE_CHECKING:
     from interpreter.cli.diff_cases import Diff
@@ -21,7 +22,7 @@ _TINY = 1e-12  # differences below this are rounding, not a change
 SHOWN = 0.00005  # a distribution's rows under this on both sides would read 0.00%: left out
 
 
-def _value(value: Any) -> str:
+def _value(value: object) -> str:
     if value is MISSING:
         return "(none)"
     text = json.dumps(value, ensure_ascii=False)
@@ -44,22 +45,18 @@ def _percent(p: Fraction | float | None) -> str:
     return "-" if p is None else f"{float(p) * 100:.2f}%"
 
 
-def _key(value: Any) -> str:
-    return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
-
-
 def _distribution(name: str, old: Mapping[Any, Any] | None, new: Mapping[Any, Any] | None) -> list[str]:
     """A value's distribution before and after, one row per value with a visible chance on either side."""
     keys = list(old or {}) + [k for k in (new or {}) if k not in (old or {})]
     with contextlib.suppress(TypeError):  # words and numbers mixed: left as the procedure reports them
         keys.sort(key=lambda k: (k is not None, k))
     rows = [k for k in keys if float((old or {}).get(k, 0)) >= SHOWN or float((new or {}).get(k, 0)) >= SHOWN]
-    width = max([len(_key(k)) for k in rows] + [len(name)])
+    width = max([len(value_text(k)) for k in rows] + [len(name)])
     lines = [f"    {name:<{width}}  {'before':>8}  {'after':>8}  {'change':>8}"]
     for k in rows:
         before, after = (old or {}).get(k), (new or {}).get(k)
         change = float(after or 0) - float(before or 0)
-        lines.append(f"    {_key(k):<{width}}  {_percent(before if old is not None else None):>8}  "
+        lines.append(f"    {value_text(k):<{width}}  {_percent(before if old is not None else None):>8}  "
                      f"{_percent(after if new is not None else None):>8}  {_signed(change * 100, 2):>8}")
     return lines
 
@@ -91,7 +88,7 @@ def to_text(d: Diff) -> str:
     lines += [f"  {ch.path}: {_value(ch.before)} {ARROW} {_value(ch.after)}" for ch in d.found] or ["  (none)"]
     if d.sheet is not None:
         lines += ["", f"For the character of {d.sheet}:"]
-        lines += [f"  {name}: {_key(old)} {ARROW} {_key(new)}" for name, old, new in d.character] or [
+        lines += [f"  {name}: {value_text(old)} {ARROW} {value_text(new)}" for name, old, new in d.character] or [
             "  (no derived number changes)"]
     lines += ["", "Odds:"]
     if not d.odds:

@@ -20,6 +20,7 @@ from typing import Any
 import click
 
 from interpreter.errors import RulesError
+from interpreter.words import value_text
 
 _PLACEHOLDER = re.compile(r"\{(ruleset2?|procedure2?|params2?|sheet_ruleset|swept)\}")
 
@@ -29,11 +30,10 @@ def examples(*lines: str) -> str:
     return "\b\nExamples:\n" + "\n".join(f"  {line}" for line in lines)
 
 
-def _argument(name: str, value: Any) -> str:
+def _argument(name: str, value: object) -> str:
     import shlex  # only help text needs it
 
-    shown = ("true" if value else "false") if isinstance(value, bool) else str(value)
-    return shlex.quote(f"{name}={shown}")
+    return shlex.quote(f"{name}={value_text(value)}")
 
 
 def _swept(sample: Any) -> str:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from typing import Any
 
 import click
 
@@ -22,12 +21,12 @@ __all__ = ["export", "overlay_skeleton"]
 _ID = re.compile(r"[a-z][a-z0-9_-]*\Z")
 
 
-def _flow(value: Any) -> str:
+def _flow(value: object) -> str:
     """A value written as YAML on one line (JSON is valid YAML)."""
     return json.dumps(value, ensure_ascii=False)
 
 
-def _procedure_example(procedures: dict[str, Any]) -> list[str]:
+def _procedure_example(procedures: dict[str, object]) -> list[str]:
     """Commented lines changing one parameter default and removing one procedure of the base."""
     lines = []
     for name, proc in procedures.items():
@@ -46,7 +45,7 @@ def _procedure_example(procedures: dict[str, Any]) -> list[str]:
     return ["# procedures:"] + lines if lines else []
 
 
-def overlay_skeleton(base_id: str, new_id: str, base: dict[str, Any]) -> str:
+def overlay_skeleton(base_id: str, new_id: str, base: dict[str, object]) -> str:
     """The text of a commented overlay of ``base_id`` with the id ``new_id``; it validates as it is."""
     title = base.get("title", base_id)
     lines = [

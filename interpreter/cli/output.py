@@ -16,12 +16,15 @@ import os
 import re
 import sys
 from collections.abc import Mapping
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, TypeGuard
 
 import click
 
 from interpreter.cli.caret import error_lines, is_terminal
 from interpreter.errors import Invalid, RulesError
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 SIGNIFICANT = 12
 
@@ -98,7 +101,7 @@ def echo_problem(problem: RulesError) -> None:
     echo("\n".join(error_lines(problem, terminal=is_terminal())), err=True)
 
 
-def rounded(value: Any) -> Any:
+def rounded(value: object) -> object:
     """A JSON-ready value with every float rounded to 12 significant digits."""
     if isinstance(value, bool) or value is None:
         return value
@@ -113,7 +116,7 @@ def rounded(value: Any) -> Any:
     return value
 
 
-def fraction(p: Any) -> str | None:
+def fraction(p: object) -> str | None:
     """An exact probability or mean as 'p/q' (a whole number as 'n'), or None when not exact."""
     if isinstance(p, int) and not isinstance(p, bool):
         return str(p)
@@ -122,13 +125,13 @@ def fraction(p: Any) -> str | None:
     return str(p.numerator) if p.denominator == 1 else f"{p.numerator}/{p.denominator}"
 
 
-def is_fraction(value: Any) -> bool:
+def is_fraction(value: object) -> TypeGuard[Fraction]:
     """Whether a value is an exact fraction; a command that never imported ``fractions`` has none."""
     fractions = sys.modules.get("fractions")
     return fractions is not None and isinstance(value, fractions.Fraction)
 
 
-def dumps(data: Any) -> str:
+def dumps(data: object) -> str:
     """One JSON object as the command line prints it."""
     return json.dumps(rounded(data))
 
@@ -138,12 +141,12 @@ def dumps(data: Any) -> str:
 JSON_FORMAT = 1
 
 
-def print_json(data: Any) -> None:
+def print_json(data: Mapping[str, object]) -> None:
     """Print one JSON object on stdout, with the version of its format last (`"format_version": 1`)."""
     click.echo(dumps({**data, "format_version": JSON_FORMAT}))
 
 
-def _problem(err: RulesError) -> dict[str, Any]:
+def _problem(err: RulesError) -> dict[str, object]:
     where = err.where
     message = f"{err.message}; {err.hint}" if err.hint else err.message
     return {"message": message, "file": where.file if where else None,
@@ -152,18 +155,18 @@ def _problem(err: RulesError) -> dict[str, Any]:
             "path": where.path if where and where.path else None}
 
 
-def error_json(err: RulesError) -> dict[str, Any]:
+def error_json(err: RulesError) -> dict[str, object]:
     """The JSON form of a user's mistake: the first problem under "error", every one under "problems"."""
     found = err.problems if isinstance(err, Invalid) and err.problems else [err]
-    out: dict[str, Any] = {"error": _problem(found[0])}
+    out: dict[str, object] = {"error": _problem(found[0])}
     if len(found) > 1:
         out["problems"] = [_problem(p) for p in found]
     return out
 
 
-def typed_params(args: Mapping[str, str]) -> dict[str, Any]:
+def typed_params(args: Mapping[str, str]) -> dict[str, object]:
     """Parameters as JSON shows them: whole numbers as numbers, true and false as flags, the rest as typed."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for name, text in args.items():
         try:
             out[name] = int(text)
@@ -172,7 +175,7 @@ def typed_params(args: Mapping[str, str]) -> dict[str, Any]:
     return out
 
 
-def usage_json(message: str) -> dict[str, Any]:
+def usage_json(message: str) -> dict[str, object]:
     """The JSON form of a command-line usage mistake."""
     return {"error": {"message": message, "file": None, "line": None, "column": None, "path": None}}
 

@@ -14,34 +14,28 @@ from interpreter.dice.report import dice_text
 from interpreter.procedure.odds import Odds
 from interpreter.procedure.records import NoteRecord, RollRecord
 from interpreter.procedure.run import Result
+from interpreter.words import Json, value_text
 
 if TYPE_CHECKING:
+
     from interpreter.procedure.sampler import Samples
 
 BAR_WIDTH = 30
 _BLOCKS = " ▏▎▍▌▋▊▉█"
 
 
-def _key(value: object) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 def _rolls(result: Result) -> list[RollRecord]:
     return [r for r in result.trace if isinstance(r, RollRecord)]
 
 
-def result_json(result: Result) -> dict[str, Any]:
+def result_json(result: Result) -> dict[str, object]:
     """The contract's JSON object for one run."""
     rolls = []
     for record in _rolls(result):
         data = dice.roll_json(record.expr, record.roll)
         rolls.append({"name": record.name, "expr": shown_expr(record), "dice": data["dice"], "result": record.roll.value})
     notes = [r.text for r in result.trace if isinstance(r, NoteRecord)]
-    out: dict[str, Any] = {"ruleset": result.ruleset, "procedure": result.procedure, "outcome": result.outcome,
+    out: dict[str, object] = {"ruleset": result.ruleset, "procedure": result.procedure, "outcome": result.outcome,
                            "values": dict(result.values), "rolls": rolls}
     if notes:
         out["notes"] = notes
@@ -54,7 +48,7 @@ def result_text(result: Result) -> str:
     """One run as a few readable lines."""
     lines = [f"{result.ruleset} {result.procedure}: {result.outcome}"]
     if result.values:
-        lines.append("  " + ", ".join(f"{k} = {_key(v)}" for k, v in result.values.items()))
+        lines.append("  " + ", ".join(f"{k} = {value_text(v)}" for k, v in result.values.items()))
     for record in result.trace:
         if isinstance(record, RollRecord):
             terms = record.roll.terms
@@ -73,7 +67,7 @@ def _fraction(p: Any) -> str:
     return f"{p.numerator}/{p.denominator}"
 
 
-def _numeric(value: Any) -> Any:
+def _numeric(value: object) -> object:
     return int(value) if isinstance(value, bool) else value
 
 
@@ -88,22 +82,22 @@ def _means(dist: Mapping[Any, Any]) -> tuple[float | None, str | None]:
     return float(mean), (output.fraction(mean) if output.is_fraction(mean) or isinstance(mean, int) else None)
 
 
-def _cumulative(out: dict[str, Any], dist: Mapping[Any, Any], exact: bool, best_first: bool,
+def _cumulative(out: dict[str, Json], dist: Mapping[Any, Any], exact: bool, best_first: bool,
                 sides: tuple[str, ...]) -> None:
     """Add the asked cumulative columns (`at_least`, `at_most`, and `exact_...` when exact) beside a distribution."""
     up, down = columns(dist, best_first)
     for side in sides:
         column = up if side == "at_least" else down
-        out[side] = {_key(v): float(p) for v, p in column.items()}
+        out[side] = {value_text(v): float(p) for v, p in column.items()}
         if exact:
-            out[f"exact_{side}"] = {_key(v): _fraction(p) for v, p in column.items()}
+            out[f"exact_{side}"] = {value_text(v): _fraction(p) for v, p in column.items()}
 
 
-def _distribution(dist: Mapping[Any, Any], exact: bool, sides: tuple[str, ...] = ()) -> dict[str, Any]:
+def _distribution(dist: Mapping[Any, Any], exact: bool, sides: tuple[str, ...] = ()) -> dict[str, Json]:
     mean, exact_mean = _means(dist)
-    out: dict[str, Any] = {"mean": mean, "distribution": {_key(v): float(p) for v, p in dist.items()}}
+    out: dict[str, Json] = {"mean": mean, "distribution": {value_text(v): float(p) for v, p in dist.items()}}
     if exact:
-        out["exact"] = {_key(v): _fraction(p) for v, p in dist.items()}
+        out["exact"] = {value_text(v): _fraction(p) for v, p in dist.items()}
         out["exact_mean"] = exact_mean
     _cumulative(out, dist, exact, False, sides)
     out.update(summary_json(dist.items()))  # deviation, min and max of a distribution of numbers
@@ -115,33 +109,34 @@ def sides(at_least: bool, at_most: bool) -> tuple[str, ...]:
     return tuple(name for name, asked in (("at_least", at_least), ("at_most", at_most)) if asked)
 
 
-def odds_json(odds: Odds, cumulative: tuple[str, ...] = ()) -> dict[str, Any]:
+def odds_json(odds: Odds, cumulative: tuple[str, ...] = ()) -> dict[str, Json]:
     """The contract's JSON object for the odds of a procedure; `cumulative` names the columns to add (see sides)."""
-    out: dict[str, Any] = {
+    values = {name: _distribution(dist, odds.exact and name not in odds.values_cut, cumulative)
+              for name, dist in odds.values.items()}
+    for name, cut in odds.values_cut.items():
+        values[name]["truncated"] = cut
+    out: dict[str, Json] = {
         "ruleset": odds.ruleset, "procedure": odds.procedure,
         "outcomes": {k: float(p) for k, p in odds.outcomes.items()},
-        "values": {name: _distribution(dist, odds.exact and name not in odds.values_cut, cumulative)
-                   for name, dist in odds.values.items()},
+        "values": {name: shown for name, shown in values.items()},
     }
     if odds.exact:
         out["exact"] = {k: _fraction(p) for k, p in odds.outcomes.items()}
     # outcomes are listed best first: at least = this outcome or a better one
     _cumulative(out, odds.outcomes, odds.exact, True, cumulative)
-    for name, cut in odds.values_cut.items():
-        out["values"][name]["truncated"] = cut
     if odds.truncated:
         out["truncated"] = odds.truncated
     return out
 
 
-def samples_json(counted: Samples) -> dict[str, Any]:
+def samples_json(counted: Samples) -> dict[str, object]:
     """`rules run --times N --json`: the share and count of each outcome and value, read as odds are."""
     times = counted.times
-    values: dict[str, Any] = {}
+    values: dict[str, object] = {}
     for name, counts in counted.values.items():
         mean, _ = _means(counts)
-        values[name] = {"mean": mean, "distribution": {_key(v): c / times for v, c in counts.items()},
-                        "counts": {_key(v): c for v, c in counts.items()}}
+        values[name] = {"mean": mean, "distribution": {value_text(v): c / times for v, c in counts.items()},
+                        "counts": {value_text(v): c for v, c in counts.items()}}
     return {"ruleset": counted.ruleset, "procedure": counted.procedure, "times": times, "seed": counted.seed,
             "outcomes": {k: c / times for k, c in counted.outcomes.items()},
             "counts": dict(counted.outcomes), "values": values}
@@ -192,7 +187,7 @@ def expression_odds_json(expr: str, dist: Any, cumulative: tuple[str, ...] = ())
     """The contract's JSON object for the odds of a dice expression."""
     probs = dict(dist.probs)
     exact = bool(dist.exact) and all(output.is_fraction(p) for p in probs.values())
-    out: dict[str, Any] = {"expr": expr, **_distribution(probs, exact, cumulative)}
+    out: dict[str, object] = {"expr": expr, **_distribution(probs, exact, cumulative)}
     if not exact:
         out["mean"] = dist.mean
     if dist.truncated:
@@ -200,13 +195,11 @@ def expression_odds_json(expr: str, dist: Any, cumulative: tuple[str, ...] = ())
     return out
 
 
-def sheet_path(path: tuple[Any, ...]) -> str:
+def sheet_path(path: tuple[object, ...]) -> str:
     """A sheet path as dotted text: ('state', 'hp', 'current') -> state.hp.current."""
     return ".".join(str(p) for p in path)
 
 
-def plain(value: Any) -> str:
+def plain(value: object) -> str:
     """A sheet value as a person reads it."""
-    if isinstance(value, list):
-        return "[" + ", ".join(plain(v) for v in value) + "]"
-    return _key(value)
+    return value_text(value)

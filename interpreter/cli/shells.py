@@ -14,7 +14,6 @@ Registered (over click's own) when the command line runs in completion mode; see
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from click.shell_completion import (
     BashComplete,
@@ -88,7 +87,7 @@ fi
 """
 
 
-def _kind(item: CompletionItem[Any]) -> str:
+def _kind(item: CompletionItem[object]) -> str:
     value = str(item.value)
     return "nospace" if item.type == "plain" and value.endswith(NO_SPACE) else str(item.type)
 
@@ -116,7 +115,7 @@ class Bash(BashComplete):
         self.head = incomplete[:cut + 1]
         return words[1:], incomplete
 
-    def format_completion(self, item: CompletionItem[Any]) -> str:
+    def format_completion(self, item: CompletionItem[object]) -> str:
         if not _ours():
             return super().format_completion(item)
         value = str(item.value)

@@ -14,6 +14,7 @@ from fractions import Fraction
 from typing import TypeGuard
 
 from interpreter.record import record
+from interpreter.words import Json
 
 
 @record
@@ -62,7 +63,7 @@ def summary_text(summary: Summary) -> str:
     return f"mean {number(summary.mean)}, deviation {number(summary.deviation)}, min {summary.min}, max {top}"
 
 
-def summary_json(pairs: Iterable[tuple[object, Fraction | float]]) -> dict[str, object]:
+def summary_json(pairs: Iterable[tuple[object, Fraction | float]]) -> dict[str, Json]:
     """The keys JSON adds beside a distribution's mean: deviation, min, max (none for a distribution of words;
     where endless explosions were cut off, max is the largest value computed)."""
     summary = summarize(pairs)

@@ -17,6 +17,7 @@ from interpreter.cli.ranges import described
 from interpreter.cli.render import odds_json, sides
 from interpreter.procedure.sweep import Sweep
 from interpreter.record import record
+from interpreter.words import value_text
 
 
 @record
@@ -42,7 +43,7 @@ def mean_of(dist: Mapping[Any, Any]) -> Any:
     return sum(int(v) * p if isinstance(v, bool) else v * p for v, p in numbers.items()) / mass
 
 
-def percentile(dist: Mapping[Any, Any], q: int) -> Any:
+def percentile(dist: Mapping[object, object], q: int) -> object:
     """The smallest value whose chance of that value or less reaches q percent (None without numbers)."""
     numbers = _numeric(dist)
     mass = sum(numbers.values())
@@ -84,12 +85,12 @@ def columns(sweep: Sweep, view: View, percentiles: Sequence[int] = ()) -> list[C
     return cols
 
 
-def rows(sweep: Sweep, cols: Sequence[Column]) -> list[list[Any]]:
+def rows(sweep: Sweep, cols: Sequence[Column]) -> list[list[object]]:
     """Each point's cells, in the order of `cols`: text for a swept value, exact numbers where the odds are."""
     out = []
     for point in sweep.points:
         present = [(o, point.odds.outcomes.get(o, Fraction(0))) for o in sweep.outcomes]
-        cells: dict[str, Any] = dict(zip(sweep.names, point.at, strict=True))
+        cells: dict[str, object] = dict(zip(sweep.names, point.at, strict=True))
         for outcome, p, better, worse in cumulative(present, best_first=True):
             cells[outcome], cells[f"{outcome}_or_better"], cells[f"{outcome}_or_worse"] = p, better, worse
         for value, dist in point.odds.values.items():
@@ -150,7 +151,7 @@ def sweep_csv(sweep: Sweep, view: View, percentiles: Sequence[int] = ()) -> str:
 
 
 
-def sweep_json(sweep: Sweep, fixed: Mapping[str, str], view: View) -> dict[str, Any]:
+def sweep_json(sweep: Sweep, fixed: Mapping[str, str], view: View) -> dict[str, object]:
     """The sweep for scripts: each point the object `rules odds --json` prints there, with its swept values."""
     points = []
     for point in sweep.points:
@@ -174,8 +175,7 @@ def distribution_csv(parts: Sequence[tuple[str, Mapping[Any, Any], bool]]) -> st
     for part, dist, best_first in parts:
         for key, p, up, down in cumulative(dist.items(), best_first):
             exact = f"{p.numerator}/{p.denominator}" if isinstance(p, Fraction) else ""
-            shown = "none" if key is None else str(key).lower() if isinstance(key, bool) else str(key)
-            writer.writerow([part, shown, *(output.rounded(float(x)) for x in (p, up, down)), exact])
+            writer.writerow([part, value_text(key), *(output.rounded(float(x)) for x in (p, up, down)), exact])
     return buffer.getvalue()
 
 

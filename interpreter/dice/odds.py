@@ -93,7 +93,8 @@ class _Work:
         budget.check("these exact odds", "use fewer dice, or roll it with `rules roll EXPR --seed N`")
 
 
-def _keep_dp(faces: list[int], pools: list[tuple[int, list[int]]], keep: int,
+# Above the complexity gate (C901): one DP over kept dice; to go with one keep/drop.
+def _keep_dp(faces: list[int], pools: list[tuple[int, list[int]]], keep: int,  # noqa: C901
              gain: tuple[int, ...], work: _Work) -> dict[int, int]:
     """Weights of the sum of gains of the first `keep` dice, faces taken in the given order.
 

@@ -41,7 +41,8 @@ def term_faces(spec: TermSpec) -> list[Face]:
     return [(spec.value(i), spec.gain[i], marks[i] if marks is not None else none) for i in range(spec.sides + 1)]
 
 
-def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, folds: Sequence[Fold]) -> Joint:
+# Above the complexity gate (C901): one exact walk over faces, keep and folds.
+def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, folds: Sequence[Fold]) -> Joint:  # noqa: C901
     """Weights of every combination of the folds' values over a union of independent kinds of dice.
 
     Faces are taken from the highest down; for each, how many dice of each kind show it.  The weight of a

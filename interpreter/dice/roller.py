@@ -44,7 +44,8 @@ def _draw_rerolled(spec: TermSpec, draw: Callable[[int], int], ctx: Context, his
     return v
 
 
-def roll_spec(spec: TermSpec, draw: Callable[[int], int], ctx: Context, traces: Traces, counted: bool) -> int:
+# Above the complexity gate (C901): its hand-specialised fast paths, kept for speed.
+def roll_spec(spec: TermSpec, draw: Callable[[int], int], ctx: Context, traces: Traces, counted: bool) -> int:  # noqa: C901
     """Roll one resolved term with all its modifiers and record its trace."""
     n, s = spec.count, spec.sides
     if spec.raw is not None:

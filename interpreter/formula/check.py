@@ -121,42 +121,53 @@ class Allowlist:
                 return []
             return [node.left, node.right]  # type: ignore[attr-defined]
         if kind is ast.UnaryOp:
-            op = node.op  # type: ignore[attr-defined]
-            if isinstance(op, ast.Invert):
-                self._refuse(node, order, "'~' is not allowed")
-                return []
-            operand = node.operand  # type: ignore[attr-defined]
-            if (
-                isinstance(op, ast.USub)
-                and type(operand) is ast.Constant
-                and type(operand.value) is int
-                and limits.INT_MIN <= -operand.value <= limits.INT_MAX
-            ):
-                self.folded.add(id(operand))
-            return [operand]
+            return self._unary(node, order)  # type: ignore[arg-type]
         if kind is ast.BoolOp:
             return list(node.values)  # type: ignore[attr-defined]
         if kind is ast.Compare:
-            for op in node.ops:  # type: ignore[attr-defined]
-                refused = _COMPARE_REFUSED.get(type(op))
-                if refused:
-                    self._refuse(node, order, refused)
-                    return []
-            return [node.left, *node.comparators]  # type: ignore[attr-defined]
+            return self._compare(node, order)  # type: ignore[arg-type]
         if kind is ast.IfExp:
             return [node.body, node.test, node.orelse]  # type: ignore[attr-defined]
         if kind is ast.Call:
             return self._call(node, order)  # type: ignore[arg-type]
+        self._refused_node(node, order)
+        return []
+
+    def _unary(self, node: ast.UnaryOp, order: int) -> list[ast.AST]:
+        op = node.op
+        if isinstance(op, ast.Invert):
+            self._refuse(node, order, "'~' is not allowed")
+            return []
+        operand = node.operand
+        if (
+            isinstance(op, ast.USub)
+            and type(operand) is ast.Constant
+            and type(operand.value) is int
+            and limits.INT_MIN <= -operand.value <= limits.INT_MAX
+        ):
+            self.folded.add(id(operand))
+        return [operand]
+
+    def _compare(self, node: ast.Compare, order: int) -> list[ast.AST]:
+        for op in node.ops:
+            refused = _COMPARE_REFUSED.get(type(op))
+            if refused:
+                self._refuse(node, order, refused)
+                return []
+        return [node.left, *node.comparators]
+
+    def _refused_node(self, node: ast.AST, order: int) -> None:
+        """A node of a kind formulas do not allow: refused, with the name a call binds when it reads like one."""
+        kind = type(node)
         refused = _NODE_REFUSED.get(kind)
-        if kind is ast.Attribute and isinstance(node.value, ast.Name):  # type: ignore[attr-defined]
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
             # `ritual.roll`: a call's values are bound as `ritual_roll`
-            joined = f"{node.value.id}_{node.attr}"  # type: ignore[attr-defined]
+            joined = f"{node.value.id}_{node.attr}"
             if joined in self.names:
                 error = FormulaSyntaxError(f"{refused}; did you mean '{joined}'?", self.source.node_at(node))
                 self._problem(node, order, error)
-                return []
+                return
         self._refuse(node, order, refused or f"{kind.__name__} is not allowed")
-        return []
 
     def _name(self, node: ast.Name, order: int) -> None:
         name = node.id

@@ -47,7 +47,7 @@ def read(value: Any, name: str, where: Location) -> Any:
     return number(value, f"'{name}'", where)
 
 
-def number(value: Any, what: str, where: Location) -> Any:
+def number(value: object, what: str, where: Location) -> object:
     """A value as a number: flags and numbers in range pass (subclasses made plain), anything else is an error."""
     if isinstance(value, bool):
         return bool(value)
@@ -64,17 +64,17 @@ def number(value: Any, what: str, where: Location) -> Any:
     raise EvaluationError(f"{what} is not a number (it is {type(value).__name__})", where)
 
 
-def out_of_range(value: Any, info: tuple[str, Location]) -> Any:
+def out_of_range(value: object, info: tuple[str, Location]) -> object:
     """The error for an operation whose result leaves 64 bits (`info`: the operation's text and place)."""
     kind = "integer" if isinstance(value, int) else "number"
     raise EvaluationError(f"{kind} out of range in '{info[0]}'", info[1])
 
 
-def division_by_zero(info: tuple[str, Location]) -> Any:
+def division_by_zero(info: tuple[str, Location]) -> object:
     raise EvaluationError(f"division by zero in '{info[0]}'", info[1])
 
 
-def result(value: Any, info: tuple[str, Location]) -> Any:
+def result(value: object, info: tuple[str, Location]) -> object:
     """A function's result that is not a whole number in range: a flag or a float passes, anything else is an error."""
     if isinstance(value, int) and not isinstance(value, bool) and not isinstance(value, Partial):
         if limits.INT_MIN <= value <= limits.INT_MAX:
@@ -91,7 +91,7 @@ def table_function(tables: Any, name: str, where: Location) -> Callable[..., Any
     return function  # type: ignore[no-any-return]
 
 
-def called(function: Callable[..., Any], args: tuple[Any, ...], where: Location) -> Any:
+def called(function: Callable[..., object], args: tuple[object, ...], where: Location) -> object:
     """A function's result, its own errors placed at the call."""
     try:
         return function(*args)
@@ -99,7 +99,7 @@ def called(function: Callable[..., Any], args: tuple[Any, ...], where: Location)
         raise err.located(where) from None
 
 
-HELPERS: dict[str, Any] = {
+HELPERS: dict[str, object] = {
     "_M": MISSING, "_read": read, "_oor": out_of_range, "_zero": division_by_zero, "_result": result,
     "_table": table_function, "_called": called, "_number": number,
 }
@@ -287,7 +287,7 @@ def compiled(source: Source, body: ast.expr, folded: frozenset[int]) -> Callable
     lines, value = FormulaWriter(keep, temp).write(source, body, folded)
     text = "def run(e, F):\n" + "".join(f"    {line}\n" for line in lines) + f"    return {value}\n"
     exec(compile(text, "<formula>", "exec"), kept)  # noqa: S102  # only what the writer made from a checked tree
-    run: Callable[[Any, Any], Any] = kept["run"]
+    run: Callable[[object, object], object] = kept["run"]
     return run
 
 

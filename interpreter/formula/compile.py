@@ -63,7 +63,6 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Collection, Mapping
-from typing import Any
 
 from interpreter import limits
 from interpreter.errors import FormulaSyntaxError, LimitExceeded, Location
@@ -104,7 +103,7 @@ class Formula:
     def evaluate(
         self,
         env: Mapping[str, object],
-        functions: Mapping[str, Callable[..., Any]] | None = None,
+        functions: Mapping[str, Callable[..., object]] | None = None,
     ) -> int | bool | float:
         """The formula's value with names taken from ``env``.
 
@@ -167,7 +166,7 @@ def compile_formula(
 def _literal(value: int) -> Runner:
     """The runner of a formula that is one whole number, made without parsing it."""
 
-    def constant(env: Mapping[str, Any], tables: Mapping[str, Any] | None) -> int:
+    def constant(env: Mapping[str, object], tables: Mapping[str, object] | None) -> int:
         return value
 
     return constant

@@ -9,8 +9,8 @@ from typing import Any
 from interpreter.errors import EvaluationError
 
 Number = int | bool | float
-Env = Mapping[str, Any]
-Tables = Mapping[str, Callable[..., Any]] | None
+Env = Mapping[str, object]
+Tables = Mapping[str, Callable[..., object]] | None
 Runner = Callable[[Env, Tables], Any]
 
 

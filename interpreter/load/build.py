@@ -52,7 +52,7 @@ _NUMBER_START = frozenset("0123456789+-.")
 _TOP_LEVEL = "the top level must be a mapping of keys to values"
 
 
-def resolve_plain(text: str) -> Any:
+def resolve_plain(text: str) -> object:
     """The value of a plain scalar under the YAML 1.2 core schema."""
     if not text or text[0] not in _NUMBER_START:
         if text in _NULL:
@@ -96,7 +96,7 @@ def _int(text: str, digits: str, most: int) -> int:
     return value
 
 
-def _kind_name(value: Any) -> str:
+def _kind_name(value: object) -> str:
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -110,7 +110,7 @@ def _kind_name(value: Any) -> str:
     return type(value).__name__
 
 
-def _copy(value: Any) -> Any:
+def _copy(value: object) -> object:
     if isinstance(value, dict):
         return {k: _copy(v) for k, v in value.items()}
     if isinstance(value, list):
@@ -118,7 +118,7 @@ def _copy(value: Any) -> Any:
     return value
 
 
-def _key_problem(raw: Any, written: str | None) -> str:
+def _key_problem(raw: object, written: str | None) -> str:
     """Why ``raw`` cannot be a key; ``written`` is its text when it is a plain scalar."""
     if written is None:
         return f"keys must be strings, not {_kind_name(raw)}"
@@ -132,7 +132,7 @@ class _Anchor:
 
     __slots__ = ("done", "height", "node", "size", "value")
 
-    def __init__(self, value: Any, node: PositionNode, size: int, height: int, done: bool):
+    def __init__(self, value: object, node: PositionNode, size: int, height: int, done: bool):
         self.value = value
         self.node = node
         self.size = size
@@ -150,201 +150,240 @@ def _fail(message: str, file: str, line: int, col: int, path: str) -> RulesetLoa
     return RulesetLoadError(message, where=Location(file, line, col, path))
 
 
+class _Builder:
+    """The document being built, one event at a time.
+
+    The innermost open collection lives in the slots below; its ancestors are saved in ``outer``
+    as lists [in_map, box, kids, node, path, index, depth, flow, anchor, start, deepest].
+    """
+
+    __slots__ = ("alias_count", "alias_nodes", "anchors", "box", "c_anchor", "c_node", "c_start", "count", "cpath",
+                 "deepest", "depth", "flow", "have_root", "in_map", "index", "key", "key_pos", "kids", "lines",
+                 "max_depth", "outer", "root", "root_node")
+
+    def __init__(self, text: str) -> None:
+        self.lines = text.split("\n")
+        self.anchors: dict[str, _Anchor] = {}
+        self.root: object = None
+        self.root_node: PositionNode = [1, 1, None]
+        self.have_root = False
+        self.count = 0
+        self.alias_count = 0
+        self.alias_nodes = 0
+        self.max_depth = limits.MAX_DEPTH
+        self.in_map = False
+        self.box: Any = None             # the collection being filled
+        self.kids: Any = None            # the position nodes of its entries (a dict or a list)
+        self.c_node: PositionNode = self.root_node
+        self.cpath: Path = ()
+        self.key: str | None = None      # the key whose value comes next (None: a key comes next)
+        self.key_pos: tuple[int, int] = (0, 0)
+        self.index = 0
+        self.depth = 0                   # 0: no collection is open
+        self.flow = False
+        self.c_anchor: str | None = None
+        self.c_start = 0
+        self.deepest = 0
+        self.outer: list[list[Any]] = []
+
+    def quoted(self, line: int, col: int) -> bool:
+        """Whether a scalar starts with a quote (it is then placed past it)."""
+        lines = self.lines
+        row = lines[line - 1] if 0 < line <= len(lines) else ""
+        return 0 < col <= len(row) and row[col - 1] in "'\""
+
+    def alias_target(self, name: str, line: int, col: int) -> _Anchor:
+        """What an alias names, counted against the limits on aliases and the nodes they bring in."""
+        self.alias_count += 1
+        if self.alias_count > limits.MAX_ALIASES:
+            raise Problem(f"too many aliases (more than {limits.MAX_ALIASES})", line, col)
+        target = self.anchors.get(name)
+        if target is None or not target.done:
+            raise Problem(_alias_problem(name, target), line, col)
+        self.alias_nodes += target.size
+        if self.alias_nodes > limits.MAX_NODES:
+            raise Problem(f"aliases expand to more than {limits.MAX_NODES} nodes", line, col)
+        return target
+
+    # ------------------------------------------------------------------------------------ a key
+    def read_key(self, kind: int, line: int, col: int, value: str, flag: bool, anchor: str | None) -> None:
+        raw, written = self._raw_key(kind, line, col, value, flag, anchor)
+        if raw.__class__ is str:
+            name = raw
+        elif isinstance(raw, int) and not isinstance(raw, bool):
+            name = str(raw)
+        else:
+            raise Problem(_key_problem(raw, written), line, col)
+        if name in self.box:
+            first = self.kids[name]
+            raise Problem(f"duplicate key {name!r} (first defined at line {first[3]}, "
+                          f"column {first[4]})", line, col, self.cpath + (name,))
+        self.key = name
+        self.key_pos = (line, col)
+        self.count += 1
+        if anchor is not None and kind != ALIAS:
+            self.anchors[anchor] = _Anchor(raw, [line, col, None], 1, 0, True)
+
+    def _raw_key(self, kind: int, line: int, col: int, value: str, flag: bool,
+                 anchor: str | None) -> tuple[object, str | None]:
+        """A key's value as read, and its text when it is a scalar."""
+        if kind == SCALAR:
+            if not flag:
+                return value, value
+            if value == "<<":
+                raise Problem("merge keys ('<<') are not supported", line, col)
+            try:
+                return resolve_plain(value), value
+            except OutOfRange:
+                raise Problem(f"this key is a {_OUT_OF_RANGE}", line, col) from None
+        if kind == ALIAS:
+            assert anchor is not None  # an alias event names its anchor
+            return self.alias_target(anchor, line, col).value, None
+        if kind == REFUSE:
+            raise Problem(value, line, col)
+        raise Problem(_key_problem({} if kind == MAP else [], None), line, col)
+
+    # ------------------------------------------------------------------------------------ an end
+    def end(self) -> None:
+        if self.c_anchor is not None:
+            self.anchors[self.c_anchor] = _Anchor(self.box, self.c_node, self.count - self.c_start,
+                                                  self.deepest - self.depth + 1, True)
+        inner = self.deepest
+        if self.outer:
+            (self.in_map, self.box, self.kids, self.c_node, self.cpath, self.index, self.depth, self.flow,
+             self.c_anchor, self.c_start, self.deepest) = self.outer.pop()
+            self.key = None
+            self.deepest = max(self.deepest, inner)
+        else:
+            self.in_map, self.box, self.kids, self.cpath, self.depth = False, None, None, (), 0
+
+    # ------------------------------------------------------------------------------------ a value
+    def read_value(self, kind: int, line: int, col: int, value: str, flag: bool, empty: bool,
+                   anchor: str | None) -> None:
+        path = self._value_path(kind, line, col, value)
+        item, node = self._item(kind, line, col, value, flag, empty, anchor, path)
+        self._place(item, node)
+        if kind in (MAP, SEQ):
+            self._open(kind == MAP, item, node, path, flag, anchor)
+
+    def _value_path(self, kind: int, line: int, col: int, value: str) -> Path:
+        if self.in_map:
+            assert self.key is not None  # a key was read just before its value
+            return self.cpath + (self.key,)
+        if self.depth:
+            return self.cpath + (self.index,)
+        if self.have_root:  # the parser never gives a second document
+            raise Problem("only one YAML document is allowed in a file", line, col)
+        if kind == REFUSE:
+            raise Problem(value, line, col, ())
+        if kind != MAP:
+            raise Problem(_TOP_LEVEL, line, col, ())
+        return ()
+
+    def _item(self, kind: int, line: int, col: int, value: str, flag: bool, empty: bool, anchor: str | None,
+              path: Path) -> tuple[object, PositionNode]:
+        """The value an event gives and its position node."""
+        node: PositionNode
+        if kind == SCALAR:
+            try:
+                item = resolve_plain(value) if flag else value
+            except OutOfRange:
+                raise Problem(_OUT_OF_RANGE, line, col, path) from None
+            self.count += 1
+            if empty and self.in_map:
+                node = [self.key_pos[0], self.key_pos[1], None]
+            else:
+                node = [line, col + 1 if not flag and self.quoted(line, col) else col, None]
+            if anchor is not None:
+                self.anchors[anchor] = _Anchor(item, node, 1, 0, True)
+            return item, node
+        if kind in (MAP, SEQ):
+            if self.depth + 1 > self.max_depth:
+                raise Problem(f"nesting deeper than {self.max_depth} levels", line, col)
+            item = {} if kind == MAP else []
+            node = [line, col, {} if kind == MAP else []]
+            if anchor is not None:
+                self.anchors[anchor] = _Anchor(None, node, 0, 0, False)
+            return item, node
+        if kind == ALIAS:
+            assert anchor is not None  # an alias event names its anchor
+            return self._alias(anchor, line, col)
+        raise Problem(value, line, col, path)  # REFUSE
+
+    def _alias(self, name: str, line: int, col: int) -> tuple[object, PositionNode]:
+        target = self.alias_target(name, line, col)
+        if self.depth + target.height > self.max_depth:
+            raise Problem(f"nesting deeper than {self.max_depth} levels", line, col)
+        self.deepest = max(self.deepest, self.depth + target.height)
+        self.count += target.size
+        return _copy(target.value), [line, col, target.node[2]]  # the copy's insides are placed at the original
+
+    def _place(self, item: object, node: PositionNode) -> None:
+        """Put a value into the open collection (or make it the root)."""
+        if self.in_map:
+            key = self.key
+            self.box[key] = item
+            node.append(self.key_pos[0])
+            node.append(self.key_pos[1])
+            self.kids[key] = node
+            self.key = None
+        elif self.depth:
+            self.box.append(item)
+            self.kids.append(node)
+            self.index += 1
+        else:
+            self.root = item
+            self.root_node = node
+            self.have_root = True
+
+    def _open(self, in_map: bool, item: object, node: PositionNode, path: Path, flag: bool, anchor: str | None) -> None:
+        """Make a new collection the open one, saving the one that was."""
+        if self.depth:
+            self.outer.append([self.in_map, self.box, self.kids, self.c_node, self.cpath, self.index, self.depth,
+                               self.flow, self.c_anchor, self.c_start, self.deepest])
+        self.in_map = in_map
+        self.box = item
+        self.kids = node[2]
+        self.c_node = node
+        self.cpath = path
+        self.index = 0
+        self.depth += 1
+        self.flow = flag
+        self.c_anchor = anchor
+        self.c_start = self.count
+        self.count += 1
+        self.deepest = self.depth
+
+    def too_deep(self, deep: FlowTooDeep, file: str) -> RulesetLoadError:
+        """The scanner stopped at the first flow collection past the limit, looking ahead of the events
+        seen so far: the error at the one at which the nesting limit is passed."""
+        block = sum(1 for saved in self.outer if not saved[7]) + (1 if self.depth and not self.flow else 0)
+        index = min(max(self.max_depth - block, 0), len(deep.marks) - 1)
+        mark = deep.marks[index]
+        return _fail(f"nesting deeper than {self.max_depth} levels", file, mark.line + 1,
+                     mark.column + 1, json_path(self.cpath))
+
+
 def build_document(events: Iterable[Event], file: str, text: str = "", source: str | None = None) -> Document:
     """Turn an event stream into a Document, enforcing every structural rule.
 
     ``text`` is the text the events were read from: a quoted scalar is placed at its first
     character, past the quote, so that columns inside it (a formula's) count from there.
     """
-    lines = text.split("\n")
-
-    def quoted(line: int, col: int) -> bool:
-        row = lines[line - 1] if 0 < line <= len(lines) else ""
-        return 0 < col <= len(row) and row[col - 1] in "'\""
-
-    anchors: dict[str, _Anchor] = {}
-    root: Any = None
-    root_node: PositionNode = [1, 1, None]
-    have_root = False
-    count = 0
-    alias_count = 0
-    alias_nodes = 0
-    max_depth = limits.MAX_DEPTH
-    max_aliases = limits.MAX_ALIASES
-    max_nodes = limits.MAX_NODES
-    resolve = resolve_plain
-
-    # The innermost open collection lives in these variables; its ancestors are saved in
-    # ``outer`` as lists [in_map, box, kids, node, path, index, depth, flow, anchor, start, deepest].
-    in_map = False
-    box: Any = None             # the collection being filled
-    kids: Any = None            # the position nodes of its entries (a dict or a list)
-    c_node: PositionNode = root_node
-    cpath: Path = ()
-    key: str | None = None      # the key whose value comes next (None: a key comes next)
-    key_pos: tuple[int, int] = (0, 0)
-    index = 0
-    depth = 0                   # 0: no collection is open
-    flow = False
-    c_anchor: str | None = None
-    c_start = 0
-    deepest = 0
-    outer: list[list[Any]] = []
-
-    def alias_target(name: str, line: int, col: int) -> _Anchor:
-        nonlocal alias_count, alias_nodes
-        alias_count += 1
-        if alias_count > max_aliases:
-            raise Problem(f"too many aliases (more than {max_aliases})", line, col)
-        target = anchors.get(name)
-        if target is None or not target.done:
-            raise Problem(_alias_problem(name, target), line, col)
-        alias_nodes += target.size
-        if alias_nodes > max_nodes:
-            raise Problem(f"aliases expand to more than {max_nodes} nodes", line, col)
-        return target
-
+    b = _Builder(text)
     try:
         for kind, line, col, value, flag, empty, anchor in events:
-            # ------------------------------------------------------------ a key
-            if in_map and key is None and kind != END:
-                if kind == SCALAR:
-                    if flag:
-                        if value == "<<":
-                            raise Problem("merge keys ('<<') are not supported", line, col)
-                        try:
-                            raw = resolve(value)
-                        except OutOfRange:
-                            raise Problem(f"this key is a {_OUT_OF_RANGE}", line, col) from None
-                    else:
-                        raw = value
-                    written = value
-                elif kind == ALIAS:
-                    raw = alias_target(anchor, line, col).value
-                    written = None
-                    anchor = None
-                elif kind == REFUSE:
-                    raise Problem(value, line, col)
-                else:
-                    raise Problem(_key_problem({} if kind == MAP else [], None), line, col)
-                if raw.__class__ is str:
-                    name = raw
-                elif isinstance(raw, int) and not isinstance(raw, bool):
-                    name = str(raw)
-                else:
-                    raise Problem(_key_problem(raw, written), line, col)
-                if name in box:
-                    first = kids[name]
-                    raise Problem(f"duplicate key {name!r} (first defined at line {first[3]}, "
-                                  f"column {first[4]})", line, col, cpath + (name,))
-                key = name
-                key_pos = (line, col)
-                count += 1
-                if anchor is not None:
-                    anchors[anchor] = _Anchor(raw, [line, col, None], 1, 0, True)
-                continue
-
-            # ----------------------------------------------------- an end
             if kind == END:
-                if c_anchor is not None:
-                    anchors[c_anchor] = _Anchor(box, c_node, count - c_start, deepest - depth + 1, True)
-                inner = deepest
-                if outer:
-                    in_map, box, kids, c_node, cpath, index, depth, flow, c_anchor, c_start, deepest = outer.pop()
-                    key = None
-                    deepest = max(deepest, inner)
-                else:
-                    in_map, box, kids, cpath, depth = False, None, None, (), 0
-                continue
-
-            # --------------------------------------------------- a value
-            if in_map:
-                assert key is not None  # a key was read just before its value
-                path = cpath + (key,)
-            elif depth:
-                path = cpath + (index,)
+                b.end()
+            elif b.in_map and b.key is None:
+                b.read_key(kind, line, col, value, flag, anchor)
             else:
-                if have_root:  # the parser never gives a second document
-                    raise Problem("only one YAML document is allowed in a file", line, col)
-                if kind == REFUSE:
-                    raise Problem(value, line, col, ())
-                if kind != MAP:
-                    raise Problem(_TOP_LEVEL, line, col, ())
-                path = ()
-
-            node: PositionNode
-            if kind == SCALAR:
-                try:
-                    item = resolve(value) if flag else value
-                except OutOfRange:
-                    raise Problem(_OUT_OF_RANGE, line, col, path) from None
-                count += 1
-                if empty and in_map:
-                    node = [key_pos[0], key_pos[1], None]
-                else:
-                    node = [line, col + 1 if not flag and quoted(line, col) else col, None]
-                if anchor is not None:
-                    anchors[anchor] = _Anchor(item, node, 1, 0, True)
-            elif kind in (MAP, SEQ):
-                if depth + 1 > max_depth:
-                    raise Problem(f"nesting deeper than {max_depth} levels", line, col)
-                item = {} if kind == MAP else []
-                node = [line, col, {} if kind == MAP else []]
-                if anchor is not None:
-                    anchors[anchor] = _Anchor(None, node, 0, 0, False)
-            elif kind == ALIAS:
-                target = alias_target(anchor, line, col)
-                if depth + target.height > max_depth:
-                    raise Problem(f"nesting deeper than {max_depth} levels", line, col)
-                deepest = max(deepest, depth + target.height)
-                count += target.size
-                item = _copy(target.value)
-                node = [line, col, target.node[2]]  # the copy's insides are placed at the original
-            else:  # REFUSE
-                raise Problem(value, line, col, path)
-
-            if in_map:
-                box[key] = item
-                node.append(key_pos[0])
-                node.append(key_pos[1])
-                kids[key] = node
-                key = None
-            elif depth:
-                box.append(item)
-                kids.append(node)
-                index += 1
-            else:
-                root = item
-                root_node = node
-                have_root = True
-            if kind in (MAP, SEQ):
-                if depth:
-                    outer.append([in_map, box, kids, c_node, cpath, index, depth, flow, c_anchor, c_start, deepest])
-                in_map = kind == MAP
-                box = item
-                kids = node[2]
-                c_node = node
-                cpath = path
-                index = 0
-                depth += 1
-                flow = flag
-                c_anchor = anchor
-                c_start = count
-                count += 1
-                deepest = depth
-
+                b.read_value(kind, line, col, value, flag, empty, anchor)
     except Problem as problem:
-        where = cpath if problem.path is None else problem.path
+        where = b.cpath if problem.path is None else problem.path
         raise _fail(problem.message, file, problem.line, problem.col, json_path(where)) from None
     except FlowTooDeep as deep:
-        # The scanner stopped at the first flow collection past the limit, looking ahead
-        # of the events seen so far: report the one at which the nesting limit is passed.
-        block = sum(1 for saved in outer if not saved[7]) + (1 if depth and not flow else 0)
-        index = min(max(max_depth - block, 0), len(deep.marks) - 1)
-        mark = deep.marks[index]
-        raise _fail(f"nesting deeper than {max_depth} levels", file, mark.line + 1,
-                    mark.column + 1, json_path(cpath)) from None
-
-    if not have_root:
+        raise b.too_deep(deep, file) from None
+    if not b.have_root:
         raise _fail(_TOP_LEVEL, file, 1, 1, "$")
-    return Document(root, file, root_node, source)
+    return Document(b.root, file, b.root_node, source)

@@ -265,7 +265,7 @@ def _read(path: str, limit: int) -> bytes | None:
 # ------------------------------------------------------------------------------------- records
 
 
-def _record(key: str, body: Any) -> bytes | None:
+def _record(key: str, body: object) -> bytes | None:
     payload = json.dumps(body, separators=(",", ":")).encode("utf-8")
     header = json.dumps({"format": FORMAT, "key": key, "versions": versions(), "length": len(payload),
                          "crc32": zlib.crc32(payload)})
@@ -273,7 +273,7 @@ def _record(key: str, body: Any) -> bytes | None:
     return data if len(data) <= limits.MAX_RECORD_BYTES else None
 
 
-def _body(path: str, key: str) -> Any:
+def _body(path: str, key: str) -> object:
     """The body of an intact record with this key, or None."""
     record = _read(path, limits.MAX_RECORD_BYTES)
     if record is None:

@@ -67,16 +67,16 @@ class FlowTooDeep(Exception):
 class _CheckingScanner(Scanner):
     """ruamel.yaml's scanner, noting tags and flow nesting and refusing old YAML versions."""
 
-    def __init__(self, loader: Any = None) -> None:
+    def __init__(self, loader: object = None) -> None:
         self.rs_tags: list[Any] = []
-        self.rs_flow: list[Any] = []
+        self.rs_flow: list[object] = []
         super().__init__(loader=loader)
 
     def fetch_tag(self) -> None:
         super().fetch_tag()
         self.rs_tags.append(self.tokens[-1])
 
-    def scan_directive(self) -> Any:
+    def scan_directive(self) -> object:
         token = super().scan_directive()
         if token.name == "YAML" and tuple(token.value) != (1, 2):
             major, minor = token.value
@@ -91,12 +91,12 @@ class _CheckingScanner(Scanner):
         if len(self.rs_flow) > limits.MAX_DEPTH:
             raise FlowTooDeep(list(self.rs_flow))
 
-    def fetch_flow_collection_end(self, TokenClass: Any) -> None:
+    def fetch_flow_collection_end(self, TokenClass: object) -> None:
         super().fetch_flow_collection_end(TokenClass)
         del self.rs_flow[len(self.flow_context):]
 
 
-def _tag_refusal(text: str, scanner: _CheckingScanner, fallback_mark: Any) -> Event:
+def _tag_refusal(text: str, scanner: _CheckingScanner, fallback_mark: object) -> Event:
     """A REFUSE event for the first tag in the text (the first tagged node is refused)."""
     if scanner.rs_tags:
         token = scanner.rs_tags[0]

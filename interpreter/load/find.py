@@ -87,6 +87,8 @@ def _plain(path: str) -> str:
 
 # What each file of a ruleset folder declares, by (path, size, modification time, inode): one command
 # asks for ids many times (every id it looks up, every collision it checks) and reads each file once.
+# A long-lived process (the language server) sees files change: at most limits.MAX_DECLARED_FILES
+# are remembered, the oldest forgotten first.
 _DECLARED: dict[tuple[str, int, int, int], tuple[str | None, int]] = {}
 
 
@@ -135,6 +137,8 @@ def _declared(path: str, trust_cache: bool = True) -> tuple[str | None, int]:
         known = _parsed_id(data, path)
         if where is not None:
             cache.write_id(where, key, *known)
+    if len(_DECLARED) >= limits.MAX_DECLARED_FILES:
+        del _DECLARED[next(iter(_DECLARED))]
     _DECLARED[memo] = known
     return known
 

@@ -28,7 +28,7 @@ def pattern(validator: Any, wanted: str, instance: Any, schema: dict[str, Any]) 
         yield ValidationError(f"{instance!r} does not match {wanted!r}")
 
 
-def _kind_key(branch: Any) -> str | None:
+def _kind_key(branch: object) -> str | None:
     """The key that tells a mapping branch apart: the first it requires."""
     if isinstance(branch, dict) and branch.get("type") == "object" and branch.get("required"):
         key = branch["required"][0]
@@ -38,7 +38,7 @@ def _kind_key(branch: Any) -> str | None:
 
 def _key_errors(validator: Any, branch: dict[str, Any], instance: dict[str, Any], index: int) -> list[ValidationError]:
     """What a mapping branch says about a value's keys alone: missing required keys, keys it does not allow."""
-    keys_only: dict[str, Any] = {"type": "object", "required": branch.get("required", [])}
+    keys_only: dict[str, object] = {"type": "object", "required": branch.get("required", [])}
     if branch.get("additionalProperties") is False and "patternProperties" not in branch:
         keys_only["properties"] = dict.fromkeys(branch.get("properties", {}), True)
         keys_only["additionalProperties"] = False

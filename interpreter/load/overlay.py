@@ -13,8 +13,6 @@ it inherited).
 
 from __future__ import annotations
 
-from typing import Any
-
 from interpreter.errors import Location, SchemaViolation
 from interpreter.load.document import Document, Path, json_path
 from interpreter.record import field, record
@@ -26,12 +24,12 @@ __all__ = ["NOT_INHERITED", "MergedDocument", "changes", "inherited", "merge_pat
 NOT_INHERITED = ("examples",)
 
 
-def inherited(base: dict[str, Any]) -> dict[str, Any]:
+def inherited(base: dict[str, object]) -> dict[str, object]:
     """What an overlay takes over from its base: everything but the keys in NOT_INHERITED."""
     return {key: value for key, value in base.items() if key not in NOT_INHERITED}
 
 
-def merge_patch(target: Any, patch: Any) -> Any:
+def merge_patch(target: object, patch: object) -> object:
     """``patch`` applied to ``target`` as RFC 7386 says; neither argument is changed."""
     if not isinstance(patch, dict):
         return patch
@@ -44,7 +42,7 @@ def merge_patch(target: Any, patch: Any) -> Any:
     return merged
 
 
-def changes(base: Any, patch: Any, path: Path = ()) -> list[tuple[str, str]]:
+def changes(base: object, patch: object, path: Path = ()) -> list[tuple[str, str]]:
     """What a patch does to its base: (JSON path, "added", "changed" or "removed"), in patch order."""
     out: list[tuple[str, str]] = []
     if not isinstance(patch, dict):

@@ -4,17 +4,19 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import cache
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Protocol
 
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
-from interpreter.errors import SchemaViolation
+from interpreter.errors import Location, SchemaViolation
 from interpreter.hints import closest, suggest
 from interpreter.load.bundled import schema_file
+from interpreter.load.document import Path
 from interpreter.load.shape import whole_pattern
+from interpreter.words import value_text
 
 _TYPE_WORDS = {
     "string": "text", "integer": "a whole number", "boolean": "true or false", "object": "a mapping",
@@ -29,7 +31,7 @@ _PATTERN_WORDS = {
 
 
 @cache
-def schema(name: str = "ruleset.schema.json") -> dict[str, Any]:
+def schema(name: str = "ruleset.schema.json") -> dict[str, object]:
     """The bundled JSON schema, read once."""
     with open(schema_file(name), encoding="utf-8") as handle:
         return json.load(handle)  # type: ignore[no-any-return]
@@ -44,9 +46,9 @@ def _validator(name: str) -> Any:
     return kind(schema(name))
 
 
-def _describe(value: Any) -> str:
+def _describe(value: object) -> str:
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return value_text(value)
     if isinstance(value, (int, float)):
         return f"the number {value}"
     if isinstance(value, str):
@@ -75,10 +77,19 @@ def _words(types: list[str]) -> str:
     return ", ".join(words[:-1]) + " or " + words[-1]
 
 
+class Placing(Protocol):
+    """What the check reads: a document's data, and where a path of it is written (a Document, or a stand-in)."""
+
+    @property
+    def data(self) -> object: ...
+
+    def where(self, path: Path, *, key: bool = False) -> Location: ...
+
+
 class _Message(NamedTuple):
     """One problem found by the schema, before it is placed in the file."""
 
-    path: tuple[Any, ...]
+    path: Path
     at_key: bool
     text: str
     hint: str | None = None
@@ -93,7 +104,7 @@ def _types_of(branch: dict[str, Any]) -> list[str]:
     return list(kind) if isinstance(kind, list) else [kind]
 
 
-def _fits(branch: dict[str, Any], instance: Any, schema_name: str) -> bool:
+def _fits(branch: dict[str, object], instance: object, schema_name: str) -> bool:
     """Whether the instance has one of the types a oneOf branch allows (any, when it names none)."""
     types = _types_of(branch)
     checker = _validator(schema_name)
@@ -186,61 +197,86 @@ def _pattern(error: ValidationError) -> _Message:
 
 def _messages(error: ValidationError, schema_name: str) -> Iterator[_Message]:
     """The messages for one jsonschema error, worded for a game master."""
-    path = tuple(error.absolute_path)
     kind = error.validator
+    if kind == "oneOf":
+        return _one_of(error, schema_name)
+    if kind == "pattern":
+        return iter([_pattern(error)])
+    worded = _WORDED.get(kind)
+    if worded is None:
+        return iter([_Message(tuple(error.absolute_path), False, error.message)])
+    return worded(error, tuple(error.absolute_path))
+
+
+def _required(error: ValidationError, path: Path) -> Iterator[_Message]:
+    for key in error.validator_value:
+        if isinstance(error.instance, dict) and key not in error.instance:
+            yield _Message(path, bool(path), f"missing required key '{key}'", missing=key)
+
+
+def _unknown_keys(error: ValidationError, path: Path) -> Iterator[_Message]:
+    allowed = list(error.schema.get("properties", {}))
+    for key in error.instance:
+        if key not in allowed:
+            close = closest(str(key), allowed)
+            if close:
+                hint: str | None = f"did you mean '{close}'?"
+            elif allowed:
+                hint = "allowed keys: " + ", ".join(allowed)
+            else:
+                hint = None
+            yield _Message(path + (key,), True, f"unknown key '{key}'", hint, typo_of=close)
+
+
+def _wrong_type(error: ValidationError, path: Path) -> Iterator[_Message]:
+    wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
     instance = error.instance
-    if kind == "required":
-        for key in error.validator_value:
-            if isinstance(instance, dict) and key not in instance:
-                yield _Message(path, bool(path), f"missing required key '{key}'", missing=key)
-    elif kind == "additionalProperties":
-        allowed = list(error.schema.get("properties", {}))
-        for key in instance:
-            if key not in allowed:
-                close = closest(str(key), allowed)
-                if close:
-                    hint = f"did you mean '{close}'?"
-                elif allowed:
-                    hint = "allowed keys: " + ", ".join(allowed)
-                else:
-                    hint = None
-                yield _Message(path + (key,), True, f"unknown key '{key}'", hint, typo_of=close)
-    elif kind == "type":
-        wanted = error.validator_value if isinstance(error.validator_value, list) else [error.validator_value]
-        if isinstance(instance, float) and "integer" in wanted:
-            yield _Message(path, False, f"only whole numbers are allowed, not {instance}")
-        else:
-            yield _Message(path, False, f"expected {_words(wanted)}, got {_describe(instance)}")
-    elif kind == "enum":
-        choices = [str(c) for c in error.validator_value]
-        if isinstance(instance, str):
-            yield _Message(path, False, f"'{instance}' is not one of: {', '.join(choices)}",
-                           suggest(instance, choices))
-        else:
-            yield _Message(path, False, f"expected one of: {', '.join(choices)}; got {_describe(instance)}")
-    elif kind == "pattern":
-        yield _pattern(error)
-    elif kind in ("minItems", "maxItems"):
-        bound = error.validator_value
-        word = "at least" if kind == "minItems" else "at most"
-        count = len(instance) if isinstance(instance, list) else 0
-        yield _Message(path, False, f"needs {word} {bound} item{'s' if bound != 1 else ''}, has {count}")
-    elif kind == "oneOf":
-        yield from _one_of(error, schema_name)
-    elif kind in ("minimum", "maximum"):
-        word = "at least" if kind == "minimum" else "at most"
-        yield _Message(path, False, f"must be {word} {error.validator_value}, not {instance}")
-    elif kind == "uniqueItems":
-        yield _Message(path, False, "lists the same item more than once")
-    elif kind in ("minProperties", "maxProperties"):
-        word = "at least" if kind == "minProperties" else "at most"
-        yield _Message(path, False, f"needs {word} {error.validator_value} "
-                                    f"entr{'ies' if error.validator_value != 1 else 'y'}")
+    if isinstance(instance, float) and "integer" in wanted:
+        yield _Message(path, False, f"only whole numbers are allowed, not {instance}")
     else:
-        yield _Message(path, False, error.message)
+        yield _Message(path, False, f"expected {_words(wanted)}, got {_describe(instance)}")
 
 
-def iter_errors(doc: Any, schema_name: str = "ruleset.schema.json") -> Iterator[SchemaViolation]:
+def _not_listed(error: ValidationError, path: Path) -> Iterator[_Message]:
+    choices = [str(c) for c in error.validator_value]
+    instance = error.instance
+    if isinstance(instance, str):
+        yield _Message(path, False, f"'{instance}' is not one of: {', '.join(choices)}", suggest(instance, choices))
+    else:
+        yield _Message(path, False, f"expected one of: {', '.join(choices)}; got {_describe(instance)}")
+
+
+def _items(error: ValidationError, path: Path) -> Iterator[_Message]:
+    bound = error.validator_value
+    word = "at least" if error.validator == "minItems" else "at most"
+    count = len(error.instance) if isinstance(error.instance, list) else 0
+    yield _Message(path, False, f"needs {word} {bound} item{'s' if bound != 1 else ''}, has {count}")
+
+
+def _bound(error: ValidationError, path: Path) -> Iterator[_Message]:
+    word = "at least" if error.validator == "minimum" else "at most"
+    yield _Message(path, False, f"must be {word} {error.validator_value}, not {error.instance}")
+
+
+def _repeated(error: ValidationError, path: Path) -> Iterator[_Message]:
+    yield _Message(path, False, "lists the same item more than once")
+
+
+def _entries(error: ValidationError, path: Path) -> Iterator[_Message]:
+    word = "at least" if error.validator == "minProperties" else "at most"
+    yield _Message(path, False, f"needs {word} {error.validator_value} "
+                                f"entr{'ies' if error.validator_value != 1 else 'y'}")
+
+
+# How each kind of jsonschema error is worded (oneOf and pattern, which need more, aside).
+_WORDED: dict[str, Callable[[ValidationError, Path], Iterator[_Message]]] = {
+    "required": _required, "additionalProperties": _unknown_keys, "type": _wrong_type, "enum": _not_listed,
+    "minItems": _items, "maxItems": _items, "minimum": _bound, "maximum": _bound, "uniqueItems": _repeated,
+    "minProperties": _entries, "maxProperties": _entries,
+}
+
+
+def iter_errors(doc: Placing, schema_name: str = "ruleset.schema.json") -> Iterator[SchemaViolation]:
     """Every schema violation of a loaded document, placed at its line and column.
 
     A missing required key is not reported when the same mapping has an unknown key that

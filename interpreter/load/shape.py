@@ -25,7 +25,7 @@ from typing import Any
 
 __all__ = ["Check", "compile_schema", "whole_pattern"]
 
-Check = Callable[[Any], bool]
+Check = Callable[[object], bool]
 
 _KEYWORDS = frozenset({
     "type", "enum", "minLength", "pattern", "minimum", "maximum", "required", "properties", "additionalProperties",
@@ -83,12 +83,12 @@ def _type_check(wanted: Any) -> Check:
 class _Compiler:
     """Compiles the nodes of one schema into checks, each node once (a ``$ref`` may point back up)."""
 
-    def __init__(self, root: dict[str, Any]):
+    def __init__(self, root: dict[str, object]):
         self.root = root
         self.made: dict[int, Check] = {}
         self.cells: dict[int, list[Check]] = {}
 
-    def node(self, schema: Any) -> Check:
+    def node(self, schema: object) -> Check:
         if schema is True:
             return lambda x: True
         if schema is False:
@@ -145,7 +145,7 @@ class _Compiler:
             return checks[0]
         every = tuple(checks)
 
-        def each(x: Any) -> bool:
+        def each(x: object) -> bool:
             for check in every:  # noqa: SIM110  (a loop: all() of a generator costs more on this hot path)
                 if not check(x):
                     return False
@@ -165,7 +165,7 @@ class _Compiler:
         least = schema.get("minProperties", 0)
         name = self.node(schema["propertyNames"]) if "propertyNames" in schema else None
 
-        def check(x: Any) -> bool:  # (one function, the keys before the values: this is the check's hot path)
+        def check(x: object) -> bool:  # (one function, the keys before the values: this is the check's hot path)
             if type(x) is not dict:
                 return True
             for key in required:
@@ -194,7 +194,7 @@ class _Compiler:
         if not (least or most is not None or item is not None or unique):
             return []
 
-        def check(x: Any) -> bool:
+        def check(x: object) -> bool:
             if type(x) is not list:
                 return True
             if len(x) < least or most is not None and len(x) > most:
@@ -207,7 +207,7 @@ class _Compiler:
 
         return [check]
 
-    def _one_of(self, branches: list[Any]) -> Check:
+    def _one_of(self, branches: list[object]) -> Check:
         checks = tuple(self.node(branch) for branch in branches)
         keys = [branch.get("required", [None])[0] if isinstance(branch, dict) and branch.get("type") == "object"
                 else None for branch in branches]
@@ -216,7 +216,7 @@ class _Compiler:
             # others require their own key); one with none or several is tested against every branch.
             by_key = dict(zip(keys, checks, strict=True))
 
-            def keyed(x: Any) -> bool:
+            def keyed(x: object) -> bool:
                 if type(x) is dict:
                     present = [by_key[k] for k in x if k in by_key]
                     if len(present) == 1:
@@ -227,7 +227,7 @@ class _Compiler:
         return lambda x: _exactly_one(checks, x)
 
 
-def _exactly_one(checks: tuple[Check, ...], x: Any) -> bool:
+def _exactly_one(checks: tuple[Check, ...], x: object) -> bool:
     found = 0
     for check in checks:
         if check(x):
@@ -237,11 +237,11 @@ def _exactly_one(checks: tuple[Check, ...], x: Any) -> bool:
     return found == 1
 
 
-def _bound(bound: Any, holds: Callable[[Any, Any], bool]) -> Check:
+def _bound(bound: object, holds: Callable[[object, object], bool]) -> Check:
     return lambda x: type(x) not in (int, float) or holds(x, bound)
 
 
-def compile_schema(schema: dict[str, Any]) -> Check:
+def compile_schema(schema: dict[str, object]) -> Check:
     """The yes-or-no test of a whole schema: whether a document is valid under it."""
     return _Compiler(schema).node(schema)
 

@@ -16,7 +16,6 @@ problem:
 
 from __future__ import annotations
 
-import gc
 import os
 import re
 import stat
@@ -94,15 +93,7 @@ def _parse(text: str, file: str, source: str | None) -> Document:
     from interpreter.load.events import yaml_events
 
     text = _check_text(text, file)
-    # Loading makes many small objects and no reference cycles, so the cycle collector
-    # would only slow it down (by a third on a large file); it is paused meanwhile.
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return build_document(yaml_events(text), file, text, source)
-    finally:
-        if collecting:
-            gc.enable()
+    return build_document(yaml_events(text), file, text, source)
 
 
 def load_text(text: str | bytes, file: str = "<string>", source: str | None = None) -> Document:

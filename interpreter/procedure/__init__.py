@@ -12,7 +12,7 @@ source) and ``program`` (blocks over one world's names, for exact odds).
 - ``function``: a procedure as one Python function, for traced and sampled runs;
 - ``program``: a procedure as blocks over one world's names, for exact odds;
 - ``listing``: that code to read, each step under its YAML line (`rules describe ... --code`);
-- ``sampling``: the context a run's function runs with (dice from a source, the trace when asked);
+- ``run_context``: the context a run's function runs with (dice from a source, the trace when asked);
 - ``run``: one traced run and its ``Result``;
 - ``sampler``: many untraced runs counted (``Samples``), and a sampler bound to its parameters;
 - ``exact``: the exact-odds driver: the program over every world, draws split, loops cut off;

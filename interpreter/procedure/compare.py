@@ -31,7 +31,7 @@ class Pair:
         return all(v is None or isinstance(v, Fraction) for v in (self.before, self.after))
 
 
-Distribution = Mapping[Any, Number]
+Distribution = Mapping[object, Number]
 
 
 @record
@@ -55,7 +55,7 @@ class Comparison:
                 or any(before != after for before, after in self.distributions.values()))
 
 
-def mean(dist: Mapping[Any, Number]) -> Number | None:
+def mean(dist: Mapping[object, Number]) -> Number | None:
     """The mean of a value's distribution over its numeric results (flags count 1 and 0); None when none is."""
     numeric = {v: p for v, p in dist.items() if isinstance(v, (int, float)) and v is not None}
     mass = sum(numeric.values(), Fraction(0))
@@ -65,7 +65,7 @@ def mean(dist: Mapping[Any, Number]) -> Number | None:
     return total / mass
 
 
-Sheet = Mapping[str, Any]  # a sheet bound to names (sheet.bind)
+Sheet = Mapping[str, object]  # a sheet bound to names (sheet.bind)
 
 
 def compare(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, str],

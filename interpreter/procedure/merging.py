@@ -19,7 +19,7 @@ from interpreter.procedure.weights import Ratio, add_all
 
 Weight = Any  # Ratio, Fraction, float or int (see procedure.weights)
 Worlds = list[tuple[State, Weight]]
-Env = Mapping[str, Any]
+Env = Mapping[str, object]
 FEW = 12  # keys of more names than this read them in one call: a sheet's names, mostly
 _MISSING = object()
 TOO_MANY = "use fewer dice or repeats, or sample it with `rules run ... --seed N`"
@@ -29,9 +29,9 @@ class Merger:
     """Merges worlds by the names of a key; what it works out per key is kept for the computation it serves."""
 
     def __init__(self) -> None:
-        self._getters: dict[tuple[str, ...], tuple[Callable[[Env], Any], Callable[[Env], Any]]] = {}
+        self._getters: dict[tuple[str, ...], tuple[Callable[[Env], object], Callable[[Env], object]]] = {}
 
-    def getters(self, names: tuple[str, ...]) -> tuple[Callable[[Env], Any], Callable[[Env], Any]]:
+    def getters(self, names: tuple[str, ...]) -> tuple[Callable[[Env], object], Callable[[Env], object]]:
         """Two functions giving an env's values of the names as a tuple: one lookup of them all (KeyError
         when one is missing), and one giving a marker for a missing name."""
         known = self._getters.get(names)
@@ -50,7 +50,7 @@ class Merger:
             env = world.env
             if many is not None:
                 try:
-                    key: tuple[Any, ...] = (fetch(env), world.outcome, world.stopped)
+                    key: tuple[object, ...] = (fetch(env), world.outcome, world.stopped)
                 except KeyError:  # a name is missing: the markers from now on
                     fetch = many[1]
                     key = (fetch(env), world.outcome, world.stopped)
@@ -70,7 +70,7 @@ class Merger:
         return [(w, Ratio(p.num + more, p.den) if more else p) for w, p, more in merged.values()]
 
 
-def _counted(merged: dict[tuple[Any, ...], list[Any]]) -> None:
+def _counted(merged: dict[tuple[object, ...], list[object]]) -> None:
     """Refuse too many distinct states, and check the time budget now and then."""
     if len(merged) > limits.MAX_WORLDS:
         raise LimitExceeded(f"exact odds need more than {limits.MAX_WORLDS} distinct states; {TOO_MANY}")

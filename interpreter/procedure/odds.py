@@ -46,7 +46,7 @@ class Odds:
         return not self.truncated and all(isinstance(p, Fraction) for p in self.outcomes.values())
 
 
-def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[str, Any] | None = None) -> Odds:
+def odds(ruleset: Ruleset, name: str, args: Mapping[str, object], sheet: Mapping[str, object] | None = None) -> Odds:
     """The exact distribution of a procedure's outcomes and values; `sheet` is a sheet bound to names (sheet.bind).
 
     Exploding rolls are first saturated (their tail lumped into one AtLeast value with its exact
@@ -83,7 +83,7 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], sheet: Mapping[st
         return _odds(ruleset, proc, args, sheet, saturate=False)
 
 
-def _odds(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Mapping[str, Any] | None,
+def _odds(ruleset: Ruleset, proc: Procedure, args: Mapping[str, object], sheet: Mapping[str, object] | None,
           saturate: bool, cap_hint: int = 0) -> Odds:
     """The odds, with or without saturated explosions."""
     env = start_env(ruleset, proc, args, sheet)
@@ -108,7 +108,7 @@ def _odds(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Map
     ctx.at_block = retire
     program = program_of(ruleset, proc, unchanged(ruleset, proc, env))  # written for these parameters
     worlds = ctx.run(program, [(State(env), Ratio(1, 1))])
-    by_outcome: dict[str, list[Any]] = {o: [] for o in proc.outcomes}
+    by_outcome: dict[str, list[object]] = {o: [] for o in proc.outcomes}
     for world, weight in worlds:
         by_outcome.setdefault(finished(proc, world.outcome), []).append(weight)
     mass = exact(add_all(p for _, p in worlds))
@@ -133,7 +133,7 @@ def _odds(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], sheet: Map
                 truncated, values_cut)
 
 
-def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[Any, Any], Any]]) -> None:
+def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[object, object], object]]) -> None:
     """Add up the distribution of values that are final, with the mass of the worlds then."""
     mass = exact(add_all(p for _, p in worlds))
     for v, dist in _sums(worlds, names).items():
@@ -142,9 +142,9 @@ def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[Any,
 
 def _sums(worlds: Worlds, names: list[str]) -> dict[str, dict[Any, Any]]:
     """Each name's distribution over the worlds: its value as reported -> the exact sum of their weights."""
-    out: dict[str, dict[Any, Any]] = {}
+    out: dict[str, dict[object, object]] = {}
     for v in names:
-        by_value: dict[Any, list[Any]] = {}
+        by_value: dict[object, list[object]] = {}
         for world, weight in worlds:
             value = world.env.get(v)
             seen = by_value.get(value)
@@ -164,14 +164,14 @@ def _worded_keys(proc: Procedure, name: str, dist: dict[Any, Any]) -> dict[Any, 
     """A value's distribution with its numbers shown as their declared words."""
     if name not in proc.value_words:
         return dist
-    out: dict[Any, Any] = {}
+    out: dict[object, object] = {}
     for value, p in dist.items():
         key = worded(proc, name, value)
         out[key] = out.get(key, 0) + p
     return out
 
 
-def _order(item: tuple[Any, Any]) -> tuple[int, Any]:
+def _order(item: tuple[object, object]) -> tuple[int, object]:
     value = item[0]
     if value is None:
         return (0, 0)

@@ -14,7 +14,7 @@ class RollRecord:
 
     name: str
     expr: Any
-    env: Mapping[str, Any]
+    env: Mapping[str, object]
     roll: Any
 
 

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from interpreter.absent import reported
-from interpreter.procedure.sampling import Sampling
+from interpreter.procedure.run_context import RunContext
 from interpreter.procedure.start import finished, sheet_names, start_env, worded
 from interpreter.record import record
 from interpreter.ruleset.model import Ruleset
@@ -21,24 +20,24 @@ class Result:
     ruleset: str
     procedure: str
     outcome: str
-    values: Mapping[str, Any]
-    trace: tuple[Any, ...]
-    changes: tuple[tuple[tuple[Any, ...], Any, Any], ...] = ()
+    values: Mapping[str, object]
+    trace: tuple[object, ...]
+    changes: tuple[tuple[tuple[object, ...], object, object], ...] = ()
     follow_up: tuple[tuple[str, str], ...] = ()  # (flag, effect): effects the result switches on for the next run
 
 
-def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
-        sheet: Mapping[str, Any] | None = None) -> Result:
+def run(ruleset: Ruleset, name: str, args: Mapping[str, object], source: object,
+        sheet: Mapping[str, object] | None = None) -> Result:
     """Run a procedure once, drawing dice from the source; `sheet` is a sheet bound to names (sheet.bind)."""
     return run_to_end(ruleset, name, args, source, sheet)[0]
 
 
-def run_to_end(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any,
-               sheet: Mapping[str, Any] | None = None) -> tuple[Result, dict[str, Any]]:
+def run_to_end(ruleset: Ruleset, name: str, args: Mapping[str, object], source: object,
+               sheet: Mapping[str, object] | None = None) -> tuple[Result, dict[str, object]]:
     """A run's result and every name it ended with (what the sheet layer writes back)."""
     proc = find_procedure(ruleset, name)
     env = start_env(ruleset, proc, args, sheet)
-    ctx = Sampling(ruleset, source, table_functions(ruleset), sheet_names(ruleset, sheet), traced=True)
+    ctx = RunContext(ruleset, source, table_functions(ruleset), sheet_names(ruleset, sheet), traced=True)
     outcome, _, ended = ctx.run(proc, env)
     values = {v: worded(proc, v, reported(x)) for v, x in zip(proc.values, ended, strict=True)}
     follow_up = tuple((e.param, e.name) for e in ruleset.effects.values()

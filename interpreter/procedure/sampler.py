@@ -20,7 +20,7 @@ from interpreter.absent import Absent, reported
 from interpreter.dice.sources import RandomSource
 from interpreter.errors import LimitExceeded
 from interpreter.procedure.kinds import function_of
-from interpreter.procedure.sampling import Sampling
+from interpreter.procedure.run_context import RunContext
 from interpreter.procedure.start import finished, sheet_names, start_env, worded_value
 from interpreter.procedure.writing import unchanged
 from interpreter.record import record
@@ -32,12 +32,12 @@ Sample = tuple[Any, ...]  # (outcome, value, ...): the values in the procedure's
 Sampler = Callable[[random.Random], Sample]
 
 
-def sampler(ruleset: Ruleset, name: str, args: Mapping[str, Any]) -> Sampler:
+def sampler(ruleset: Ruleset, name: str, args: Mapping[str, object]) -> Sampler:
     """A function giving one sampled run of the procedure with these parameters for a generator."""
     return _sampler(ruleset, name, args)[0]
 
 
-def _sampler(ruleset: Ruleset, name: str, args: Mapping[str, Any]) -> tuple[Sampler, Callable[[], int]]:
+def _sampler(ruleset: Ruleset, name: str, args: Mapping[str, object]) -> tuple[Sampler, Callable[[], int]]:
     """The sampler, and a function giving the work (steps and dice) of the last run it made."""
     proc = find_procedure(ruleset, name)
     start = start_env(ruleset, proc, args)
@@ -53,7 +53,7 @@ def _sampler(ruleset: Ruleset, name: str, args: Mapping[str, Any]) -> tuple[Samp
 
     def run(rng: random.Random) -> Sample:
         if last[0] is not rng:
-            last[0], last[1] = rng, Sampling(ruleset, RandomSource(rng), functions, names)
+            last[0], last[1] = rng, RunContext(ruleset, RandomSource(rng), functions, names)
         ctx = last[1]
         ctx.steps = ctx.dice = 0
         outcome, _, values = function(ctx, dict(start) if function.uses_env else start)
@@ -81,10 +81,10 @@ class Samples:
     times: int
     seed: int  # the generator's seed: the same seed counts the same runs
     outcomes: Mapping[str, int]
-    values: Mapping[str, Mapping[Any, int]]
+    values: Mapping[str, Mapping[object, int]]
 
 
-def sample(ruleset: Ruleset, name: str, args: Mapping[str, Any], times: int, seed: int | None = None) -> Samples:
+def sample(ruleset: Ruleset, name: str, args: Mapping[str, object], times: int, seed: int | None = None) -> Samples:
     """Run a procedure `times` times with dice from `random.Random(seed)` and count what came up."""
     if not 1 <= times <= limits.MAX_SAMPLES:
         raise LimitExceeded(f"{times} runs asked for; a sample is 1 to {limits.MAX_SAMPLES} runs")
@@ -94,7 +94,7 @@ def sample(ruleset: Ruleset, name: str, args: Mapping[str, Any], times: int, see
         seed = random.SystemRandom().randrange(2**63)
     rng = random.Random(seed)
     outcomes: dict[str, int] = dict.fromkeys(proc.outcomes, 0)
-    values: list[dict[Any, int]] = [{} for _ in proc.values]
+    values: list[dict[object, int]] = [{} for _ in proc.values]
     done = 0  # the work of the runs so far: steps taken and dice rolled (limits.MAX_SAMPLE_WORK)
     for i in range(times):
         got = run(rng)
@@ -122,7 +122,7 @@ def _refuse_beyond(done: int, runs: int, times: int, where: Any) -> None:
                         f"ask for at most {fewer} runs, or for its exact odds (`rules odds`)")
 
 
-def _order(item: tuple[Any, int]) -> tuple[int, Any, str]:
+def _order(item: tuple[object, int]) -> tuple[int, object, str]:
     """Numbers first, in order, then anything else (flags, words, none) by its text."""
     value = item[0]
     if isinstance(value, (int, float)) and not isinstance(value, bool):

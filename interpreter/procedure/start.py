@@ -4,7 +4,6 @@ the starting names of a procedure a call runs too (procedure.kinds.call)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from interpreter.absent import Absent
 from interpreter.dice import expr as dice
@@ -16,8 +15,8 @@ from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.params import bind
 
 
-def start_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any],
-              sheet: Mapping[str, Any] | None = None) -> dict[str, Any]:
+def start_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, object],
+              sheet: Mapping[str, object] | None = None) -> dict[str, object]:
     """The starting env of a run: parameters checked and bound, constants, outcome ranks, and the sheet's names.
 
     `sheet` is a sheet already bound to names (see sheet.bind); a procedure that works on no sheet
@@ -60,19 +59,19 @@ def finished(proc: Procedure, outcome: str | None) -> str:
     return outcome
 
 
-def worded(proc: Procedure, name: str, value: Any) -> Any:
+def worded(proc: Procedure, name: str, value: object) -> object:
     """A reported value as its declared word, when it has one (formulas keep the number)."""
     return worded_value(proc.value_words.get(name), value)
 
 
-def worded_value(words: Mapping[int, str] | None, value: Any) -> Any:
+def worded_value(words: Mapping[int, str] | None, value: object) -> object:
     """A value as one of these words, when it is a number that has one."""
     if words is None or isinstance(value, bool) or not isinstance(value, int):
         return value
     return words.get(value, value)
 
 
-def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], where: Location | None = None) -> dict[str, Any]:
+def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, object], where: Location | None = None) -> dict[str, object]:
     """The names a procedure starts with: constants and named dice its steps read, its outcomes' ranks, then
     its parameters."""
     env = dict(base_env(ruleset, proc))
@@ -86,7 +85,7 @@ def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, Any], wher
     return env
 
 
-def base_env(ruleset: Ruleset, proc: Procedure) -> Mapping[str, Any]:
+def base_env(ruleset: Ruleset, proc: Procedure) -> Mapping[str, object]:
     """The constants and named dice a procedure reads (every one when that is not known), its outcomes'
     ranks, and the names a run without a sheet gives; worked out once, kept on the procedure."""
     found = proc.memo.base

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from interpreter.procedure.odds import Odds, odds
 from interpreter.record import record
@@ -24,7 +23,7 @@ class Point:
     """One point of a sweep: the swept parameters' values there (as given) and the odds."""
 
     at: tuple[str, ...]
-    args: Mapping[str, Any]
+    args: Mapping[str, object]
     odds: Odds
 
 

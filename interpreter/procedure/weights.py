@@ -63,7 +63,7 @@ class Ratio:
     def __bool__(self) -> bool:
         return self.num != 0
 
-    def __lt__(self, other: Any) -> bool:
+    def __lt__(self, other: object) -> bool:
         if type(other) is float:  # exactly, as Fraction compares, without reducing a long fraction
             n, d = other.as_integer_ratio()
             return self.num * d < n * self.den
@@ -91,10 +91,10 @@ def _sum(a: int, da: int, b: int, db: int) -> Ratio:
     return Ratio(a * (db // g) + b * (da // g), da // g * db)
 
 
-def add_all(weights: Iterable[Any]) -> Any:
+def add_all(weights: Iterable[object]) -> object:
     """The sum of weights: the numerators of each denominator first, so most of it is integer addition."""
     by_den: dict[int, int] = {}
-    rest: list[Any] = []
+    rest: list[object] = []
     for w in weights:
         if type(w) is Ratio:
             by_den[w.den] = by_den.get(w.den, 0) + w.num

@@ -23,7 +23,7 @@ class _Missing:
         return "MISSING"
 
 
-MISSING: Any = _Missing()
+MISSING: object = _Missing()
 
 
 @record
@@ -31,15 +31,15 @@ class Change:
     """One value that differs: `before` or `after` is MISSING when the value was added or removed."""
 
     path: str
-    before: Any
-    after: Any
+    before: object
+    after: object
 
     @property
     def kind(self) -> str:
         return "added" if self.before is MISSING else "removed" if self.after is MISSING else "changed"
 
 
-def changes(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[Change]:
+def changes(before: Mapping[str, object], after: Mapping[str, object]) -> list[Change]:
     """Every value that differs between two documents, in document order (the base's keys first)."""
     top_before = {k: v for k, v in before.items() if k not in IDENTITY}
     top_after = {k: v for k, v in after.items() if k not in IDENTITY}
@@ -58,11 +58,11 @@ def _walk(before: Any, after: Any, path: tuple[Any, ...]) -> Iterator[Change]:
         yield Change(json_path(path), before, after)
 
 
-def _same(a: Any, b: Any) -> bool:
+def _same(a: object, b: object) -> bool:
     return type(a) is type(b) and a == b
 
 
-def _names(value: Any) -> set[str]:
+def _names(value: object) -> set[str]:
     """Every word in the text of a value, prose left out: the names a formula, dice expression or step may use."""
     if isinstance(value, Mapping):
         return {n for k, v in value.items() if k not in _PROSE for n in _names(v)}  # keys name what they define
@@ -95,7 +95,7 @@ def _uses(data: Mapping[str, Any], procedure: str) -> set[tuple[str, str]]:
     return found
 
 
-def _part(data: Mapping[str, Any], section: str, name: str) -> Any:
+def _part(data: Mapping[str, object], section: str, name: str) -> object:
     value = data.get(section, MISSING)
     if name == "*" or value is MISSING:
         return value
@@ -114,7 +114,7 @@ def affected(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
     return out
 
 
-def _deep_same(a: Any, b: Any) -> bool:
+def _deep_same(a: object, b: object) -> bool:
     if isinstance(a, Mapping) and isinstance(b, Mapping):
         return a.keys() == b.keys() and all(_deep_same(a[k], b[k]) for k in a)
     if isinstance(a, list) and isinstance(b, list):

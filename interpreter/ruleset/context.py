@@ -10,20 +10,20 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from types import MappingProxyType
-from typing import Any
+from typing import Any, TypeAlias
 
 from interpreter.absent import HINT as ABSENT_HINT
 from interpreter.dice import expr as dice
 from interpreter.errors import Location, RulesError, SchemaViolation, UnknownName, UnknownStepKind
 from interpreter.formula.compile import Formula, compile_formula
 from interpreter.hints import suggest
-from interpreter.load.document import Document
+from interpreter.load.document import Document, Path
 from interpreter.record import record
 from interpreter.ruleset.kind import Kinds
 from interpreter.ruleset.model import Derived, SheetSpec, Trait
 from interpreter.ruleset.specs import Step, Steps, StepSpec
 
-P = tuple[Any, ...]  # a path into the document
+P: TypeAlias = Path
 Spec = Mapping[str, Any]  # a step as written (its shape checked by the schema)
 
 
@@ -99,7 +99,7 @@ class CompileContext:
         self.broken: set[str] = set()  # names whose own definition failed: their uses are not reported again
         self.broken_prefixes: set[str] = set()  # likewise for the names a call to an unknown procedure binds
         self.named_dice: dict[str, dice.DiceExpr] = {}
-        self.constants: dict[str, Any] = {}  # the values of the constants compiled so far
+        self.constants: dict[str, object] = {}  # the values of the constants compiled so far
         self.table_functions: set[str] = {n for n, t in (self.data.get("tables") or {}).items() if "die" not in t}
 
     def where(self, path: P, key: bool = False) -> Location:
@@ -119,7 +119,7 @@ class CompileContext:
             self.problem(err.located(where))
             return None
 
-    def constant(self, text: str, path: P) -> Any:
+    def constant(self, text: str, path: P) -> object:
         """A whole number written as a formula of constants, evaluated once at load (defaults and bounds)."""
         named = self.constants.get(text)  # one constant's name, the most common bound: no formula needed
         if type(named) is int and text.isidentifier() and text.lower() not in ("true", "false"):
@@ -176,7 +176,7 @@ _NONE: Mapping[str, Any] = MappingProxyType({})
 class Sections:
     """What the sections compiled before the procedures give them."""
 
-    constants: Mapping[str, Any]
+    constants: Mapping[str, object]
     dice: Mapping[str, dice.DiceExpr]
     traits: Mapping[str, Trait]
     derived: Mapping[str, Derived]

@@ -7,7 +7,7 @@ what follows from them, in place, whenever a step changes one.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter import limits
 from interpreter.errors import LimitExceeded
@@ -15,8 +15,11 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.tracks import MARKS, box_numbers, sorted_marks
 
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
-def evaluate_derived(ruleset: Ruleset, env: dict[str, Any], with_state: bool = True) -> None:
+
+def evaluate_derived(ruleset: Ruleset, env: dict[str, object], with_state: bool = True) -> None:
     """Compute every derived value from the traits (and state values) in env, in dependency order.
 
     Without ``with_state`` the derived values that read sheet state are left out (the state
@@ -36,7 +39,7 @@ def evaluate_derived(ruleset: Ruleset, env: dict[str, Any], with_state: bool = T
             waiting.discard(name)
 
 
-def refresh(ruleset: Ruleset, env: dict[str, Any], doc: Any = None) -> None:
+def refresh(ruleset: Ruleset, env: dict[str, Any], doc: Document | None = None) -> None:
     """Recompute what follows from the sheet's values: derived values, box tracks, resource maxima.
 
     A box track's size is refused past ``limits.MAX_TRACK_BOXES`` (at the sheet's trait that makes
@@ -72,7 +75,7 @@ def refresh(ruleset: Ruleset, env: dict[str, Any], doc: Any = None) -> None:
             env[name] = value.maximum
 
 
-def statuses(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
+def statuses(ruleset: Ruleset, env: Mapping[str, object]) -> list[str]:
     """The names of the status conditions that hold."""
     spec = ruleset.sheet
     if spec is None:
@@ -81,7 +84,7 @@ def statuses(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
     return [name for name, f in spec.status.items() if f.evaluate(env, functions)]
 
 
-def final_states(ruleset: Ruleset, env: Mapping[str, Any]) -> list[str]:
+def final_states(ruleset: Ruleset, env: Mapping[str, object]) -> list[str]:
     """The names of the final states (states that end play, such as dead) that hold."""
     spec = ruleset.sheet
     if spec is None or not spec.final:

@@ -7,12 +7,15 @@ a ruleset passes, as `FILE:LINE:COL: $.path: message`.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import Location
 from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.specs import Roll, walk
+
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
 __all__ = ["dice_warnings"]
 
@@ -20,14 +23,14 @@ __all__ = ["dice_warnings"]
 class _Nowhere:
     """A document stand-in that places nothing (for asking whether there is any warning at all)."""
 
-    def where(self, path: Any) -> Location:
+    def where(self, path: object) -> Location:
         return Location()
 
 
 _NOWHERE = _Nowhere()
 
 
-def dice_warnings(ruleset: Ruleset, doc: Any) -> list[str]:
+def dice_warnings(ruleset: Ruleset, doc: Document | Callable[[], Document]) -> list[str]:
     """Every warning about the ruleset's dice: its named dice, its tables' dice and its roll steps.
 
     `doc` is the ruleset's document, or a function giving it (read only when there is a warning to place)."""
@@ -43,7 +46,7 @@ def dice_warnings(ruleset: Ruleset, doc: Any) -> list[str]:
     return out
 
 
-def _expressions(ruleset: Ruleset, doc: Any) -> Iterator[tuple[Any, Location]]:
+def _expressions(ruleset: Ruleset, doc: Document | _Nowhere) -> Iterator[tuple[Any, Location]]:
     """Each dice expression of the ruleset written in its file, with where it is written."""
     for name, expr in ruleset.dice.items():
         yield expr, doc.where(("dice", name))

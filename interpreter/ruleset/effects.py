@@ -26,6 +26,7 @@ from interpreter.hints import suggest
 from interpreter.record import record
 from interpreter.ruleset.context import CompileContext, P
 from interpreter.ruleset.kind import Kinds, naming, written_rolls
+from interpreter.words import value_text
 
 
 @record
@@ -36,7 +37,7 @@ class Effect:
     summary: str
     refs: tuple[str, ...]
     param: str | None  # None: switched on by the sheet only (`when` without `param`)
-    when: Any  # the formula as written (compiled in each procedure that reads the sheet), or None
+    when: object  # the formula as written (compiled in each procedure that reads the sheet), or None
     after: Mapping[str, str]  # procedure -> the flag value of its result that switches the effect on next
     handled_by: str | None
     procedures: tuple[str, ...] | None
@@ -105,9 +106,9 @@ class Effect:
         return ", ".join(parts)
 
 
-def when_text(when: Any) -> str:
+def when_text(when: object) -> str:
     """A `when` as formula text (true and false may be written as YAML booleans)."""
-    return ("true" if when else "false") if isinstance(when, bool) else str(when)
+    return value_text(when)
 
 
 def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Mapping[str, Any],
@@ -173,7 +174,7 @@ def _raw_steps(steps: Any, path: P = ("steps",)) -> Iterator[tuple[P, Mapping[st
                 yield from _raw_steps(step.get(key), path + (i, key))
 
 
-def own_rolls(effect: Effect, proc: str, spec: Mapping[str, Any], kinds: Kinds) -> list[P]:
+def own_rolls(effect: Effect, proc: str, spec: Mapping[str, object], kinds: Kinds) -> list[P]:
     """The paths (`steps`, 0, ..., `roll`, NAME) of the procedure's own rolls the effect's selector reaches,
     in the order written (which rolls a step has is its kind's to say)."""
     out = []
@@ -182,15 +183,15 @@ def own_rolls(effect: Effect, proc: str, spec: Mapping[str, Any], kinds: Kinds) 
     return out
 
 
-def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, Any], at: P, text: Any, kinds: Kinds) -> bool:
+def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, object], at: P, text: object, kinds: Kinds) -> bool:
     """Whether the effect reaches the roll at `at` (`steps`, ..., `roll`, NAME; its dice as written: `text`) in
     procedure `proc` (as written: `spec`); an effect on the first roll only reaches the first of them."""
-    if not _reaches(effect, proc, spec, at[-1], text):
+    if not _reaches(effect, proc, spec, str(at[-1]), text):
         return False
     return not effect.first or own_rolls(effect, proc, spec, kinds)[:1] == [at]
 
 
-def _reaches(effect: Effect, proc: str, spec: Mapping[str, Any], name: str, text: Any) -> bool:
+def _reaches(effect: Effect, proc: str, spec: Mapping[str, object], name: str, text: object) -> bool:
     if not effect.changes_rolls() or not _selected(effect, proc, spec):
         return False
     if effect.dice is not None and str(text).strip() not in effect.dice:

@@ -43,7 +43,7 @@ class Memo:
         # (kind, start values it was written with) -> (steps, its blocks for exact odds or the function running
         # it once: procedure.program, procedure.function)
         self.written: dict[Any, tuple[Any, Any]] = {}
-        self.base: tuple[Any, Mapping[str, Any]] | None = None  # (steps, the names every run starts with)
+        self.base: tuple[object, Mapping[str, object]] | None = None  # (steps, the names every run starts with)
         self.unsaturable = False  # exact odds must cut endless explosions off (procedure.odds)
         self.fixed: tuple[Any, Any] | None = None  # (steps, the names no run changes: procedure.writing)
 
@@ -63,7 +63,7 @@ class Procedure:
     refs: tuple[str, ...]
     where: Location
     sheet: str = "none"
-    samples: tuple[Mapping[str, Any], ...] = ()  # parameter sets for diffs and references
+    samples: tuple[Mapping[str, object], ...] = ()  # parameter sets for diffs and references
     value_words: Mapping[str, Mapping[int, str]] = field(  # value -> number -> the word shown for it
         default_factory=lambda: MappingProxyType({}))
     reads: frozenset[str] | None = None  # the names its steps can read (liveness.SHEET: a sheet's too); None: any
@@ -142,7 +142,7 @@ class Note:
     name: str
     title: str
     text: str
-    data: Mapping[str, Any]
+    data: Mapping[str, object]
     refs: tuple[str, ...]
 
 
@@ -152,10 +152,10 @@ class Example:
 
     name: str
     procedure: str
-    params: Mapping[str, Any]
+    params: Mapping[str, object]
     dice: tuple[int, ...]
     outcome: str | None
-    values: Mapping[str, Any]
+    values: Mapping[str, object]
     refs: tuple[str, ...]
     where: Location
 
@@ -168,15 +168,15 @@ class Ruleset:
     title: str
     description: str
     file: str
-    constants: Mapping[str, Any]
-    dice: Mapping[str, Any]
+    constants: Mapping[str, object]
+    dice: Mapping[str, DiceExpr]
     traits: Mapping[str, Trait]
     derived: Mapping[str, Derived]
     tables: Mapping[str, Table]
     procedures: Mapping[str, Procedure]
     notes: Mapping[str, Note]
     examples: tuple[Example, ...]
-    extra: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))  # top-level keys as written
+    extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))  # top-level keys as written
     sheet: SheetSpec | None = None  # when the ruleset describes character sheets
     extends: str | None = None  # for an overlay: the id of the ruleset it changes
     changes: tuple[tuple[str, str], ...] = ()  # for an overlay: (JSON path, added/changed/removed)
@@ -194,7 +194,7 @@ class SheetField:
     unique: bool
     total: Formula | None  # for points
     options: tuple[str, ...]
-    default: Any
+    default: object
     help: str
     trait_groups: tuple[str, ...] = ()  # for lists: entries read "TRAIT: detail", TRAIT of one of these groups
     per_trait: int | None = None  # for such lists: at most this many entries at creation name one trait
@@ -254,7 +254,7 @@ class FinalState:
     """A state that ends play (dead): procedures refuse a sheet in it unless they declare they may act on it."""
 
     name: str
-    when: Any  # formula over sheet names
+    when: Formula  # formula over sheet names
     message: str  # what the refusal says; {name} shows a value
     at: str | None  # the dotted sheet path to report it at
     where: Location
@@ -269,11 +269,11 @@ class SheetSpec:
     tracks: Mapping[str, Track]
     resources: Mapping[str, Resource]
     creation: tuple[CreationRule, ...]
-    status: Mapping[str, Any]
+    status: Mapping[str, Formula]
     standing: tuple[CreationRule, ...] = ()  # rules that always hold; `creation` holds only at creation
     final: Mapping[str, FinalState] = field(default_factory=lambda: MappingProxyType({}))  # states ending play
 
-    def names(self, traits: Any, derived: Any) -> set[str]:
+    def names(self, traits: Mapping[str, object], derived: Mapping[str, object]) -> set[str]:
         """Every name a formula may use when a sheet is bound."""
         names = set(traits) | set(derived) | set(self.state)
         for f in self.fields.values():

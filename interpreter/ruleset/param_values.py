@@ -27,7 +27,7 @@ from interpreter.ruleset.model import Param
 __all__ = ["param_value"]
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     """A value's type as a message names it."""
     if isinstance(value, bool):
         return f"the flag {value}"
@@ -56,7 +56,7 @@ def _whole(param: Param, value: Any, *, flag_ok: bool = False) -> int:
     return number
 
 
-def param_value(param: Param, value: Any) -> Any:
+def param_value(param: Param, value: object) -> object:
     """A program's value for a parameter, as the procedure reads it; an error names what was wrong."""
     if param.type == "flag":
         if isinstance(value, bool):

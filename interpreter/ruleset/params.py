@@ -9,7 +9,6 @@ names, a number may name sheet values (`stat=STR`, `pool=Dexterity+Firearms`; se
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from interpreter import limits
 from interpreter.dice import expr as dice
@@ -19,6 +18,7 @@ from interpreter.ruleset.entries import flags
 from interpreter.ruleset.model import Param, Procedure, Ruleset
 from interpreter.ruleset.param_values import param_value
 from interpreter.ruleset.sheet_sum import looks_like_names, sheet_sum, trait_named
+from interpreter.words import value_text
 
 FLAG_WORDS = ("true", "false", "1", "0", "yes", "no")
 
@@ -32,9 +32,9 @@ def find_procedure(ruleset: Ruleset, name: str) -> Procedure:
         raise BadParameter(f"ruleset '{ruleset.id}' has no procedure '{name}'", hint=hint) from None
 
 
-def convert(param: Param, raw: Any) -> Any:
+def convert(param: Param, raw: object) -> object:
     """A parameter value from the command line (text) or a program (a Python value), checked against its declaration."""
-    value: Any = raw
+    value: object = raw
     if isinstance(raw, str):
         text = raw.strip()
         if text in param.options:
@@ -82,8 +82,8 @@ def _suggest_option(text: str, param: Param) -> str | None:
     return suggest(text, param.options) if param.options else None
 
 
-def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] | None = None,
-         ruleset: Ruleset | None = None) -> dict[str, Any]:
+def bind(proc: Procedure, args: Mapping[str, object], sheet_env: Mapping[str, object] | None = None,
+         ruleset: Ruleset | None = None) -> dict[str, object]:
     """Check and convert the given arguments against the procedure's parameters.
 
     A value of None is a parameter not given (its default applies). With a sheet, a number may
@@ -93,7 +93,7 @@ def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] 
     entries name traits; they are false otherwise (a number, or a sum of several names).
     """
     params = {p.name: p for p in proc.params}
-    bound: dict[str, Any] = {}
+    bound: dict[str, object] = {}
     for name, raw in args.items():
         if name not in params:
             hint = suggest(name, params) or ("it takes " + ", ".join(params) if params else "it takes no parameters")
@@ -119,9 +119,9 @@ def bind(proc: Procedure, args: Mapping[str, Any], sheet_env: Mapping[str, Any] 
     return bound
 
 
-def _restated(proc: Procedure, bound: Mapping[str, Any], sheet_env: Mapping[str, Any]) -> dict[str, Any]:
+def _restated(proc: Procedure, bound: Mapping[str, object], sheet_env: Mapping[str, object]) -> dict[str, object]:
     """The parameters that restate a sheet value, read from the sheet: a given value must be the sheet's."""
-    out: dict[str, Any] = {}
+    out: dict[str, object] = {}
     for param in proc.params:
         if param.sheet_value is None or param.sheet_value not in sheet_env:
             continue
@@ -134,11 +134,11 @@ def _restated(proc: Procedure, bound: Mapping[str, Any], sheet_env: Mapping[str,
     return out
 
 
-def _plain(value: Any) -> str:
-    return str(value).lower() if isinstance(value, bool) else shown(str(value)) if isinstance(value, str) else str(value)
+def _plain(value: object) -> str:
+    return shown(value) if isinstance(value, str) else value_text(value)
 
 
-def _named(param: Param, text: str, sheet_env: Mapping[str, Any] | None, ruleset: Ruleset | None) -> dict[str, Any]:
+def _named(param: Param, text: str, sheet_env: Mapping[str, object] | None, ruleset: Ruleset | None) -> dict[str, object]:
     """A number or flag parameter given sheet names (`STR`, `str`, `Dexterity+Firearms`), with its trait flags."""
     if sheet_env is None:
         try:
@@ -149,25 +149,25 @@ def _named(param: Param, text: str, sheet_env: Mapping[str, Any] | None, ruleset
                 err.hint = f"'{trait}' is a trait: give --sheet FILE to read it from a character sheet"
             raise
     total, single = sheet_sum(param, text, sheet_env, ruleset)
-    out: dict[str, Any] = {param.name: convert(param, total)}
+    out: dict[str, object] = {param.name: convert(param, total)}
     if ruleset is not None and param.type == "int" and single is not None and single in ruleset.traits:
         out.update(flags(ruleset, param.name, single, sheet_env))
     return out
 
 
-def _trait_param(param: Param, text: Any, sheet_env: Mapping[str, Any] | None, ruleset: Ruleset | None) -> dict[str, Any]:
+def _trait_param(param: Param, text: object, sheet_env: Mapping[str, object] | None, ruleset: Ruleset | None) -> dict[str, object]:
     if ruleset is None or sheet_env is None:
         raise BadParameter(f"parameter '{param.name}' names a trait of a character sheet: give --sheet FILE")
     found = trait_named(ruleset, text) if isinstance(text, str) else None
     if found is None:
         raise BadParameter(f"parameter '{param.name}': {shown(str(text))} is not a trait of {ruleset.id}",
                            hint=suggest(str(text), ruleset.traits))
-    out: dict[str, Any] = {param.name: sheet_env[found]}
+    out: dict[str, object] = {param.name: sheet_env[found]}
     out.update(flags(ruleset, param.name, found, sheet_env))
     return out
 
 
-def trait_argument(ruleset: Ruleset, text: Any) -> str | None:
+def trait_argument(ruleset: Ruleset, text: object) -> str | None:
     """The trait a trait parameter's value names (`Firearms`, `firearms`), or None."""
     return trait_named(ruleset, text) if isinstance(text, str) else None
 

@@ -70,12 +70,12 @@ def _entry(data: Any, steps: tuple[str | int, ...]) -> int | None:
 _DEFINES = ("params", "outcomes", "values")  # a key under these names a parameter, outcome or value
 
 
-def _pruned(doc: Document, problems: list[RulesError]) -> tuple[Any, set[str], list[tuple[str | int, ...]]]:
+def _pruned(doc: Document, problems: list[RulesError]) -> tuple[object, set[str], list[tuple[str | int, ...]]]:
     """The data without the parts the schema refused (each the deepest mapping entry a problem lies in, then the
     entries around any that are still refused), the names of the definitions left out, and their paths."""
     from interpreter.load.schema import iter_errors
 
-    data: Any = doc.data
+    data: object = doc.data
     names: set[str] = set()
     removed: list[tuple[str | int, ...]] = []
     for _ in range(8):  # each round leaves out a larger part around what is still refused

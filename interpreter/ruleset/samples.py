@@ -8,11 +8,13 @@ from typing import Any
 
 from interpreter.errors import RulesError, SchemaViolation, UnknownName
 from interpreter.hints import suggest
+from interpreter.load.document import Path
 from interpreter.ruleset.context import CompileContext
 from interpreter.ruleset.model import Param
 from interpreter.ruleset.params import convert
+from interpreter.words import value_text
 
-P = tuple[Any, ...]
+P = Path
 
 
 def compile_samples(c: CompileContext, specs: list[Any], path: P, params: tuple[Param, ...]) -> tuple[Mapping[str, Any], ...]:
@@ -31,7 +33,7 @@ def compile_samples(c: CompileContext, specs: list[Any], path: P, params: tuple[
                                       c.where(at + (name,), key=True), suggest(name, list(by_name))))
             elif param.type != "trait":
                 try:
-                    convert(param, str(value).lower() if isinstance(value, bool) else str(value))
+                    convert(param, value_text(value))
                 except RulesError as err:
                     c.problem(err.located(c.where(at + (name,))))
         for param in params:
@@ -42,11 +44,11 @@ def compile_samples(c: CompileContext, specs: list[Any], path: P, params: tuple[
     return tuple(out)
 
 
-def as_arguments(sample: Mapping[str, Any]) -> dict[str, str]:
+def as_arguments(sample: Mapping[str, object]) -> dict[str, str]:
     """A sample as command-line style arguments (NAME -> text)."""
-    return {k: str(v).lower() if isinstance(v, bool) else str(v) for k, v in sample.items()}
+    return {k: value_text(v) for k, v in sample.items()}
 
 
-def shown(sample: Mapping[str, Any]) -> str:
+def shown(sample: Mapping[str, object]) -> str:
     """A sample as it is typed after a procedure name: `pool=5 again=9` (empty for none)."""
     return " ".join(f"{k}={v}" for k, v in as_arguments(sample).items())

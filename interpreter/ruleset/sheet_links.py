@@ -7,11 +7,12 @@ from typing import Any
 
 from interpreter.errors import SchemaViolation, UnknownName
 from interpreter.hints import suggest
+from interpreter.load.document import Path
 from interpreter.record import replace
 from interpreter.ruleset.context import CompileContext
 from interpreter.ruleset.model import Param, SheetSpec
 
-P = tuple[Any, ...]
+P = Path
 
 
 def acts_on_final(c: CompileContext, spec: dict[str, Any], path: P, sheet: SheetSpec | None) -> tuple[str, ...]:

@@ -2,90 +2,43 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 from interpreter.errors import SchemaViolation, UnknownName
 from interpreter.hints import suggest
+from interpreter.load.document import Path
 from interpreter.ruleset.context import CompileContext
 from interpreter.ruleset.model import (
     CreationRule,
+    Derived,
     FinalState,
     Resource,
     SheetField,
     SheetSpec,
     StateValue,
     Track,
+    Trait,
     track_names,
 )
 
-P = tuple[Any, ...]
+P = Path
 
 
-def compile_sheet(c: CompileContext, spec: dict[str, Any], base: set[str], traits: dict[str, Any],
-                  derived: dict[str, Any]) -> SheetSpec:
+def compile_sheet(c: CompileContext, spec: dict[str, Any], base: set[str], traits: dict[str, Trait],
+                  derived: dict[str, Derived]) -> SheetSpec:
     """The compiled sheet section; problems are recorded on the compiler."""
     root: P = ("sheet",)
-    state_specs = spec.get("state") or {}
-    track_specs = spec.get("tracks") or {}
-    resource_specs = spec.get("resources") or {}
     stats = base | set(traits) | set(derived)
-    fields = {}
-    for name, f in (spec.get("fields") or {}).items():
-        total = c.formula(f["total"], root + ("fields", name, "total"), base) if "total" in f else None
-        groups = tuple(f.get("trait_groups") or ())
-        known = {t.group for t in traits.values()}
-        for i, group in enumerate(groups):
-            if group not in known:
-                c.problem(UnknownName(f"unknown trait group '{group}'", c.where(root + ("fields", name, "trait_groups", i)),
-                                      suggest(group, sorted(g for g in known if g))))
-        if "per_trait" in f and not groups:
-            c.problem(SchemaViolation(f"field '{name}' counts entries per trait, but its entries name no trait",
-                                      c.where(root + ("fields", name, "per_trait"), key=True),
-                                      "give it trait_groups, so that each entry reads 'TRAIT: detail'"))
-        fields[name] = SheetField(name, f["kind"], f.get("count"), bool(f.get("unique")), total,
-                                  tuple(f.get("options") or ()), f.get("default"), f.get("help", ""), groups,
-                                  f.get("per_trait"), MappingProxyType(dict(f.get("flags") or {})))
-    state = {}
-    for name, s in state_specs.items():
-        default = c.formula(s.get("default", 0), root + ("state", name, "default"), stats)
-        for used in sorted(default.names if default is not None else ()):
-            if used in derived and derived[used].state:
-                c.problem(SchemaViolation(
-                    f"the default of state value '{name}' uses derived value '{used}', which reads sheet state "
-                    f"({', '.join(sorted(derived[used].state))})", c.where(root + ("state", name, "default")),
-                    "a default may use traits and the derived values of traits only"))
-        bounds = [c.number(s, key, root + ("state", name)) for key in ("min", "max")]
-        state[name] = StateValue(name, s["type"], default, bounds[0], bounds[1], s.get("help", ""))
-    tracks = {}
-    for name, t in track_specs.items():
-        tpath = root + ("tracks", name)
-        kind = t["kind"]
-        need = "max" if kind == "current_max" else "size"
-        if need not in t:
-            c.problem(SchemaViolation(f"a {kind} track needs '{need}'", c.where(tpath, key=True)))
-        maximum = c.formula(t["max"], tpath + ("max",), stats | set(state)) if "max" in t else None
-        size = c.formula(t["size"], tpath + ("size",), stats | set(state)) if "size" in t else None
-        types = tuple(t.get("types") or ())
-        if kind == "boxes" and not types:
-            c.problem(SchemaViolation("a boxes track needs 'types', worst first", c.where(tpath, key=True)))
-        marks = tuple(t.get("marks") or ())
-        if marks and len(marks) != len(types):
-            c.problem(SchemaViolation(f"'marks' has {len(marks)} entries for {len(types)} types",
-                                      c.where(tpath + ("marks",))))
-        temporary = t.get("temporary")
-        if temporary and temporary not in state:
-            c.problem(UnknownName(f"unknown state value '{temporary}'", c.where(tpath + ("temporary",)),
-                                  suggest(temporary, list(state)) or "declare it under sheet.state"))
-        ignored = tuple(t.get("temporary_ignored_by") or ())
-        for i, kind_name in enumerate(ignored):
-            if kind_name not in types:
-                c.problem(UnknownName(f"unknown damage type '{kind_name}'",
-                                      c.where(tpath + ("temporary_ignored_by", i)), suggest(kind_name, list(types))))
-        tracks[name] = Track(name, kind, maximum, size, types, marks or tuple(types), tuple(t.get("penalties") or ()),
-                             temporary, ignored, t.get("help", ""))
+    fields = {name: _field(c, name, f, root + ("fields", name), base, traits)
+              for name, f in (spec.get("fields") or {}).items()}
+    state = {name: _state(c, name, s, root + ("state", name), stats, derived)
+             for name, s in (spec.get("state") or {}).items()}
+    tracks = {name: _track(c, name, t, root + ("tracks", name), stats | set(state), state)
+              for name, t in (spec.get("tracks") or {}).items()}
     resources = {}
-    for name, r in resource_specs.items():
+    for name, r in (spec.get("resources") or {}).items():
         rpath = root + ("resources", name)
         maximum = c.formula(r["max"], rpath + ("max",), stats | set(state))
         start = c.formula(r["start"], rpath + ("start",), stats | set(state)) if "start" in r else None
@@ -106,6 +59,65 @@ def compile_sheet(c: CompileContext, spec: dict[str, Any], base: set[str], trait
                      MappingProxyType(status), standing, MappingProxyType(final))
 
 
+def _field(c: CompileContext, name: str, f: dict[str, Any], fpath: P, base: set[str],
+           traits: dict[str, Trait]) -> SheetField:
+    total = c.formula(f["total"], fpath + ("total",), base) if "total" in f else None
+    groups = tuple(f.get("trait_groups") or ())
+    known = {t.group for t in traits.values()}
+    for i, group in enumerate(groups):
+        if group not in known:
+            c.problem(UnknownName(f"unknown trait group '{group}'", c.where(fpath + ("trait_groups", i)),
+                                  suggest(group, sorted(g for g in known if g))))
+    if "per_trait" in f and not groups:
+        c.problem(SchemaViolation(f"field '{name}' counts entries per trait, but its entries name no trait",
+                                  c.where(fpath + ("per_trait",), key=True),
+                                  "give it trait_groups, so that each entry reads 'TRAIT: detail'"))
+    return SheetField(name, f["kind"], f.get("count"), bool(f.get("unique")), total,
+                      tuple(f.get("options") or ()), f.get("default"), f.get("help", ""), groups,
+                      f.get("per_trait"), MappingProxyType(dict(f.get("flags") or {})))
+
+
+def _state(c: CompileContext, name: str, s: dict[str, Any], spath: P, stats: set[str],
+           derived: dict[str, Derived]) -> StateValue:
+    default = c.formula(s.get("default", 0), spath + ("default",), stats)
+    for used in sorted(default.names if default is not None else ()):
+        if used in derived and derived[used].state:
+            c.problem(SchemaViolation(
+                f"the default of state value '{name}' uses derived value '{used}', which reads sheet state "
+                f"({', '.join(sorted(derived[used].state))})", c.where(spath + ("default",)),
+                "a default may use traits and the derived values of traits only"))
+    bounds = [c.number(s, key, spath) for key in ("min", "max")]
+    return StateValue(name, s["type"], default, bounds[0], bounds[1], s.get("help", ""))
+
+
+def _track(c: CompileContext, name: str, t: dict[str, Any], tpath: P, names: set[str],
+           state: dict[str, StateValue]) -> Track:
+    kind = t["kind"]
+    need = "max" if kind == "current_max" else "size"
+    if need not in t:
+        c.problem(SchemaViolation(f"a {kind} track needs '{need}'", c.where(tpath, key=True)))
+    maximum = c.formula(t["max"], tpath + ("max",), names) if "max" in t else None
+    size = c.formula(t["size"], tpath + ("size",), names) if "size" in t else None
+    types = tuple(t.get("types") or ())
+    if kind == "boxes" and not types:
+        c.problem(SchemaViolation("a boxes track needs 'types', worst first", c.where(tpath, key=True)))
+    marks = tuple(t.get("marks") or ())
+    if marks and len(marks) != len(types):
+        c.problem(SchemaViolation(f"'marks' has {len(marks)} entries for {len(types)} types",
+                                  c.where(tpath + ("marks",))))
+    temporary = t.get("temporary")
+    if temporary and temporary not in state:
+        c.problem(UnknownName(f"unknown state value '{temporary}'", c.where(tpath + ("temporary",)),
+                              suggest(temporary, list(state)) or "declare it under sheet.state"))
+    ignored = tuple(t.get("temporary_ignored_by") or ())
+    for i, kind_name in enumerate(ignored):
+        if kind_name not in types:
+            c.problem(UnknownName(f"unknown damage type '{kind_name}'",
+                                  c.where(tpath + ("temporary_ignored_by", i)), suggest(kind_name, list(types))))
+    return Track(name, kind, maximum, size, types, marks or tuple(types), tuple(t.get("penalties") or ()),
+                 temporary, ignored, t.get("help", ""))
+
+
 def _final(c: CompileContext, specs: dict[str, Any], names: set[str], status: dict[str, Any]) -> dict[str, FinalState]:
     """The final states: each a condition over sheet names, shown among the statuses as well."""
     out = {}
@@ -120,7 +132,7 @@ def _final(c: CompileContext, specs: dict[str, Any], names: set[str], status: di
     return out
 
 
-def _check_clashes(c: CompileContext, sheet: SheetSpec, traits: dict[str, Any], derived: dict[str, Any], base: set[str]) -> None:
+def _check_clashes(c: CompileContext, sheet: SheetSpec, traits: Mapping[str, object], derived: Mapping[str, object], base: set[str]) -> None:
     seen: dict[str, str] = {n: "trait" for n in traits}
     seen.update({n: "derived value" for n in derived})
     seen.update({n: "constant" for n in base})
@@ -141,8 +153,8 @@ def _check_clashes(c: CompileContext, sheet: SheetSpec, traits: dict[str, Any], 
         claim(f"{name}_max", "resource", ("sheet", "resources", name))
 
 
-def _creation(c: CompileContext, rule: dict[str, Any], path: P, names: set[str], traits: dict[str, Any],
-              fields: dict[str, Any]) -> CreationRule:
+def _creation(c: CompileContext, rule: dict[str, Any], path: P, names: set[str], traits: dict[str, Trait],
+              fields: dict[str, SheetField]) -> CreationRule:
     def trait_list(items: list[str], at: P) -> tuple[str, ...]:
         for i, t in enumerate(items):
             if t not in traits:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from interpreter import limits
 from interpreter.errors import BadParameter
@@ -47,7 +46,7 @@ def trait_named(ruleset: Ruleset, word: str) -> str | None:
     return found
 
 
-def _resolve(param: Param, word: str, env: Mapping[str, Any], ruleset: Ruleset | None) -> str:
+def _resolve(param: Param, word: str, env: Mapping[str, object], ruleset: Ruleset | None) -> str:
     """The sheet name a word means, or an error with the closest name."""
     if word in env and not word.startswith("#"):
         return word
@@ -62,7 +61,7 @@ def _resolve(param: Param, word: str, env: Mapping[str, Any], ruleset: Ruleset |
     return found
 
 
-def sheet_sum(param: Param, text: str, env: Mapping[str, Any], ruleset: Ruleset | None) -> tuple[Any, str | None]:
+def sheet_sum(param: Param, text: str, env: Mapping[str, object], ruleset: Ruleset | None) -> tuple[object, str | None]:
     """The value of sheet names (and whole numbers) added together, and the one name when only one is given."""
     parts = _PARTS.findall(text)
     if param.type == "flag":

@@ -39,10 +39,10 @@ def check_size(name: str, specs: Mapping[str, Any], where: Callable[[tuple[Any, 
             "split it into procedures that `call` one another" if len(seen) == 1 else "make it smaller")])
 
 
-def _steps_in(steps: list[Any]) -> int:
+def _steps_in(steps: list[object]) -> int:
     """How many steps a list of steps holds, the steps nested in theirs included (counted before compiling)."""
     count = 0
-    todo: list[Any] = [steps]  # lists of steps (or what a malformed step holds instead)
+    todo: list[object] = [steps]  # lists of steps (or what a malformed step holds instead)
     while todo:
         found = todo.pop()
         if not isinstance(found, list):
@@ -55,7 +55,7 @@ def _steps_in(steps: list[Any]) -> int:
 def _callees(steps: list[object], calling: frozenset[str]) -> list[str]:
     """The procedures steps call (the value of a key in `calling`), nested steps included."""
     out: list[str] = []
-    todo: list[Any] = [steps]
+    todo: list[object] = [steps]
     while todo:
         found = todo.pop()
         if isinstance(found, list):
@@ -66,7 +66,7 @@ def _callees(steps: list[object], calling: frozenset[str]) -> list[str]:
     return out
 
 
-def _chars_in(value: Any) -> int:
+def _chars_in(value: object) -> int:
     """The characters of a document's keys and texts (a number or a flag counts as one)."""
     count, todo = 0, [value]
     while todo:

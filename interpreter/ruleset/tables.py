@@ -11,11 +11,12 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from interpreter.errors import EvaluationError, RulesError, SchemaViolation
+from interpreter.load.document import Path
 from interpreter.ruleset.context import CompileContext, Scope
 from interpreter.ruleset.model import Procedure, Row, Ruleset, Table
 from interpreter.ruleset.specs import TableLookup, walk
 
-P = tuple[Any, ...]
+P = Path
 
 
 def compile_table(c: CompileContext, name: str, spec: dict[str, Any], base: set[str], constants: Mapping[str, Any],
@@ -48,7 +49,7 @@ def _row(c: CompileContext, spec: dict[str, Any], path: P, base: set[str]) -> Ro
     return Row(low, high, value, spec.get("outcome"), tuple(values), label, c.where(path))
 
 
-def _check_rows(c: CompileContext, table: Table, path: P, constants: Mapping[str, Any]) -> None:
+def _check_rows(c: CompileContext, table: Table, path: P, constants: Mapping[str, object]) -> None:
     """Rows may not overlap; a die table must cover every face exactly once."""
     covered: dict[int, int] = {}
     for i, row in enumerate(table.rows):
@@ -95,7 +96,7 @@ def _listing(numbers: list[int]) -> str:
     return text
 
 
-def table_functions(ruleset: Ruleset) -> dict[str, Callable[[Any], Any]]:
+def table_functions(ruleset: Ruleset) -> dict[str, Callable[[object], object]]:
     """Number-keyed tables as one-argument functions for formulas, each made when first called for.
 
     (A lazily compiled ruleset compiles a table when first read; looking one up here does not
@@ -104,7 +105,7 @@ def table_functions(ruleset: Ruleset) -> dict[str, Callable[[Any], Any]]:
     return _Lookups(ruleset)
 
 
-class _Lookups(dict[str, Callable[[Any], Any]]):
+class _Lookups(dict[str, Callable[[object], object]]):
     """A ruleset's table functions: a dict that makes the function of a table when first asked for it."""
 
     __slots__ = ("ruleset",)
@@ -113,7 +114,7 @@ class _Lookups(dict[str, Callable[[Any], Any]]):
         super().__init__()
         self.ruleset = ruleset
 
-    def __missing__(self, name: str) -> Callable[[Any], Any]:
+    def __missing__(self, name: str) -> Callable[[object], object]:
         table = self.ruleset.tables.get(name)
         if table is None or table.die is not None:
             raise KeyError(name)
@@ -130,7 +131,7 @@ class _Lookups(dict[str, Callable[[Any], Any]]):
         return isinstance(name, str) and self.get(name) is not None
 
 
-def _lookup(ruleset: Ruleset, table: Table) -> Callable[[Any], Any]:
+def _lookup(ruleset: Ruleset, table: Table) -> Callable[[object], object]:
     def lookup(key: Any) -> Any:
         row = table.row_for(int(key))
         if row is None:

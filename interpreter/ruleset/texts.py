@@ -3,14 +3,15 @@
 from __future__ import annotations
 
 import re
-from typing import Any
+from collections.abc import Mapping
+
+from interpreter.words import value_text
 
 
-def fill(message: str, env: Any) -> str:
+def fill(message: str, env: Mapping[str, object]) -> str:
     """A message with each {name} replaced by that name's value ({{ and }} for braces)."""
-    def value(match: Any) -> str:
-        v = env.get(match.group(1))
-        return str(v).lower() if isinstance(v, bool) else str(v)
+    def value(match: re.Match[str]) -> str:
+        return value_text(env.get(match.group(1)))
     text = re.sub(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})", value, message)
     return text.replace("{{", "{").replace("}}", "}")
 
@@ -18,7 +19,7 @@ def fill(message: str, env: Any) -> str:
 _NAMED = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
 
 
-def prose(text: str, constants: Any) -> str:
+def prose(text: str, constants: Mapping[str, object]) -> str:
     """A description (help, a summary, an outcome's words) with each {constant} replaced by its value as loaded.
 
     Only the names of constants are filled in; any other text in braces stays as written, so a
@@ -28,10 +29,9 @@ def prose(text: str, constants: Any) -> str:
     if "{" not in text:
         return text
 
-    def value(match: Any) -> str:
+    def value(match: re.Match[str]) -> str:
         name = match.group(1)
         if name not in constants:
             return str(match.group(0))
-        v = constants[name]
-        return str(v).lower() if isinstance(v, bool) else str(v)
+        return value_text(constants[name])
     return _NAMED.sub(value, text)

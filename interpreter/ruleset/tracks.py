@@ -14,11 +14,11 @@ MARKS = "#marks:"  # env prefix for a box track's marks while a procedure runs
 EMPTY = "_"  # an empty box of a track drawn as text, as `rules sheet show` draws it
 
 
-def box_numbers(track: Track, marks: tuple[int, ...]) -> dict[str, Any]:
+def box_numbers(track: Track, marks: tuple[int, ...]) -> dict[str, object]:
     """The formula names of a box track with these marks."""
     size = len(marks)
     filled = [m for m in marks if m]
-    numbers: dict[str, Any] = {
+    numbers: dict[str, object] = {
         f"{track.name}_size": size,
         f"{track.name}_filled": len(filled),
         f"{track.name}_rightmost": marks[-1] if marks else 0,

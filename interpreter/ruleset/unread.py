@@ -8,18 +8,21 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from typing import Any
+from typing import TYPE_CHECKING
 
 from interpreter.errors import RulesError
 from interpreter.hints import suggest
 from interpreter.ruleset.model import Ruleset
+
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
 __all__ = ["unread_constants"]
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-def _texts(node: Any, skip: tuple[str, ...] = ()) -> Iterator[str]:
+def _texts(node: object, skip: tuple[str, ...] = ()) -> Iterator[str]:
     """Every text value under a node (formulas, dice, references), leaving out the top-level keys in `skip`."""
     todo = [node]
     first = True
@@ -34,7 +37,7 @@ def _texts(node: Any, skip: tuple[str, ...] = ()) -> Iterator[str]:
         first = False
 
 
-def unread_constants(ruleset: Ruleset, data: Any, doc: Any) -> list[RulesError]:
+def unread_constants(ruleset: Ruleset, data: object, doc: Document) -> list[RulesError]:
     """A warning for each constant an overlay adds that its base does not have and no text of the ruleset reads."""
     added = [path.removeprefix("$.constants.") for path, what in ruleset.changes
              if what == "added" and path.startswith("$.constants.") and path.count(".") == 2]

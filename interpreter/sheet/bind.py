@@ -11,31 +11,34 @@ into sheet paths.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import BadParameter, Location
 from interpreter.hints import suggest
 from interpreter.ruleset.derived import evaluate_derived, refresh, statuses
 from interpreter.ruleset.entries import FIELD, named_traits, trait_fields
-from interpreter.ruleset.model import Ruleset, SheetSpec
+from interpreter.ruleset.model import Ruleset, SheetSpec, Track
 from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.tracks import EMPTY, MARKS, as_written, boxes_written, drawable
 
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
-def _number(value: Any, what: str, where: Location | None) -> int:
+
+def _number(value: object, what: str, where: Location | None) -> int:
     if isinstance(value, bool) or not isinstance(value, int):
         raise BadParameter(f"{what} must be a whole number, not {value!r}", where)
     return value
 
 
-def _at(doc: Any, path: tuple[Any, ...]) -> Location | None:
+def _at(doc: Document | None, path: tuple[Any, ...]) -> Location | None:
     return doc.where(path) if doc is not None else None
 
 
-def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str, Any]:
+def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Document | None = None) -> dict[str, Any]:
     """The names of a sheet's data for a procedure run; missing values take their defaults."""
     spec: SheetSpec | None = ruleset.sheet
-    env: dict[str, Any] = dict(ruleset.constants)
+    env: dict[str, object] = dict(ruleset.constants)
     traits = data.get("traits") or {}
     state = data.get("state") or {}
     for name, trait in ruleset.traits.items():
@@ -56,41 +59,56 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
         env[name] = bool(raw) if value.type == "flag" else _number(raw, f"state '{name}'", _at(doc, ("state", name)))
     evaluate_derived(ruleset, env)  # now those that read state values too
     for track in spec.tracks.values():
-        raw = state.get(track.name)
         if track.kind == "current_max":
-            assert track.max is not None, "a current_max track has a max"
-            top = track.max.evaluate(env, functions)
-            raw = raw if isinstance(raw, Mapping) else {}
-            env[f"{track.name}_max"] = _number(raw.get("max", top), f"{track.name} max",
-                                               _at(doc, ("state", track.name, "max")))
-            env[f"{track.name}_current"] = _number(raw.get("current", env[f"{track.name}_max"]),
-                                                   f"{track.name} current", _at(doc, ("state", track.name, "current")))
+            _current_max(track, state.get(track.name), env, functions, doc)
         else:
-            text = isinstance(raw, str)
-            if text and not drawable(track):
-                raise BadParameter(f"state.{track.name} is drawn as text, but its marks are not one character each",
-                                   _at(doc, ("state", track.name)), "write a list of boxes (a damage type or null each)")
-            marks = []
-            for i, word in enumerate(boxes_written(raw)):
-                if word is None:
-                    marks.append(0)
-                elif word in track.types:
-                    marks.append(track.types.index(word) + 1)
-                elif word in track.marks:
-                    marks.append(track.marks.index(word) + 1)
-                else:
-                    shown = ", ".join(track.types) if not text else (
-                        " ".join(track.marks) + f", or {EMPTY} for an empty box")
-                    raise BadParameter(f"'{word}' is not a " + ("mark" if text else "damage type")
-                                       + f" of {track.name} ({shown})",
-                                       _at(doc, ("state", track.name) + (() if text else (i,))))
-            env[MARKS + track.name] = tuple(marks)
+            env[MARKS + track.name] = _marks(track, state.get(track.name), doc)
     for resource in spec.resources.values():
         raw = state.get(resource.name)
         if raw is None:
             raw = (resource.start or resource.max).evaluate(env, functions)
         env[resource.name] = _number(raw, f"resource '{resource.name}'", _at(doc, ("state", resource.name)))
-    choices = data.get("choices") or {}
+    _choices(ruleset, spec, data.get("choices") or {}, env)
+    refresh(ruleset, env, doc)
+    return env
+
+
+def _current_max(track: Track, raw: object, env: dict[str, Any], functions: Mapping[str, Any], doc: Document | None) -> None:
+    """A current/max track's two names: its maximum (the sheet's, else its formula's) and its current value."""
+    assert track.max is not None, "a current_max track has a max"
+    top = track.max.evaluate(env, functions)
+    written = raw if isinstance(raw, Mapping) else {}
+    env[f"{track.name}_max"] = _number(written.get("max", top), f"{track.name} max",
+                                       _at(doc, ("state", track.name, "max")))
+    env[f"{track.name}_current"] = _number(written.get("current", env[f"{track.name}_max"]),
+                                           f"{track.name} current", _at(doc, ("state", track.name, "current")))
+
+
+def _marks(track: Track, raw: object, doc: Document | None) -> tuple[int, ...]:
+    """A box track's marks as numbers: 0 for an empty box, else the rank of its damage type (1 the worst)."""
+    text = isinstance(raw, str)
+    if text and not drawable(track):
+        raise BadParameter(f"state.{track.name} is drawn as text, but its marks are not one character each",
+                           _at(doc, ("state", track.name)), "write a list of boxes (a damage type or null each)")
+    marks = []
+    for i, word in enumerate(boxes_written(raw)):
+        if word is None:
+            marks.append(0)
+        elif word in track.types:
+            marks.append(track.types.index(word) + 1)
+        elif word in track.marks:
+            marks.append(track.marks.index(word) + 1)
+        else:
+            shown = ", ".join(track.types) if not text else (
+                " ".join(track.marks) + f", or {EMPTY} for an empty box")
+            raise BadParameter(f"'{word}' is not a " + ("mark" if text else "damage type")
+                               + f" of {track.name} ({shown})",
+                               _at(doc, ("state", track.name) + (() if text else (i,))))
+    return tuple(marks)
+
+
+def _choices(ruleset: Ruleset, spec: SheetSpec, choices: object, env: dict[str, object]) -> None:
+    """The names a sheet's choices give: the traits a field names, and each field flag."""
     for field in trait_fields(ruleset):
         entries = choices.get(field.name) if isinstance(choices, Mapping) else None
         env[FIELD + field.name] = named_traits(ruleset, field, entries if isinstance(entries, list) else ())
@@ -99,8 +117,6 @@ def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str
         chosen = {_entry_key(e) for e in (entries if isinstance(entries, list) else [entries]) if isinstance(e, str)}
         for flag, entry in field.flags.items():
             env[flag] = _entry_key(entry) in chosen
-    refresh(ruleset, env, doc)
-    return env
 
 
 def _entry_key(entry: str) -> str:
@@ -108,7 +124,7 @@ def _entry_key(entry: str) -> str:
     return " ".join(entry.casefold().split())
 
 
-def sheet_paths(ruleset: Ruleset) -> Iterator[tuple[str, tuple[Any, ...]]]:
+def sheet_paths(ruleset: Ruleset) -> Iterator[tuple[str, tuple[object, ...]]]:
     """Each env name that is stored on a sheet, with its path in the sheet file."""
     for name in ruleset.traits:
         yield name, ("traits", name)
@@ -139,8 +155,8 @@ def stored(ruleset: Ruleset, name: str, value: Any, like: Any = None) -> Any:
     return value
 
 
-def changed_paths(ruleset: Ruleset, before: Mapping[str, Any], after: Mapping[str, Any],
-                  data: Mapping[str, Any] | None = None) -> list[tuple[tuple[Any, ...], Any, Any]]:
+def changed_paths(ruleset: Ruleset, before: Mapping[str, object], after: Mapping[str, object],
+                  data: Mapping[str, object] | None = None) -> list[tuple[tuple[object, ...], object, object]]:
     """(path, old, new) for every stored value a procedure changed, written as the sheet writes it."""
     out = []
     state = (data.get("state") if data is not None else None) or {}
@@ -154,7 +170,7 @@ def changed_paths(ruleset: Ruleset, before: Mapping[str, Any], after: Mapping[st
 __all__ = ["bind", "changed_paths", "evaluate_derived", "names_ruleset", "refresh", "statuses"]
 
 
-def names_ruleset(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:
+def names_ruleset(value: object, ruleset: Ruleset, sheet_file: str | None) -> bool:
     """Whether a sheet's `ruleset:` names this ruleset (its id, or its file relative to the sheet), or a base or
     an overlay of it (sheet.lineage: such a sheet is read with this ruleset's rules, and the command says so)."""
     from interpreter.sheet.lineage import kin_note, names_exactly

@@ -8,11 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING
 
 from interpreter.record import field, record
 from interpreter.ruleset.model import Ruleset
 from interpreter.sheet.view import text, view
+
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
 __all__ = ["BoxTrack", "MeterTrack", "Resource", "Sheet", "character"]
 
@@ -54,17 +57,17 @@ class Sheet:
     ruleset: str
     name: str
     traits: Mapping[str, int]
-    derived: Mapping[str, Any]
+    derived: Mapping[str, object]
     tracks: Mapping[str, BoxTrack | MeterTrack]
     resources: Mapping[str, Resource]
-    state: Mapping[str, Any]
+    state: Mapping[str, object]
     status: tuple[str, ...]
     path: str | None = None  # the file it was read from
     shown: str = field(default="", compare=False, repr=False)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> dict[str, object]:
         """The sheet as `rules sheet show --json` prints it."""
-        tracks: dict[str, Any] = {}
+        tracks: dict[str, object] = {}
         for name, track in self.tracks.items():
             if isinstance(track, BoxTrack):
                 tracks[name] = {"kind": "boxes", "size": track.size, "marks": list(track.marks),
@@ -79,7 +82,7 @@ class Sheet:
         return self.shown
 
 
-def character(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None, path: str | None = None) -> Sheet:
+def character(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None = None, path: str | None = None) -> Sheet:
     """The typed sheet of a sheet's data (refused, as for a run, when it breaks a standing rule)."""
     shown = view(ruleset, data, doc)
     tracks: dict[str, BoxTrack | MeterTrack] = {}

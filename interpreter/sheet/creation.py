@@ -8,19 +8,22 @@ the `creation` rules (budgets, priorities and the like); experience spent in pla
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter import limits
-from interpreter.errors import BadParameter, LimitExceeded, Location, RulesError, SchemaViolation
+from interpreter.errors import LimitExceeded, Location, RulesError, SchemaViolation
 from interpreter.hints import sorted_unique, suggest
 from interpreter.ruleset.entries import entry_trait
-from interpreter.ruleset.model import CreationRule, Ruleset
+from interpreter.ruleset.model import CreationRule, Ruleset, SheetField
 from interpreter.ruleset.tables import table_functions
-from interpreter.ruleset.texts import fill, prose
+from interpreter.ruleset.texts import fill
 from interpreter.ruleset.tracks import boxes_written
 from interpreter.sheet.bind import bind, names_ruleset
+from interpreter.words import value_text
+
+if TYPE_CHECKING:
+    from interpreter.load.document import Document, Path
 
 SHEET_KEYS = ("ruleset", "name", "traits", "choices", "state")
 
@@ -29,9 +32,8 @@ class SheetProblem(SchemaViolation):
     """A sheet breaks a creation rule or has the wrong shape."""
 
 
-def _where(doc: Any, path: tuple[Any, ...], key: bool = False) -> Location:
-    where: Location = doc.where(path, key=key)
-    return where
+def _where(doc: Document | None, path: Path, key: bool = False) -> Location:
+    return doc.where(path, key=key) if doc is not None else Location()
 
 
 def spent(rule: CreationRule, env: Mapping[str, Any], functions: Mapping[str, Any], traits: tuple[str, ...]) -> int:
@@ -68,7 +70,7 @@ def spent(rule: CreationRule, env: Mapping[str, Any], functions: Mapping[str, An
     return total
 
 
-def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list[RulesError]:
+def check(ruleset: Ruleset, data: object, doc: Document | None, creation: bool = False) -> list[RulesError]:
     """Every problem of a sheet under the standing rules, and with `creation` the creation rules too."""
     problems: list[RulesError] = []
     if not isinstance(data, dict):
@@ -77,26 +79,14 @@ def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list
         if key not in SHEET_KEYS:
             problems.append(SheetProblem(f"unknown key '{key}'", _where(doc, (key,), True),
                                          suggest(str(key), list(SHEET_KEYS))))
-    if not names_ruleset(data.get("ruleset"), ruleset, doc.file):
+    if not names_ruleset(data.get("ruleset"), ruleset, doc.file if doc is not None else None):
         problems.append(SheetProblem(f"the sheet names ruleset '{data.get('ruleset')}', not '{ruleset.id}'",
                                      _where(doc, ("ruleset",))))
         return problems
     problems.extend(_shapes(ruleset, data, doc))
     if problems:
         return problems
-    traits = data.get("traits") or {}
-    for name, trait in ruleset.traits.items():
-        if name not in traits:
-            problems.append(SheetProblem(f"traits: missing '{name}'", _where(doc, ("traits",), True)))
-            continue
-        value = traits[name]
-        at = _where(doc, ("traits", name))
-        if isinstance(value, bool) or not isinstance(value, int):
-            problems.append(SheetProblem(f"trait '{name}' must be a whole number, not {value!r}", at))
-        elif trait.maximum is not None and value > trait.maximum:
-            problems.append(SheetProblem(f"traits.{name}: {value} is above the most, {trait.maximum}", at))
-        elif trait.minimum is not None and value < trait.minimum:
-            problems.append(SheetProblem(f"traits.{name}: {value} is below the least, {trait.minimum}", at))
+    problems = _trait_ranges(ruleset, data.get("traits") or {}, doc)
     if problems:
         return problems
     try:
@@ -120,7 +110,25 @@ def check(ruleset: Ruleset, data: Any, doc: Any, creation: bool = False) -> list
     return sorted_unique(problems)
 
 
-def refuse_broken(ruleset: Ruleset, data: Any, doc: Any) -> None:
+def _trait_ranges(ruleset: Ruleset, traits: Mapping[str, object], doc: Document | None) -> list[RulesError]:
+    """Every trait of the ruleset given, as a whole number within its range."""
+    problems: list[RulesError] = []
+    for name, trait in ruleset.traits.items():
+        if name not in traits:
+            problems.append(SheetProblem(f"traits: missing '{name}'", _where(doc, ("traits",), True)))
+            continue
+        value = traits[name]
+        at = _where(doc, ("traits", name))
+        if isinstance(value, bool) or not isinstance(value, int):
+            problems.append(SheetProblem(f"trait '{name}' must be a whole number, not {value!r}", at))
+        elif trait.maximum is not None and value > trait.maximum:
+            problems.append(SheetProblem(f"traits.{name}: {value} is above the most, {trait.maximum}", at))
+        elif trait.minimum is not None and value < trait.minimum:
+            problems.append(SheetProblem(f"traits.{name}: {value} is below the least, {trait.minimum}", at))
+    return problems
+
+
+def refuse_broken(ruleset: Ruleset, data: object, doc: Document | None) -> None:
     """Refuse a sheet that breaks a standing rule, before any procedure reads or changes it.
 
     The refusal is the first line `rules sheet check` prints for the sheet.
@@ -130,13 +138,13 @@ def refuse_broken(ruleset: Ruleset, data: Any, doc: Any) -> None:
         raise found[0]
 
 
-def _kind(value: Any) -> str:
+def _kind(value: object) -> str:
     if value is None or isinstance(value, bool):
-        return repr(value).lower().replace("none", "null")
+        return value_text(value)
     return {int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping"}.get(type(value), "?")
 
 
-def _shapes(ruleset: Ruleset, data: Mapping[str, Any], doc: Any) -> list[RulesError]:
+def _shapes(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None) -> list[RulesError]:
     """The parts of a sheet that have the wrong kind of value for binding to read them."""
     out: list[RulesError] = []
     for key in ("traits", "choices", "state"):
@@ -160,7 +168,7 @@ def _shapes(ruleset: Ruleset, data: Mapping[str, Any], doc: Any) -> list[RulesEr
     return out
 
 
-def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[str, Any]) -> list[RulesError]:
+def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Document | None, env: Mapping[str, Any]) -> list[RulesError]:
     """State values the sheet holds that binding would have to cut: too many boxes, values over a maximum."""
     out: list[RulesError] = []
     spec = ruleset.sheet
@@ -197,7 +205,7 @@ def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Any, env: Mapping[st
     return out
 
 
-def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str, Any], functions: Mapping[str, Any],
+def _field(ruleset: Ruleset, field: SheetField, value: Any, doc: Document | None, env: Mapping[str, Any], functions: Mapping[str, Any],
            creation: bool) -> list[RulesError]:
     at = _where(doc, ("choices", field.name))
     name = field.name
@@ -211,22 +219,9 @@ def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str,
         if not isinstance(value, list):
             return [SheetProblem(f"{name}: expected a list", at)]
         entries = [str(v) for v in value]
-        if creation and field.count is not None and len(entries) != field.count:
-            return [SheetProblem(f"{name}: {len(entries)} chosen; {field.count} are needed", at)]
-        if field.unique:
-            seen: set[str] = set()
-            for i, entry in enumerate(entries):
-                key = _entry_key(ruleset, field, entry)
-                if key in seen:
-                    return [SheetProblem(f"{name}: '{entry}' is chosen twice", _where(doc, ("choices", name, i)))]
-                seen.add(key)
-        for i, entry in enumerate(entries if field.trait_groups else ()):
-            problem = _names_trait(ruleset, field, entry)
-            if problem:
-                return [SheetProblem(f"{name}: '{entry}' {problem}", _where(doc, ("choices", name, i)),
-                                     suggest(entry.partition(":")[0].strip(), _trait_words(ruleset, field)))]
-        if creation and field.per_trait is not None:
-            return _per_trait(ruleset, field, entries, doc)
+        found = _list_problems(ruleset, field, entries, doc, at, creation)
+        if found is not None:
+            return found
     else:
         if not isinstance(value, dict) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value.values()):
             return [SheetProblem(f"{name}: expected names with whole numbers of points", at)]
@@ -235,16 +230,43 @@ def _field(ruleset: Ruleset, field: Any, value: Any, doc: Any, env: Mapping[str,
         points = sum(value.values())
         if creation and total is not None and points != total:
             return [SheetProblem(f"{name}: {points} points spent; the budget is {total}", at)]
-    if field.options:
+    return _not_options(field, entries, doc)
+
+
+def _list_problems(ruleset: Ruleset, field: SheetField, entries: list[str], doc: Document | None, at: Location | None,
+                   creation: bool) -> list[RulesError] | None:
+    """The problems of a list field's entries (count, repeats, traits named, entries per trait), or None to go on."""
+    name = field.name
+    if creation and field.count is not None and len(entries) != field.count:
+        return [SheetProblem(f"{name}: {len(entries)} chosen; {field.count} are needed", at)]
+    if field.unique:
+        seen: set[str] = set()
         for i, entry in enumerate(entries):
-            if entry not in field.options:
-                path = ("choices", name) if field.kind == "text" else ("choices", name, i)
-                return [SheetProblem(f"{name}: '{entry}' is not one of the options", _where(doc, path),
-                                     suggest(entry, list(field.options)))]
+            key = _entry_key(ruleset, field, entry)
+            if key in seen:
+                return [SheetProblem(f"{name}: '{entry}' is chosen twice", _where(doc, ("choices", name, i)))]
+            seen.add(key)
+    for i, entry in enumerate(entries if field.trait_groups else ()):
+        problem = _names_trait(ruleset, field, entry)
+        if problem:
+            return [SheetProblem(f"{name}: '{entry}' {problem}", _where(doc, ("choices", name, i)),
+                                 suggest(entry.partition(":")[0].strip(), _trait_words(ruleset, field)))]
+    if creation and field.per_trait is not None:
+        return _per_trait(ruleset, field, entries, doc)
+    return None
+
+
+def _not_options(field: SheetField, entries: list[str], doc: Document | None) -> list[RulesError]:
+    """The first entry that is not one of the field's options, if it has options."""
+    for i, entry in enumerate(entries if field.options else ()):
+        if entry not in field.options:
+            path = ("choices", field.name) if field.kind == "text" else ("choices", field.name, i)
+            return [SheetProblem(f"{field.name}: '{entry}' is not one of the options", _where(doc, path),
+                                 suggest(entry, list(field.options)))]
     return []
 
 
-def _entry_key(ruleset: Ruleset, field: Any, entry: str) -> str:
+def _entry_key(ruleset: Ruleset, field: SheetField, entry: str) -> str:
     """An entry as `unique` compares it: in any letter case, spaces run together; an entry that names a
     trait by its name or its label, with any spacing around the colon, is the same entry."""
     key = " ".join(entry.casefold().split())
@@ -254,15 +276,17 @@ def _entry_key(ruleset: Ruleset, field: Any, entry: str) -> str:
     return f"{trait}:" + " ".join(entry.partition(":")[2].casefold().split())
 
 
-def _per_trait(ruleset: Ruleset, field: Any, entries: list[str], doc: Any) -> list[RulesError]:
+def _per_trait(ruleset: Ruleset, field: SheetField, entries: list[str], doc: Document | None) -> list[RulesError]:
     """At creation, no more than `per_trait` entries of a list name one trait: the first entry past it is reported."""
+    most = field.per_trait
+    assert most is not None, "only a field with per_trait is counted"
     counted: dict[str, int] = {}
     for i, entry in enumerate(entries):
         trait = entry_trait(ruleset, field, entry)
         if trait is None:
             continue
         counted[trait] = counted.get(trait, 0) + 1
-        if counted[trait] > field.per_trait:
+        if counted[trait] > most:
             label = ruleset.traits[trait].label or trait
             return [SheetProblem(f"{field.name}: '{entry}' makes {counted[trait]} entries in {label}; "
                                  f"at most {field.per_trait} may name one trait at creation",
@@ -270,11 +294,11 @@ def _per_trait(ruleset: Ruleset, field: Any, entries: list[str], doc: Any) -> li
     return []
 
 
-def _trait_words(ruleset: Ruleset, field: Any) -> list[str]:
+def _trait_words(ruleset: Ruleset, field: SheetField) -> list[str]:
     return [t.label or t.name for t in ruleset.traits.values() if t.group in field.trait_groups]
 
 
-def _names_trait(ruleset: Ruleset, field: Any, entry: str) -> str | None:
+def _names_trait(ruleset: Ruleset, field: SheetField, entry: str) -> str | None:
     _, colon, detail = entry.partition(":")
     if not colon or not detail.strip():
         return "should read 'TRAIT: detail'"
@@ -283,7 +307,7 @@ def _names_trait(ruleset: Ruleset, field: Any, entry: str) -> str | None:
     return None
 
 
-def _rule(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any], functions: Mapping[str, Any]) -> list[RulesError]:
+def _rule(rule: CreationRule, data: object, doc: Document | None, env: Mapping[str, object], functions: Mapping[str, object]) -> list[RulesError]:
     try:
         return _rule_problems(rule, data, doc, env, functions)
     except LimitExceeded as err:  # (a cost counted dot by dot, too far from the base)
@@ -291,8 +315,8 @@ def _rule(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any], funct
         return [err.located(_where(doc, ("traits", traits[0]) if traits else ("traits",), bool(traits)))]
 
 
-def _rule_problems(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, Any],
-                   functions: Mapping[str, Any]) -> list[RulesError]:
+def _rule_problems(rule: CreationRule, data: Any, doc: Document | None, env: Mapping[str, Any],
+                   functions: Mapping[str, object]) -> list[RulesError]:
     if rule.kind == "budget":
         traits = rule.spec["traits"]
         total = rule.spec["total"].evaluate(env, functions)
@@ -305,7 +329,7 @@ def _rule_problems(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, An
     if rule.kind == "priorities":
         groups = rule.spec["groups"]
         order = (data.get("choices") or {}).get(rule.spec["order"])
-        at: Location | tuple[Any, ...]  # a location here, a path below
+        at: Location | tuple[object, ...]  # a location here, a path below
         at = _where(doc, ("choices", rule.spec["order"]))
         if not isinstance(order, list) or sorted(map(str, order)) != sorted(groups):
             return [SheetProblem(f"{rule.name}: {rule.spec['order']} must list {', '.join(groups)} once each, "
@@ -319,69 +343,6 @@ def _rule_problems(rule: CreationRule, data: Any, doc: Any, env: Mapping[str, An
                                         _where(doc, ("traits", groups[group][0]), True)))
         return out
     if not rule.spec["check"].evaluate(env, functions):
-        at = tuple(int(p) if p.isdigit() else p for p in rule.spec["at"].split(".")) if rule.spec.get("at") else ()
-        return [SheetProblem(f"{rule.name}: {fill(rule.spec['message'], env)}", _where(doc, at))]
+        spot: Path = tuple(int(p) if p.isdigit() else p for p in rule.spec["at"].split(".")) if rule.spec.get("at") else ()
+        return [SheetProblem(f"{rule.name}: {fill(rule.spec['message'], env)}", _where(doc, spot))]
     return []
-
-
-def _yaml_value(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, (int, float)):
-        return str(value)
-    if isinstance(value, list):
-        return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in value.items()) + "}"
-    # a JSON string is a YAML double-quoted one; characters a reader may not show as written are escaped too
-    quoted = json.dumps(str(value), ensure_ascii=False)
-    return "".join(c if c.isprintable() or c in "\\\"" else _escape(c) for c in quoted)
-
-
-def _escape(c: str) -> str:
-    return f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
-
-
-def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None, traits: Mapping[str, int] | None = None,
-                   choices: Mapping[str, Any] | None = None) -> str:
-    """A commented starting sheet: every trait and choice as given, or else at its default; `ref` names the ruleset."""
-    chosen = {t.name: t.default if t.default is not None else 0 for t in ruleset.traits.values()}
-    chosen.update(traits or {})
-    if ruleset.sheet is None and not ruleset.traits:
-        raise BadParameter(f"ruleset '{ruleset.id}' describes no character sheet")
-    lines = [f"# A {ruleset.title} character. Check it with: rules sheet check FILE",
-             f"ruleset: {_yaml_value(ref) if ref else ruleset.id}", f"name: {_yaml_value(name)}", "traits:"]
-    group = None
-    for trait in ruleset.traits.values():
-        if trait.group != group:
-            group = trait.group
-            lines.append(f"  # {group}")
-        span = f", {trait.minimum}-{trait.maximum}" if trait.minimum is not None and trait.maximum is not None else ""
-        lines.append(f"  {trait.name}: {chosen[trait.name]}  # {trait.label}{span}")
-    spec = ruleset.sheet
-    data = {"ruleset": ruleset.id, "traits": chosen}
-    if spec is not None and spec.fields:
-        lines.append("choices:")
-        for field in spec.fields.values():
-            default = field.default if field.default is not None else ([] if field.kind == "list" else "")
-            default = (choices or {}).get(field.name, default)
-            note = prose(field.help, ruleset.constants) or field.kind
-            if field.count:
-                note += f"; {field.count} needed"
-            lines.append(f"  {field.name}: {_yaml_value(default)}  # {note}")
-    if spec is not None:
-        env = bind(ruleset, data)
-        lines.append("state:")
-        for value in spec.state.values():
-            lines.append(f"  {value.name}: {_yaml_value(env[value.name])}" + (f"  # {prose(value.help, ruleset.constants)}" if value.help else ""))
-        for track in spec.tracks.values():
-            if track.kind == "current_max":
-                lines.append(f"  {track.name}: {{current: {env[track.name + '_current']}, max: {env[track.name + '_max']}}}")
-            else:
-                size = env[f"{track.name}_size"]
-                lines.append(f"  {track.name}: {_yaml_value([None] * size)}  # {', '.join(track.types)}, worst first")
-        for resource in spec.resources.values():
-            lines.append(f"  {resource.name}: {env[resource.name]}  # at most {env[resource.name + '_max']}")
-    return "\n".join(lines) + "\n"

@@ -46,7 +46,7 @@ from interpreter.sheet.storage import TEMP_MARK, atomic_write, lock_dir, locked,
 
 __all__ = ["TEMP_MARK", "SheetFile", "SheetPath", "lock_dir", "new_sheet", "transaction"]
 
-_MISSING: Any = object()
+_MISSING: object = object()
 
 
 class SheetFile:
@@ -64,7 +64,7 @@ class SheetFile:
         self._text = raw.decode("utf-8")[len(self._bom):]
         self._edited: tuple[CommentedMap, YAML] | None = None  # ruamel's tree, loaded when a change needs it
         self._now = copy.deepcopy(doc.data)  # the plain values with every change applied
-        self._changes: list[tuple[SheetPath, Any, Any]] = []
+        self._changes: list[tuple[SheetPath, object, object]] = []
         self._rendered: str | None = None
         self._holds_lock = False
 
@@ -95,7 +95,7 @@ class SheetFile:
             self._edited = (tree, yaml)
         return self._edited
 
-    def get(self, path: SheetPath, default: Any = None) -> Any:
+    def get(self, path: SheetPath, default: object = None) -> object:
         """The value at ``path`` with the changes made so far, or ``default`` when there is none."""
         node = self._now
         for step in path:
@@ -104,7 +104,7 @@ class SheetFile:
                 return default
         return copy.deepcopy(node)
 
-    def set(self, path: SheetPath, value: Any) -> None:
+    def set(self, path: SheetPath, value: object) -> None:
         """Change the value at ``path``, or add it when only its last mapping key is missing."""
         path = tuple(path)
         try:
@@ -124,7 +124,7 @@ class SheetFile:
         self._changes.append((path, None if old is _MISSING else copy.deepcopy(old), copy.deepcopy(value)))
         self._rendered = None
 
-    def changes(self) -> list[tuple[SheetPath, Any, Any]]:
+    def changes(self) -> list[tuple[SheetPath, object, object]]:
         """Each change set() made, in order, as (path, old value or None, new value)."""
         return copy.deepcopy(self._changes)
 
@@ -239,21 +239,21 @@ def new_sheet(path: str | os.PathLike[str], text: str) -> None:
         atomic_write(real, text.encode("utf-8"), None)
 
 
-def _edit(tree: Any, path: SheetPath, value: Any) -> None:
+def _edit(tree: object, path: SheetPath, value: object) -> None:
     """Make one change of set() to ruamel's tree."""
     for step in path[:-1]:
         tree = _child(tree, step)
     _assign(tree, _tree_key(tree, path[-1]), value)
 
 
-def _tree_key(node: Any, step: Any) -> Any:
+def _tree_key(node: object, step: object) -> object:
     """The key in ruamel's tree for a step of a plain path (the plain key "1" is written ``1:``)."""
     if isinstance(node, CommentedMap) and step not in node:
         return next((k for k in node if not isinstance(k, str) and str(k) == step), step)
     return step
 
 
-def _child(node: Any, step: Any) -> Any:
+def _child(node: object, step: object) -> object:
     if isinstance(node, dict) and isinstance(step, str):
         return node.get(_tree_key(node, step), _MISSING)
     if isinstance(node, list) and isinstance(step, int) and not isinstance(step, bool) and 0 <= step < len(node):
@@ -261,7 +261,7 @@ def _child(node: Any, step: Any) -> Any:
     return _MISSING
 
 
-def _check_value(value: Any, depth: int = 0) -> None:
+def _check_value(value: object, depth: int = 0) -> None:
     """Refuse what a sheet cannot hold: only str-keyed dicts, lists, str, int, bool, finite float and None."""
     if depth > limits.MAX_DEPTH:
         raise RulesError("the new value is nested too deeply")
@@ -293,7 +293,7 @@ def _assign(tree: Any, key: Any, value: Any) -> None:
         tree[key] = _fresh(value, old)
 
 
-def _fresh(value: Any, old: Any) -> Any:
+def _fresh(value: object, old: object) -> object:
     """A ruamel node for a plain value, quoted or flow-styled like the node it replaces."""
     if isinstance(value, str) and isinstance(old, ScalarString):
         return type(old)(value)

@@ -8,7 +8,6 @@ with, checked against their standing rules as any sheet is, and the command says
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from interpreter.errors import RulesError
 from interpreter.ruleset.model import Ruleset
@@ -36,7 +35,7 @@ def chain(ruleset: Ruleset) -> list[Ruleset]:
     return out
 
 
-def names_exactly(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:
+def names_exactly(value: object, ruleset: Ruleset, sheet_file: str | None) -> bool:
     """Whether a sheet's `ruleset:` names this very ruleset: its id, or its file relative to the sheet."""
     if value == ruleset.id:
         return True
@@ -45,7 +44,7 @@ def names_exactly(value: Any, ruleset: Ruleset, sheet_file: str | None) -> bool:
     return _same_file(str(Path(sheet_file).parent / value), ruleset.file)
 
 
-def kin_note(value: Any, ruleset: Ruleset, sheet_file: str | None) -> str | None:
+def kin_note(value: object, ruleset: Ruleset, sheet_file: str | None) -> str | None:
     """A one-line note when a sheet's `ruleset:` names a base or an overlay of `ruleset`; None when it names neither."""
     if not isinstance(value, str) or not value.strip() or names_exactly(value, ruleset, sheet_file):
         return None

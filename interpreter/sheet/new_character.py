@@ -12,6 +12,7 @@ more than ``limits.MAX_CREATION_MOVES`` moves, the new sheet is refused with the
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -19,8 +20,10 @@ from interpreter import limits
 from interpreter.errors import BadParameter, RulesError
 from interpreter.ruleset.model import CreationRule, Ruleset, SheetField
 from interpreter.ruleset.tables import table_functions
+from interpreter.ruleset.texts import prose
 from interpreter.sheet.bind import bind
-from interpreter.sheet.creation import check, new_sheet_text, spent
+from interpreter.sheet.creation import check, spent
+from interpreter.words import value_text
 
 
 class Unmet(Exception):
@@ -45,7 +48,7 @@ def default_traits(ruleset: Ruleset) -> dict[str, int]:
     return out
 
 
-def default_choices(ruleset: Ruleset) -> dict[str, Any]:
+def default_choices(ruleset: Ruleset) -> dict[str, object]:
     """Every field's default, as a new sheet writes it."""
     spec = ruleset.sheet
     fields = spec.fields.values() if spec is not None else ()
@@ -53,7 +56,7 @@ def default_choices(ruleset: Ruleset) -> dict[str, Any]:
 
 
 def _meet(ruleset: Ruleset, rule: CreationRule, traits: dict[str, int], names: tuple[str, ...], target: int,
-          env: Mapping[str, Any], functions: Mapping[str, Any], what: str) -> None:
+          env: Mapping[str, object], functions: Mapping[str, object], what: str) -> None:
     """Move the named traits a dot at a time until `rule` counts `target` points on them.
 
     At most ``limits.MAX_CREATION_MOVES`` moves are tried: a budget that needs more is refused (Unmet),
@@ -135,7 +138,7 @@ def _meet_points(field: SheetField, value: Any, total: int) -> dict[str, int]:
     return entries
 
 
-def starting_values(ruleset: Ruleset) -> tuple[dict[str, int], dict[str, Any]]:
+def starting_values(ruleset: Ruleset) -> tuple[dict[str, int], dict[str, object]]:
     """The traits and choices of a new sheet, spread to meet the creation rules; Unmet when they cannot."""
     traits = default_traits(ruleset)
     choices = default_choices(ruleset)
@@ -194,3 +197,62 @@ def default_problems(ruleset: Ruleset) -> list[str]:
     text = new_sheet_text(ruleset, "Default", None, raw, default_choices(ruleset))
     doc = load_text(text, ruleset.file)
     return [error.message for error in check(ruleset, doc.data, doc, creation=True)]
+
+
+def _yaml_value(value: object) -> str:
+    if value is None or isinstance(value, (bool, int, float)):
+        return value_text(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_yaml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_yaml_value(v)}" for k, v in value.items()) + "}"
+    # a JSON string is a YAML double-quoted one; characters a reader may not show as written are escaped too
+    quoted = json.dumps(str(value), ensure_ascii=False)
+    return "".join(c if c.isprintable() or c in "\\\"" else _escape(c) for c in quoted)
+
+
+def _escape(c: str) -> str:
+    return f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
+
+
+def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None, traits: Mapping[str, int] | None = None,
+                   choices: Mapping[str, object] | None = None) -> str:
+    """A commented starting sheet: every trait and choice as given, or else at its default; `ref` names the ruleset."""
+    chosen = {t.name: t.default if t.default is not None else 0 for t in ruleset.traits.values()}
+    chosen.update(traits or {})
+    if ruleset.sheet is None and not ruleset.traits:
+        raise BadParameter(f"ruleset '{ruleset.id}' describes no character sheet")
+    lines = [f"# A {ruleset.title} character. Check it with: rules sheet check FILE",
+             f"ruleset: {_yaml_value(ref) if ref else ruleset.id}", f"name: {_yaml_value(name)}", "traits:"]
+    group = None
+    for trait in ruleset.traits.values():
+        if trait.group != group:
+            group = trait.group
+            lines.append(f"  # {group}")
+        span = f", {trait.minimum}-{trait.maximum}" if trait.minimum is not None and trait.maximum is not None else ""
+        lines.append(f"  {trait.name}: {chosen[trait.name]}  # {trait.label}{span}")
+    spec = ruleset.sheet
+    data = {"ruleset": ruleset.id, "traits": chosen}
+    if spec is not None and spec.fields:
+        lines.append("choices:")
+        for field in spec.fields.values():
+            default = field.default if field.default is not None else ([] if field.kind == "list" else "")
+            default = (choices or {}).get(field.name, default)
+            note = prose(field.help, ruleset.constants) or field.kind
+            if field.count:
+                note += f"; {field.count} needed"
+            lines.append(f"  {field.name}: {_yaml_value(default)}  # {note}")
+    if spec is not None:
+        env = bind(ruleset, data)
+        lines.append("state:")
+        for value in spec.state.values():
+            lines.append(f"  {value.name}: {_yaml_value(env[value.name])}" + (f"  # {prose(value.help, ruleset.constants)}" if value.help else ""))
+        for track in spec.tracks.values():
+            if track.kind == "current_max":
+                lines.append(f"  {track.name}: {{current: {env[track.name + '_current']}, max: {env[track.name + '_max']}}}")
+            else:
+                size = env[f"{track.name}_size"]
+                lines.append(f"  {track.name}: {_yaml_value([None] * size)}  # {', '.join(track.types)}, worst first")
+        for resource in spec.resources.values():
+            lines.append(f"  {resource.name}: {env[resource.name]}  # at most {env[resource.name + '_max']}")
+    return "\n".join(lines) + "\n"

@@ -5,13 +5,16 @@ from __future__ import annotations
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from interpreter.errors import BadParameter, RulesetLoadError
 from interpreter.hints import shown
 from interpreter.pipeline import compile_ref
 from interpreter.ruleset.model import Ruleset
 from interpreter.sheet.file import SheetFile
+
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
 
 def open_sheet(path: str) -> tuple[SheetFile, Ruleset]:
@@ -20,7 +23,7 @@ def open_sheet(path: str) -> tuple[SheetFile, Ruleset]:
     return handle, sheet_ruleset(handle.doc, path)
 
 
-def sheet_ruleset(doc: Any, path: str, compile: Callable[[str, Path], Ruleset] | None = None) -> Ruleset:
+def sheet_ruleset(doc: Document, path: str, compile: Callable[[str, Path], Ruleset] | None = None) -> Ruleset:
     """The compiled ruleset a loaded sheet names (``compile(ref, folder)`` compiles it, when given)."""
     ref = doc.data.get("ruleset") if isinstance(doc.data, dict) else None
     if not isinstance(ref, str):

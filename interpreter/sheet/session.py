@@ -7,7 +7,7 @@ and the command line both call it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import BadParameter
 from interpreter.procedure.odds import Odds
@@ -21,15 +21,18 @@ from interpreter.ruleset.texts import fill
 from interpreter.sheet.bind import bind, changed_paths, names_ruleset
 from interpreter.sheet.creation import refuse_broken
 
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
-def kin(ruleset: Ruleset, data: Mapping[str, Any], doc: Any) -> str | None:
+
+def kin(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None) -> str | None:
     """The one-line note to show when the sheet is for a base or an overlay of this ruleset (see sheet.lineage)."""
     from interpreter.sheet.lineage import kin_note
 
     return kin_note(data.get("ruleset"), ruleset, doc.file if doc is not None else None)
 
 
-def bound(ruleset: Ruleset, data: Mapping[str, Any], doc: Any, procedure: str | None = None) -> dict[str, Any]:
+def bound(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None, procedure: str | None = None) -> dict[str, object]:
     """A sheet's names for a run, once the sheet is known to be for this ruleset (or a base or an overlay
     of it) and to keep its standing rules; with `procedure`, also once it is known that the procedure
     may act on the sheet (see `refuse_final`)."""
@@ -43,7 +46,7 @@ def bound(ruleset: Ruleset, data: Mapping[str, Any], doc: Any, procedure: str | 
     return names
 
 
-def refuse_final(ruleset: Ruleset, proc: Procedure, names: Mapping[str, Any], doc: Any) -> None:
+def refuse_final(ruleset: Ruleset, proc: Procedure, names: Mapping[str, object], doc: Document | None) -> None:
     """Refuse a sheet in a final state (such as dead) unless the procedure names it under `acts_on_final`.
 
     This is the one check of final states: a run, its odds (and their sweeps), a diff with a sheet and
@@ -60,8 +63,8 @@ def refuse_final(ruleset: Ruleset, proc: Procedure, names: Mapping[str, Any], do
                            f"a procedure that may (a house rule) lists it: acts_on_final: [{name}]")
 
 
-def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any, data: Mapping[str, Any],
-        doc: Any) -> Result:
+def run(ruleset: Ruleset, name: str, args: Mapping[str, object], source: object, data: Mapping[str, object],
+        doc: Document | None) -> Result:
     """Run a procedure once with a sheet; `Result.changes` lists what it changed, as sheet paths."""
     proc = find_procedure(ruleset, name)
     names = bound(ruleset, data, doc, name)
@@ -78,7 +81,7 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any, data:
     return replace(result, changes=tuple(changed_paths(ruleset, names, final, data)))
 
 
-def odds(ruleset: Ruleset, name: str, args: Mapping[str, Any], data: Mapping[str, Any], doc: Any) -> Odds:
+def odds(ruleset: Ruleset, name: str, args: Mapping[str, object], data: Mapping[str, object], doc: Document | None) -> Odds:
     """The exact odds of a procedure for the character of a sheet (which is read, never written)."""
     return procedure_odds(ruleset, name, args, bound(ruleset, data, doc, name))
 
@@ -89,7 +92,7 @@ def apply(handle: Any, result: Result) -> None:
         handle.set(path, new)
 
 
-def run_on_file(ruleset: Ruleset, name: str, args: Mapping[str, Any], source: Any, path: str, *,
+def run_on_file(ruleset: Ruleset, name: str, args: Mapping[str, object], source: object, path: str, *,
                 write: bool, backup: bool = True, after: Callable[[], None] | None = None,
                 told: Callable[[str], None] | None = None) -> tuple[Result, Any]:
     """Run a procedure with the sheet in a file; with `write`, the changes are written back atomically.

@@ -30,7 +30,7 @@ SheetPath = tuple[str | int, ...]
 _PLAIN = re.compile(r"[^\W\d_][\w .'/()+-]*(?<! )")  # strings safe to write unquoted anywhere
 
 
-def scalar_edits(old: Any, new: Any, path: SheetPath) -> list[tuple[SheetPath, Any]] | None:
+def scalar_edits(old: object, new: object, path: SheetPath) -> list[tuple[SheetPath, object]] | None:
     """The scalars that differ between two values, or None if their shapes (keys, lengths) differ."""
     if isinstance(old, dict) and isinstance(new, dict) and list(old) == list(new):
         parts = [scalar_edits(old[k], new[k], path + (k,)) for k in old]
@@ -72,7 +72,7 @@ def scalar_spans(text: str) -> dict[SheetPath, tuple[int, int, str | None]]:
     return spans
 
 
-def scalar_text(value: Any, style: str | None, written: bool) -> str | None:
+def scalar_text(value: object, style: str | None, written: bool) -> str | None:
     """How to write a new scalar in place of one written with ``style`` (None: plain, or empty)."""
     if style in ("|", ">"):
         return None
@@ -122,7 +122,7 @@ def document_prefix(text: str) -> str:
     return ""
 
 
-def respelled(dumped: str, original: str, old: Any, new: Any) -> str:
+def respelled(dumped: str, original: str, old: object, new: object) -> str:
     """``dumped`` with each scalar whose value did not change written as ``original`` wrote it."""
     before, after = scalar_spans(original), scalar_spans(dumped)
     edits = []
@@ -140,10 +140,10 @@ def respelled(dumped: str, original: str, old: Any, new: Any) -> str:
     return dumped
 
 
-_NONE: Any = object()
+_NONE: object = object()
 
 
-def _at(node: Any, path: SheetPath) -> Any:
+def _at(node: object, path: SheetPath) -> object:
     for step in path:
         if isinstance(node, dict):
             node = node.get(step, _NONE)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from interpreter.hints import printable
 from interpreter.ruleset.derived import statuses
@@ -11,9 +11,13 @@ from interpreter.ruleset.model import Ruleset
 from interpreter.ruleset.tracks import MARKS, draw
 from interpreter.sheet.bind import bind
 from interpreter.sheet.creation import refuse_broken
+from interpreter.words import value_text
+
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
 
 
-def view(ruleset: Ruleset, data: Mapping[str, Any], doc: Any = None) -> dict[str, Any]:
+def view(ruleset: Ruleset, data: Mapping[str, Any], doc: Document | None = None) -> dict[str, Any]:
     """The contract's JSON object for a sheet; a sheet that breaks a standing rule is refused, as for a run."""
     refuse_broken(ruleset, data, doc)
     env = bind(ruleset, data, doc)
@@ -62,6 +66,6 @@ def text(ruleset: Ruleset, shown: Mapping[str, Any]) -> str:
     for name, res in shown["resources"].items():
         lines.append(f"  {name}: {res['value']}/{res['max']}")
     if shown["state"]:
-        lines.append("  " + ", ".join(f"{k} {str(v).lower() if isinstance(v, bool) else v}" for k, v in shown["state"].items()))
+        lines.append("  " + ", ".join(f"{k} {value_text(v)}" for k, v in shown["state"].items()))
     lines.append("  status: " + (", ".join(shown["status"]) if shown["status"] else "fine"))
     return "\n".join(lines)

@@ -21,6 +21,7 @@ from interpreter.procedure.kinds import function_of
 from interpreter.procedure.records import NoteRecord, Record, RollRecord
 from interpreter.ruleset.model import Procedure, Ruleset
 from interpreter.ruleset.specs import RollInto
+from interpreter.words import value_text
 
 if TYPE_CHECKING:
     from interpreter.dice.expr import DiceExpr
@@ -30,7 +31,7 @@ _NO_SHEET: dict[str, object] = {}
 ADVICE = "a loop or repeat runs too long, or rolls too many dice"
 
 
-class Sampling:
+class RunContext:
     """The context of one run: where its dice come from, its trace, and how much work it has done."""
 
     __slots__ = ("dice", "functions", "ruleset", "sheet_names", "source", "steps", "trace")
@@ -61,7 +62,7 @@ class Sampling:
             return value
         from interpreter.dice.trace import Roll
 
-        traces: list[tuple[Any, ...]] = []
+        traces: list[tuple[object, ...]] = []
         value, count = expr.rolled(env, self.source, traces)
         self.trace.append(RollRecord(name, expr, env, Roll(value, traces, env)))
         self.thrown(count, where)
@@ -78,7 +79,7 @@ class Sampling:
         if self.trace is not None:
             self.trace.append(RollRecord(r.name, r.expr, env, roll))
             self.trace.append(NoteRecord(f"{r.name}: " + ", ".join(
-                f"{name} = {'true' if v is True else 'false' if v is False else v} ({stat.text})"
+                f"{name} = {value_text(v)} ({stat.text})"
                 for (name, stat), v in zip(r.reads, got[1:], strict=True))))
         return got
 
@@ -113,4 +114,4 @@ class Sampling:
         return function(self, env)
 
 
-__all__ = ["ADVICE", "Ran", "Sampling"]
+__all__ = ["ADVICE", "Ran", "RunContext"]
