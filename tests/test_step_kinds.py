@@ -64,7 +64,7 @@ TYPED_DRAWS = {
     ("interpreter/procedure/context.py", "module interpreter.procedure.kinds.call"),
     ("interpreter/procedure/exact.py", "module interpreter.procedure.kinds.best_of"),
     ("interpreter/procedure/exact.py", "module interpreter.procedure.kinds.call"),
-    ("interpreter/procedure/sampling.py", "module interpreter.procedure.kinds.call"),
+    ("interpreter/procedure/run_context.py", "module interpreter.procedure.kinds.call"),
 }
 
 

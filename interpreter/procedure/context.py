@@ -1,6 +1,6 @@
 """What the written code of a procedure asks of its context `c`: the one interface both assemblies call.
 
-procedure.function writes a run's function `run(c, E)`, whose context (procedure.sampling) rolls
+procedure.function writes a run's function `run(c, E)`, whose context (procedure.run_context) rolls
 dice from a source and keeps a trace; procedure.program writes exact odds' blocks `b0(s, c)`, whose
 context (procedure.exact) gives each result of a draw in turn. A step kind writes its draws the same
 way for both (procedure.writing): `c.roll`, `c.pool` and `c.call` are `Context`; a run's context adds
@@ -45,7 +45,7 @@ class Context(Protocol):
 
 
 class RunContext(Context, Protocol):
-    """A run's context (procedure.sampling): one result per draw, the steps taken and the trace, if kept."""
+    """A run's context (procedure.run_context): one result per draw, the steps taken and the trace, if kept."""
 
     steps: int  # counted by the code against limits.MAX_STEPS
     trace: list[Record] | None

@@ -3,7 +3,7 @@
 The steps are written by their kinds (procedure.kinds) through a `LocalWriter`: the names a run
 computes are local variables of the function, loaded from the run's starting names `E` once;
 the names a character sheet gives (and what sheet changes touch) stay in `E`, since sheet changes
-work on them all at once. A roll asks the context `c` for one result (procedure.sampling), which
+work on them all at once. A roll asks the context `c` for one result (procedure.run_context), which
 records it in the trace when the run keeps one. Loops and a best_of's runs jump between segments
 of the function (`pc` is the segment to run next); everything else is straight-line code.
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from interpreter.absent import reported
-from interpreter.procedure.run_context import RunContext
+from interpreter.procedure.run_context import LiveRun
 from interpreter.procedure.start import finished, sheet_names, start_env, worded
 from interpreter.record import record
 from interpreter.ruleset.model import Ruleset
@@ -37,7 +37,7 @@ def run_to_end(ruleset: Ruleset, name: str, args: Mapping[str, object], source: 
     """A run's result and every name it ended with (what the sheet layer writes back)."""
     proc = find_procedure(ruleset, name)
     env = start_env(ruleset, proc, args, sheet)
-    ctx = RunContext(ruleset, source, table_functions(ruleset), sheet_names(ruleset, sheet), traced=True)
+    ctx = LiveRun(ruleset, source, table_functions(ruleset), sheet_names(ruleset, sheet), traced=True)
     outcome, _, ended = ctx.run(proc, env)
     values = {v: worded(proc, v, reported(x)) for v, x in zip(proc.values, ended, strict=True)}
     follow_up = tuple((e.param, e.name) for e in ruleset.effects.values()

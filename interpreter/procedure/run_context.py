@@ -31,7 +31,7 @@ _NO_SHEET: dict[str, object] = {}
 ADVICE = "a loop or repeat runs too long, or rolls too many dice"
 
 
-class RunContext:
+class LiveRun:
     """The context of one run: where its dice come from, its trace, and how much work it has done."""
 
     __slots__ = ("dice", "functions", "ruleset", "sheet_names", "source", "steps", "trace")
@@ -114,4 +114,4 @@ class RunContext:
         return function(self, env)
 
 
-__all__ = ["ADVICE", "Ran", "RunContext"]
+__all__ = ["ADVICE", "Ran", "LiveRun"]

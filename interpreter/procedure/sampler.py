@@ -20,7 +20,7 @@ from interpreter.absent import Absent, reported
 from interpreter.dice.sources import RandomSource
 from interpreter.errors import LimitExceeded
 from interpreter.procedure.kinds import function_of
-from interpreter.procedure.run_context import RunContext
+from interpreter.procedure.run_context import LiveRun
 from interpreter.procedure.start import finished, sheet_names, start_env, worded_value
 from interpreter.procedure.writing import unchanged
 from interpreter.record import record
@@ -53,7 +53,7 @@ def _sampler(ruleset: Ruleset, name: str, args: Mapping[str, object]) -> tuple[S
 
     def run(rng: random.Random) -> Sample:
         if last[0] is not rng:
-            last[0], last[1] = rng, RunContext(ruleset, RandomSource(rng), functions, names)
+            last[0], last[1] = rng, LiveRun(ruleset, RandomSource(rng), functions, names)
         ctx = last[1]
         ctx.steps = ctx.dice = 0
         outcome, _, values = function(ctx, dict(start) if function.uses_env else start)

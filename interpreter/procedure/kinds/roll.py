@@ -1,6 +1,6 @@
 """`roll`: roll dice expressions and bind their results; with `read`, statistics of one pool too.
 
-What a roll gives is the context's to say (procedure.sampling rolls the dice; procedure.exact
+What a roll gives is the context's to say (procedure.run_context rolls the dice; procedure.exact
 gives each result in turn with its probability), so this code is the same for both.
 """
 
