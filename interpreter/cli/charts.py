@@ -157,7 +157,7 @@ def render(chart: Chart, fmt: str) -> bytes:
 
 def write_chart(chart: Chart, path: str, fmt: str) -> None:
     """Draw the chart and write it to `path` atomically: a partly written picture is never left behind."""
-    from interpreter.changes import made
+    from interpreter.sheet.changes import made
 
     data = render(chart, fmt)
     target = Path(path)

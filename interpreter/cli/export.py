@@ -9,7 +9,6 @@ from typing import Any
 
 import click
 
-from interpreter.changes import made
 from interpreter.cli import complete
 from interpreter.cli import output as shown
 from interpreter.cli.examples import ExampleCommand, examples
@@ -17,6 +16,7 @@ from interpreter.cli.help import json_option
 from interpreter.errors import BadParameter
 from interpreter.load.checked import load_checked
 from interpreter.load.find import find
+from interpreter.sheet.changes import made
 
 __all__ = ["export", "overlay_skeleton"]
 

@@ -22,10 +22,10 @@ from typing import Any, NoReturn
 
 import click
 
-from interpreter.changes import counted
 from interpreter.cli import output
 from interpreter.cli.examples import ExampleGroup
 from interpreter.errors import RulesError
+from interpreter.sheet.changes import counted
 
 USER_ERROR = 1
 USAGE_ERROR = 2

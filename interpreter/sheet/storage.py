@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from interpreter import limits
-from interpreter.changes import made
 from interpreter.errors import RulesError
+from interpreter.sheet.changes import made
 
 __all__ = ["TEMP_MARK", "atomic_write", "lock_dir", "locked", "remove_stale_temporaries", "sync_folder"]
 
