@@ -93,3 +93,39 @@ def test_a_newline_in_a_base_title_stays_inside_the_comment(rules, tmp_path, mon
     assert live == ["extends: shared", "ruleset: mine"]
     pipeline.forget_compiled()
     assert rules("validate", str(out)).exit_code == 0
+
+
+# ----------------------------------------------------------------- charts
+
+
+PAGE = "<!DOCTYPE html><title>My own page</title><p>the table's notes</p>\n"
+
+
+@pytest.mark.parametrize("command", [["odds", "nwod", "action", "pool=3"], ["odds", "3d6"],
+                                     ["diff", "nwod", "nwod", "action", "pool=3"]])
+def test_plot_refuses_a_file_that_exists_unless_forced(rules, tmp_path, monkeypatch, command):
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    page = tmp_path / "page.html"
+    page.write_text(PAGE, encoding="utf-8")
+    result = rules(*command, "--plot", "page.html")
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == ("--plot: 'page.html' already exists; nothing was written; give --force to replace it, "
+                             "or choose another name\n")
+    assert page.read_text(encoding="utf-8") == PAGE and sorted(p.name for p in tmp_path.iterdir()) == ["page.html"]
+    result = rules(*command, "--plot", "page.html", "--force")
+    assert result.exit_code == 0, result.stderr
+    assert "chart written to page.html" in result.stdout
+    assert page.read_text(encoding="utf-8").startswith("<!DOCTYPE html>") and "My own page" not in page.read_text(
+        encoding="utf-8")
+
+
+def test_plot_refuses_a_link_even_a_broken_one_and_writes_a_new_file(rules, tmp_path, monkeypatch):
+    pytest.importorskip("matplotlib")
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "chart.svg").symlink_to(tmp_path / "nowhere.svg")
+    result = rules("odds", "nwod", "action", "pool=3", "--plot", "chart.svg")
+    assert result.exit_code == 1 and "already exists" in result.stderr
+    assert (tmp_path / "chart.svg").is_symlink() and not (tmp_path / "nowhere.svg").exists()
+    result = rules("odds", "nwod", "action", "pool=3", "--plot", "new.svg")
+    assert result.exit_code == 0 and (tmp_path / "new.svg").read_bytes().startswith(b"<?xml")
