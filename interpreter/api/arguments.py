@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from interpreter.dice.sources import DiceSource
     from interpreter.sheet.character import Sheet
 
-__all__ = ["arguments", "exhausted", "flag", "ruleset_ref", "sheet_path", "source", "times"]
+__all__ = ["arguments", "asked_ruleset", "exhausted", "flag", "ruleset_ref", "sheet_path", "source", "times"]
 
 
 def arguments(params: Mapping[str, Any] | None, named: Mapping[str, Any]) -> dict[str, Any]:
@@ -96,3 +96,37 @@ def ruleset_ref(ref: Any) -> str:
     if not isinstance(ref, str):
         raise BadParameter(f"a ruleset is an id, a path or a loaded ruleset, not {type(ref).__name__}")
     return ref
+
+
+def asked_ruleset(ref: object, root: object = None) -> str:
+    """The id or file a caller's ruleset reference lets the library load, refused before anything is opened.
+
+    Text is a ruleset id (bundled or in the user's ruleset folders), or a path that lies inside ``root``
+    (relative to it, links resolved): text may come from a user, so a path in it is opened only where the
+    caller said files may be read.  A ``pathlib.Path`` (any ``os.PathLike``) is a path the caller made, and is
+    opened as asked.
+    """
+    from interpreter.hints import shown
+    from interpreter.load.find import find, looks_like_path
+
+    text = ruleset_ref(ref)
+    if isinstance(ref, os.PathLike):
+        return text
+    if not looks_like_path(text):
+        find(text, paths=False)  # an id, or one line naming the known ones: no file is looked for
+        return text
+    if root is None:
+        raise BadParameter(f"{shown(text)} is a path given as text, opened only inside a root= folder; nothing was "
+                           "opened", hint="give root=FOLDER (the folder it may lie in), or a pathlib.Path to open it "
+                                          "as it is")
+    if not isinstance(root, (str, os.PathLike)):
+        raise BadParameter(f"root= takes a folder's path, not {type(root).__name__}")
+    try:
+        folder = os.path.realpath(root)
+        real = os.path.realpath(os.path.join(folder, text))
+    except (OSError, ValueError):
+        raise BadParameter(f"{shown(text)} is not a path the system can take; nothing was opened") from None
+    if real != folder and not real.startswith(folder.rstrip(os.sep) + os.sep):
+        raise BadParameter(f"{shown(text)} lies outside root {shown(os.fspath(root))}; nothing was opened",
+                           hint="name a file inside the root folder, or a ruleset id")
+    return real

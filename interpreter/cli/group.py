@@ -76,6 +76,19 @@ def _after_changes(code: int, changed: list[str]) -> int:
     return CHANGED_BUT_FAILED
 
 
+def _trusting_the_working_folder(argv: list[str]) -> contextlib.AbstractContextManager[None]:
+    """Let the files a command reads name files anywhere under the folder it runs in (a GM's campaign folder),
+    not only beside themselves; the language server, whose documents come from an editor, trusts no folder."""
+    from interpreter.load.find import trusting
+
+    try:
+        here = os.getcwd()
+    except OSError:  # (the folder was removed meanwhile)
+        return contextlib.nullcontext()
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    return contextlib.nullcontext() if command == "lsp" else trusting(here)
+
+
 def _fail(as_json: bool, code: int, text: str, data: dict[str, Any]) -> NoReturn:
     try:
         if as_json:
@@ -163,7 +176,7 @@ class Group(ExampleGroup):
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         argv = list(sys.argv[1:] if args is None else args)
         as_json = "--json" in argv
-        with counted() as changed:
+        with counted() as changed, _trusting_the_working_folder(argv):
             try:
                 code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
             except click.UsageError as err:

@@ -53,13 +53,13 @@ def create_sheet(ref: str, out: str, name: str) -> Ruleset:
     found = find(ref)
     if found.origin == "path":
         written = os.path.relpath(os.path.abspath(found.path), os.path.dirname(os.path.abspath(out)))
-        try:  # (a sheet may name only a file inside its own folder, or in a ruleset folder)
+        try:  # (a sheet may name only a file inside its own folder, a trusted folder or a ruleset folder)
             confined(written, os.path.dirname(os.path.abspath(out)), None)
         except RulesetLoadError:
-            raise BadParameter(f"{out}: a sheet names its ruleset by id or by a path inside the sheet's own folder, "
-                               f"and {ref} lies outside it; nothing was written",
-                               hint="write the sheet in the ruleset's folder (or a folder above it), or put the "
-                                    "ruleset in a ruleset folder (RULESMITH_PATH) and give its id") from None
+            raise BadParameter(f"{out}: a sheet names its ruleset by id or by a path inside the sheet's own folder "
+                               f"(or the folder rules runs in), and {ref} lies outside it; nothing was written",
+                               hint="run rules from a folder that holds both, or put the ruleset in a ruleset "
+                                    "folder (RULESMITH_PATH) and give its id") from None
     rs = compile_ref(ref)
     new_sheet(out, schema_line("sheet") + sheet_text(rs, name, written, out))
     return rs
