@@ -25,7 +25,7 @@ import click
 from interpreter.cli import output
 from interpreter.cli.examples import ExampleGroup
 from interpreter.errors import RulesError
-from interpreter.sheet.changes import counted
+from interpreter.sheet.changes import counted, written
 
 USER_ERROR = 1
 USAGE_ERROR = 2
@@ -65,8 +65,9 @@ def _usage_line(err: click.UsageError) -> str:
     return f"{path}: {message.rstrip('.')}; see '{path} -h'"
 
 
-def _after_changes(code: int, changed: list[str]) -> int:
+def _after_changes(code: int) -> int:
     """The exit code of a failure: 4, with a line on stderr naming the files changed, when any were."""
+    changed = written()
     if code != USER_ERROR or not changed:
         return code
     more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
@@ -162,8 +163,10 @@ class Group(ExampleGroup):
             register()
         collecting = gc.isenabled()
         gc.disable()
+        argv = list(sys.argv[1:] if args is None else args)
         try:
-            return self._main(args, prog_name, complete_var, standalone_mode, **extra)
+            with counted(), _trusting_the_working_folder(argv):  # (the files written; the folder trusted)
+                return self._main(args, prog_name, complete_var, standalone_mode, **extra)
         finally:
             if args is None:
                 gc.freeze()
@@ -176,25 +179,23 @@ class Group(ExampleGroup):
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         argv = list(sys.argv[1:] if args is None else args)
         as_json = "--json" in argv
-        with counted() as changed, _trusting_the_working_folder(argv):
-            try:
-                code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
-            except click.UsageError as err:
-                line = _usage_line(err)
-                _fail(as_json, USAGE_ERROR, line, output.usage_json(line))
-            except RulesError as err:
-                if not as_json:
-                    with contextlib.suppress(OSError):
-                        output.echo_problem(err)
-                    sys.exit(_after_changes(USER_ERROR, changed))
-                _fail(as_json, _after_changes(USER_ERROR, changed), str(err), output.error_json(err))
-            except RecursionError:
-                deep = RulesError("input nested too deeply")
-                _fail(as_json, _after_changes(USER_ERROR, changed), str(deep), output.error_json(deep))
-            except click.ClickException as err:
-                _fail(as_json, err.exit_code, err.format_message(), output.usage_json(err.format_message()))
-            except click.Abort:
-                _fail(False, _after_changes(USER_ERROR, changed), "aborted", {})
+        try:
+            code = super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
+        except click.UsageError as err:
+            line = _usage_line(err)
+            _fail(as_json, USAGE_ERROR, line, output.usage_json(line))
+        except RulesError as err:
+            if not as_json:
+                output.echo_problem(err)
+                sys.exit(_after_changes(USER_ERROR))
+            _fail(as_json, _after_changes(USER_ERROR), str(err), output.error_json(err))
+        except RecursionError:
+            deep = RulesError("input nested too deeply")
+            _fail(as_json, _after_changes(USER_ERROR), str(deep), output.error_json(deep))
+        except click.ClickException as err:
+            _fail(as_json, err.exit_code, err.format_message(), output.usage_json(err.format_message()))
+        except click.Abort:
+            _fail(False, _after_changes(USER_ERROR), "aborted", {})
         sys.exit(code if isinstance(code, int) else 0)
 
 

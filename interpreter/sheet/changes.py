@@ -11,7 +11,7 @@ import contextlib
 from collections.abc import Iterator
 from contextvars import ContextVar
 
-__all__ = ["counted", "made"]
+__all__ = ["counted", "made", "written"]
 
 _MADE: ContextVar[list[str] | None] = ContextVar("rulesmith_changes", default=None)
 
@@ -21,6 +21,11 @@ def made(path: str) -> None:
     log = _MADE.get()
     if log is not None and path not in log:
         log.append(path)
+
+
+def written() -> list[str]:
+    """The files written so far in this count (none outside one)."""
+    return list(_MADE.get() or ())
 
 
 @contextlib.contextmanager
