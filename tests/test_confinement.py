@@ -323,3 +323,14 @@ def test_a_path_the_program_made_is_opened_as_asked(tmp_path):
     (tmp_path / "demo.yaml").write_text(BASE, encoding="utf-8")
     assert interpreter.load_ruleset(tmp_path / "demo.yaml").id == "demo"
     assert interpreter.run(tmp_path / "demo.yaml", "check").outcome == "done"
+
+
+def test_the_command_line_trusts_its_folder_and_the_language_server_none(tmp_path, monkeypatch):
+    from interpreter.cli import group
+
+    monkeypatch.chdir(tmp_path)
+    for argv, trusted in ((["run", "x"], (os.path.realpath(tmp_path),)), (["--json", "validate"], (os.path.realpath(
+            tmp_path),)), (["lsp"], ())):
+        with group._trusting_the_working_folder(argv):
+            assert find._TRUSTED.get() == trusted, argv
+    assert find._TRUSTED.get() == ()
