@@ -334,3 +334,25 @@ def test_the_command_line_trusts_its_folder_and_the_language_server_none(tmp_pat
         with group._trusting_the_working_folder(argv):
             assert find._TRUSTED.get() == trusted, argv
     assert find._TRUSTED.get() == ()
+
+
+# ----------------------------------------------------------------- a file named that is no ruleset
+
+
+@pytest.mark.parametrize("kind", ["sheet", "overlay"])
+def test_a_file_beside_that_is_no_ruleset_is_refused_without_quoting_it(rules, tree, kind):
+    """A bot's own config beside the uploads: a sheet or overlay naming it learns nothing of what it holds."""
+    (tree / "config.yaml").write_text("password: hunter2-SECRET\nkey_name: visible\nruleset: x\n", encoding="utf-8")
+    if kind == "sheet":
+        (tree / "ana.yaml").write_text('ruleset: "config.yaml"\nname: Ana\n', encoding="utf-8")
+        commands = [["sheet", "show", str(tree / "ana.yaml")], ["sheet", "check", str(tree / "ana.yaml"), "--json"]]
+    else:
+        (tree / "ana.yaml").write_text(OVERLAY.format(base="config.yaml"), encoding="utf-8")
+        commands = [["validate", str(tree / "ana.yaml")], ["run", str(tree / "ana.yaml"), "check", "--json"]]
+    for command in commands:
+        pipeline.forget_compiled()
+        result = rules(*command)
+        said = result.stdout + result.stderr
+        assert result.exit_code == 1 and "is not a ruleset" in said, said
+        assert "hunter2" not in said and "password" not in said and "key_name" not in said, said
+        assert str(tree / "ana.yaml") in said  # (placed at the key that names it)

@@ -36,7 +36,8 @@ from interpreter.record import record
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["Found", "bundled_name", "confined", "find", "looks_like_path", "trusting", "user_folders", "user_rulesets"]
+__all__ = ["Found", "bundled_name", "confined", "declares_ruleset", "find", "looks_like_path", "not_a_ruleset",
+           "ruleset_shaped", "trusting", "user_folders", "user_rulesets"]
 
 
 
@@ -253,6 +254,22 @@ def confined(ref: str, relative_to: str | os.PathLike[str], where: Location | No
         raise RulesetLoadError(f"{shown(ref)} leads outside the folder of the file that names it; {what}", where,
                                "put the file beside this one (or below it), or in a ruleset folder")
     return real
+
+
+def ruleset_shaped(top: object) -> bool:
+    """Whether a file's top level is that of a ruleset: a `ruleset:` id, with `procedures:` or `extends:`."""
+    return isinstance(top, dict) and isinstance(top.get("ruleset"), str) and ("procedures" in top or "extends" in top)
+
+
+def declares_ruleset(path: str) -> bool:
+    """Whether a regular file (within the size limit) is ruleset-shaped; read with the YAML reader's own rules."""
+    return _declared(path)[0] is not None
+
+
+def not_a_ruleset(shown_name: str, where: Location | None) -> RulesetLoadError:
+    """The refusal of a file that a file names but that is no ruleset: nothing of its content is quoted."""
+    return RulesetLoadError(f"{shown_name} is not a ruleset (no 'ruleset:' id with 'procedures:' or 'extends:'); "
+                            "nothing of it is shown", where, "name a ruleset file, and check it with `rules validate`")
 
 
 def find(ref: str, relative_to: str | os.PathLike[str] | None = None, where: Location | None = None, *,

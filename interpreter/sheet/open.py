@@ -7,7 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from interpreter.errors import BadParameter, RulesetLoadError
+from interpreter.errors import BadParameter, Location, RulesetLoadError
 from interpreter.hints import shown
 from interpreter.pipeline import compile_ref
 from interpreter.ruleset.model import Ruleset
@@ -28,6 +28,7 @@ def sheet_ruleset(doc: Any, path: str, compile: Callable[[str, Path], Ruleset] |
                            "add 'ruleset: ID' at the top")
     # an id (bundled or in the user's ruleset folders), or a path relative to the sheet's folder
     try:
+        _a_ruleset_file(ref, Path(path).parent, doc.where(("ruleset",)))
         if compile is not None:
             return compile(ref, Path(path).parent)
         return compile_ref(ref, relative_to=Path(path).parent)
@@ -37,6 +38,16 @@ def sheet_ruleset(doc: Any, path: str, compile: Callable[[str, Path], Ruleset] |
         reason = err.message.removeprefix("cannot read the file: ")
         message = err.message if reason == err.message else f"the sheet's ruleset {shown(ref)} cannot be read: {reason}"
         raise BadParameter(message, doc.where(("ruleset",)), err.hint) from None
+
+
+def _a_ruleset_file(ref: str, folder: Path, where: Location | None) -> None:
+    """Refuse a path that names a file that is no ruleset (a sheet's neighbour, a config file) without quoting it."""
+    from interpreter.load.find import declares_ruleset, find, looks_like_path, not_a_ruleset
+
+    if looks_like_path(ref):
+        found = find(ref, folder)
+        if found.origin == "path" and not declares_ruleset(found.file):
+            raise not_a_ruleset(shown(ref), where)
 
 
 def create_sheet(ref: str, out: str, name: str) -> Ruleset:
