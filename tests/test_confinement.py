@@ -356,3 +356,20 @@ def test_a_file_beside_that_is_no_ruleset_is_refused_without_quoting_it(rules, t
         assert result.exit_code == 1 and "is not a ruleset" in said, said
         assert "hunter2" not in said and "password" not in said and "key_name" not in said, said
         assert str(tree / "ana.yaml") in said  # (placed at the key that names it)
+
+
+def test_the_library_quotes_nothing_of_a_yaml_file_that_is_no_ruleset(tmp_path, monkeypatch):
+    import interpreter
+
+    secret = tmp_path / "config.yaml"
+    secret.write_text("password: hunter2-SECRET\nkey_name: visible\n", encoding="utf-8")
+    for call in (lambda: interpreter.load_ruleset(secret), lambda: interpreter.load_ruleset("config.yaml", root=tmp_path),
+                 lambda: [str(p) for p in interpreter.validate(secret)]):
+        try:
+            said = str(call())
+        except interpreter.RulesError as err:
+            said = str(err)
+        assert "is not a ruleset" in said and "hunter2" not in said and "password" not in said, said
+    broken = tmp_path / "broken.yaml"  # a ruleset with mistakes is still reported in full
+    broken.write_text("ruleset: broken\ntitle: Broken\nbogus: 2\nworse: 3\n", encoding="utf-8")
+    assert len(interpreter.validate(broken)) >= 3

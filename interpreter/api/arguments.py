@@ -9,13 +9,14 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from interpreter.errors import BadParameter
+from interpreter.errors import BadParameter, RulesError
 
 if TYPE_CHECKING:
     from interpreter.dice.sources import DiceSource
     from interpreter.sheet.character import Sheet
 
-__all__ = ["arguments", "asked_ruleset", "exhausted", "flag", "ruleset_ref", "sheet_path", "source", "times"]
+__all__ = ["arguments", "asked_ruleset", "exhausted", "flag", "not_quoted", "ruleset_ref", "sheet_path", "source",
+           "times"]
 
 
 def arguments(params: Mapping[str, Any] | None, named: Mapping[str, Any]) -> dict[str, Any]:
@@ -130,3 +131,24 @@ def asked_ruleset(ref: object, root: object = None) -> str:
         raise BadParameter(f"{shown(text)} lies outside root {shown(os.fspath(root))}; nothing was opened",
                            hint="name a file inside the root folder, or a ruleset id")
     return real
+
+
+def not_quoted(ref: str, err: RulesError) -> RulesError:
+    """The error to raise for a file that failed to load: itself for a ruleset (or a file that is no YAML
+    mapping at all, whose errors quote nothing), one line that quotes nothing for any other YAML file (its
+    keys would be named in the schema's errors)."""
+    from interpreter.errors import RulesetLoadError
+    from interpreter.load.find import looks_like_path, not_a_ruleset
+    from interpreter.load.yaml import load_file
+
+    if not looks_like_path(ref) or not os.path.isfile(ref):
+        return err
+    try:
+        top = load_file(ref).data
+    except RulesetLoadError:
+        return err
+    if isinstance(top, dict) and ("ruleset" in top or "extends" in top):
+        return err
+    from interpreter.hints import shown
+
+    return not_a_ruleset(shown(ref), None)

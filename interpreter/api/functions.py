@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from interpreter.api import calls
-from interpreter.api.arguments import arguments, asked_ruleset, exhausted, flag, sheet_path, source
+from interpreter.api.arguments import arguments, asked_ruleset, exhausted, flag, not_quoted, sheet_path, source
 from interpreter.api.arguments import times as times_option
 
 if TYPE_CHECKING:
@@ -33,9 +33,14 @@ def load_ruleset(ref: str | os.PathLike[str], *, root: str | os.PathLike[str] | 
     when it cannot be read at all.
     """
     from interpreter.api.ruleset import Ruleset
+    from interpreter.errors import RulesError
     from interpreter.pipeline import compile_ref
 
-    return Ruleset(compile_ref(asked_ruleset(ref, root)))
+    asked = asked_ruleset(ref, root)
+    try:
+        return Ruleset(compile_ref(asked))
+    except RulesError as err:
+        raise not_quoted(asked, err) from None
 
 
 def validate(ref: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> list[RulesError]:
@@ -43,7 +48,10 @@ def validate(ref: str | os.PathLike[str], *, root: str | os.PathLike[str] | None
     empty list when it is valid."""
     from interpreter.pipeline import problems
 
-    return problems(asked_ruleset(ref, root))
+    asked = asked_ruleset(ref, root)
+    found = problems(asked)
+    alone = not_quoted(asked, found[0]) if found else None
+    return [alone] if alone is not None and found and alone is not found[0] else found
 
 
 def compiled(ruleset: Any) -> Compiled:
