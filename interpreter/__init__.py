@@ -3,7 +3,7 @@
 The few names a program needs (docs/api.md)::
 
     import interpreter
-    check = interpreter.load_ruleset("my-system.yaml").procedure("check")   # a bundled id, or a file
+    check = interpreter.load_ruleset("my-system.yaml", root=".").procedure("check")   # an id, or a file in root
     result = check(stat=12, dc=15, seed=7)
     print(result)             # one line for a chat: the outcome, the values, every die
 """

@@ -232,7 +232,7 @@ def test_validate_lists_problems_and_load_raises_them(tmp_path):
     found = interpreter.validate(broken)
     assert found and all(str(p).count("\n") == 0 for p in found)
     with pytest.raises(interpreter.Invalid):
-        interpreter.load_ruleset(str(broken))
+        interpreter.load_ruleset(str(broken), root=tmp_path)
     assert interpreter.validate("lockwood") == []
 
 
@@ -290,7 +290,7 @@ def test_an_invalid_ruleset_is_one_line_that_counts_the_rest(tmp_path):
     broken = tmp_path / "broken.yaml"
     broken.write_text("ruleset: broken\ntitle: Broken\nbogus: 2\nworse: 3\nconstants: {x: y}\n", encoding="utf-8")
     with pytest.raises(interpreter.Invalid) as caught:
-        interpreter.load_ruleset(str(broken))
+        interpreter.load_ruleset(str(broken), root=tmp_path)
     err = caught.value
     assert len(err.problems) >= 2
     text = str(err)

@@ -150,8 +150,8 @@ def test_W7_sampling_without_a_sheet_gives_the_same_one_line_error(tmp_path):
 """, encoding="utf-8")
     for procedure, params in (("pc_save", {"kind": "mental"}), ("low_save", {})):
         with pytest.raises(RulesError) as caught:
-            interpreter.sample(str(house), procedure, params, times=5, seed=1)
+            interpreter.sample(house, procedure, params, times=5, seed=1)
         assert str(caught.value).endswith("'mental_save' needs a sheet: it is a derived value that reads sheet state "
                                           "(level); give sheet= (a sheet file's path)"), procedure  # library words
-    counted = interpreter.sample(str(house), "save", {"target": 11}, times=50, seed=1)  # reads no save: counted
+    counted = interpreter.sample(house, "save", {"target": 11}, times=50, seed=1)  # reads no save: counted
     assert sum(counted.outcomes.values()) == 50

@@ -270,17 +270,20 @@ def test_a_sheet_names_an_overlay_by_a_path_relative_to_itself(rules, folders, m
     assert result.exit_code == 0, result.stderr
 
 
-def test_a_sheet_cannot_name_a_ruleset_outside_its_folder(rules, folders):
-    """A sheet from elsewhere (a player's upload) names its ruleset by id or inside its own folder, so that
-    it cannot make rules read, and quote, a file its user never named; `sheet new` writes no such sheet."""
+def test_a_sheet_cannot_name_a_ruleset_outside_its_folder(rules, folders, monkeypatch):
+    """A sheet from elsewhere (a player's upload, checked by a bot running in the uploads' folder) names its
+    ruleset by id or inside its own folder or the folder rules runs in, so that it cannot make rules read, and
+    quote, a file its user never named; `sheet new` writes no such sheet."""
     work = folders / "work"
     write(work / "house" / "nine.yaml", NINE_AGAIN)
     sheet = work / "sheets" / "ana.yaml"
     sheet.parent.mkdir()
-    result = rules("sheet", "new", "house/nine.yaml", "-o", str(sheet))
+    monkeypatch.chdir(sheet.parent)
+    result = rules("sheet", "new", "../house/nine.yaml", "-o", str(sheet))
     assert result.exit_code == 1 and not sheet.exists()
     assert result.stderr.startswith(f"{sheet}: a sheet names its ruleset by id or by a path inside the sheet's "
-                                    "own folder, and house/nine.yaml lies outside it; nothing was written")
+                                    "own folder (or the folder rules runs in), and ../house/nine.yaml lies outside "
+                                    "it; nothing was written")
     for ref, words in (("../house/nine.yaml", "'../house/nine.yaml' leads outside the folder of the file that names it"),
                        ("/etc/passwd", "'/etc/passwd' is an absolute path"),
                        (str(work / "house" / "nine.yaml"), "is an absolute path")):

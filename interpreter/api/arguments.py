@@ -9,13 +9,14 @@ import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from interpreter.errors import BadParameter
+from interpreter.errors import BadParameter, RulesError
 
 if TYPE_CHECKING:
     from interpreter.dice.sources import DiceSource
     from interpreter.sheet.character import Sheet
 
-__all__ = ["arguments", "drawn_seed", "exhausted", "flag", "ruleset_ref", "seeded", "sheet_path", "source", "times"]
+__all__ = ["arguments", "asked_ruleset", "drawn_seed", "exhausted", "flag", "not_quoted", "ruleset_ref", "seeded",
+           "sheet_path", "source", "times"]
 
 SEED_BITS = 31  # a drawn seed is a whole number from 0 to 2**31 - 1: short to copy, the same in every language
 
@@ -112,3 +113,58 @@ def ruleset_ref(ref: object) -> str:
     if not isinstance(ref, str):
         raise BadParameter(f"a ruleset is an id, a path or a loaded ruleset, not {type(ref).__name__}")
     return ref
+
+
+def asked_ruleset(ref: object, root: object = None) -> str:
+    """The id or file a caller's ruleset reference lets the library load, refused before anything is opened.
+
+    Text is a ruleset id (bundled or in the user's ruleset folders), or a path that lies inside ``root``
+    (relative to it, links resolved): text may come from a user, so a path in it is opened only where the
+    caller said files may be read.  A ``pathlib.Path`` (any ``os.PathLike``) is a path the caller made, and is
+    opened as asked.
+    """
+    from interpreter.hints import shown
+    from interpreter.load.find import find, looks_like_path
+
+    text = ruleset_ref(ref)
+    if isinstance(ref, os.PathLike):
+        return text
+    if not looks_like_path(text):
+        find(text, paths=False)  # an id, or one line naming the known ones: no file is looked for
+        return text
+    if root is None:
+        raise BadParameter(f"{shown(text)} is a path given as text, opened only inside a root= folder; nothing was "
+                           "opened", hint="give root=FOLDER (the folder it may lie in), or a pathlib.Path to open it "
+                                          "as it is")
+    if not isinstance(root, (str, os.PathLike)):
+        raise BadParameter(f"root= takes a folder's path, not {type(root).__name__}")
+    try:
+        folder = os.path.realpath(root)
+        real = os.path.realpath(os.path.join(folder, text))
+    except (OSError, ValueError):
+        raise BadParameter(f"{shown(text)} is not a path the system can take; nothing was opened") from None
+    if real != folder and not real.startswith(folder.rstrip(os.sep) + os.sep):
+        raise BadParameter(f"{shown(text)} lies outside root {shown(os.fspath(root))}; nothing was opened",
+                           hint="name a file inside the root folder, or a ruleset id")
+    return real
+
+
+def not_quoted(ref: str, err: RulesError) -> RulesError:
+    """The error to raise for a file that failed to load: itself for a ruleset (or a file that is no YAML
+    mapping at all, whose errors quote nothing), one line that quotes nothing for any other YAML file (its
+    keys would be named in the schema's errors)."""
+    from interpreter.errors import RulesetLoadError
+    from interpreter.load.find import looks_like_path, not_a_ruleset
+    from interpreter.load.yaml import load_file
+
+    if not looks_like_path(ref) or not os.path.isfile(ref):
+        return err
+    try:
+        top = load_file(ref).data
+    except RulesetLoadError:
+        return err
+    if isinstance(top, dict) and ("ruleset" in top or "extends" in top):
+        return err
+    from interpreter.hints import shown
+
+    return not_a_ruleset(shown(ref), None)

@@ -12,7 +12,17 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING
 
 from interpreter.api import calls
-from interpreter.api.arguments import arguments, exhausted, flag, ruleset_ref, seeded, sheet_path, source
+from interpreter.api.arguments import (
+    arguments,
+    asked_ruleset,
+    exhausted,
+    flag,
+    not_quoted,
+    ruleset_ref,
+    seeded,
+    sheet_path,
+    source,
+)
 from interpreter.api.arguments import times as times_option
 from interpreter.api.words import library_words
 
@@ -25,25 +35,38 @@ if TYPE_CHECKING:
     from interpreter.sheet.character import Sheet
 
 @library_words
-def load_ruleset(ref: str | os.PathLike[str]) -> Ruleset:
-    """Load, validate and compile a ruleset by bundled id or file path.
+def load_ruleset(ref: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> Ruleset:
+    """Load, validate and compile a ruleset by id, or from a file.
 
-    Raises ``interpreter.Invalid`` (a ``RulesError``) listing every problem when the ruleset is not
-    valid, and another ``RulesError`` (one located line) when it cannot be read at all.
+    Text is an id (bundled or in the user's ruleset folders); a path given as text is opened only when
+    it lies inside ``root`` (``load_ruleset("house.yaml", root=".")``), and is refused, unopened,
+    otherwise; a ``pathlib.Path`` is opened as it is. Raises ``interpreter.Invalid`` (a ``RulesError``)
+    listing every problem when the ruleset is not valid, and another ``RulesError`` (one located line)
+    when it cannot be read at all.
     """
     from interpreter.api.ruleset import Ruleset
+    from interpreter.errors import RulesError
     from interpreter.pipeline import compile_ref
 
-    return Ruleset(compile_ref(ruleset_ref(ref)))
+    asked = asked_ruleset(ref, root)
+    try:
+        return Ruleset(compile_ref(asked))
+    except RulesError as err:
+        raise not_quoted(asked, err) from None
 
 
 @library_words
-def validate(ref: str | os.PathLike[str]) -> list[RulesError]:
-    """Every problem of a ruleset (bundled id or path), in file order; an empty list when it is valid."""
+def validate(ref: str | os.PathLike[str], *, root: str | os.PathLike[str] | None = None) -> list[RulesError]:
+    """Every problem of a ruleset (an id, a path inside ``root``, or a ``pathlib.Path``), in file order; an
+    empty list when it is valid."""
     from interpreter.errors import in_library_words
     from interpreter.pipeline import problems
 
-    return [in_library_words(problem) for problem in problems(ruleset_ref(ref))]
+    asked = asked_ruleset(ref, root)
+    found = problems(asked)
+    alone = not_quoted(asked, found[0]) if found else None
+    found = [alone] if alone is not None and found and alone is not found[0] else found
+    return [in_library_words(problem) for problem in found]
 
 
 def compiled(ruleset: object) -> Compiled:
@@ -55,7 +78,9 @@ def compiled(ruleset: object) -> Compiled:
         return ruleset.compiled
     if isinstance(ruleset, Engine):
         return ruleset
-    return load_ruleset(ruleset_ref(ruleset)).compiled
+    if isinstance(ruleset, (str, os.PathLike)):
+        return load_ruleset(ruleset).compiled
+    return load_ruleset(ruleset_ref(ruleset)).compiled  # (refused there: not an id, a path or a ruleset)
 
 
 @library_words
@@ -149,7 +174,7 @@ def new_sheet(ruleset: str | os.PathLike[str], path: str | os.PathLike[str], nam
     from interpreter.errors import BadParameter
     from interpreter.sheet.open import create_sheet
 
-    ref, out = ruleset_ref(ruleset), sheet_path(path)
+    ref, out = asked_ruleset(ruleset), sheet_path(path)
     if out is None or not isinstance(name, str):
         raise BadParameter("new_sheet takes a ruleset, the new sheet's path and a name")
     create_sheet(ref, out, name)

@@ -1,6 +1,6 @@
 """A loaded ruleset, and each of its procedures as a Python callable: typed parameters, `run`, `sample`, `odds`.
 
-    check = interpreter.load_ruleset("my-system.yaml").procedure("check")
+    check = interpreter.load_ruleset("my-system.yaml", root=".").procedure("check")
     result = check(stat=12, dc=15, advantage=True)          # the same as check.run(...)
     chance = check.odds(stat=12, dc=15).at_least("success")
 

@@ -207,6 +207,8 @@ def render(chart: Chart, fmt: str) -> bytes:
 
 def write_chart(chart: Chart, path: str, fmt: str) -> None:
     """Draw the chart and write it to `path` atomically: a partly written picture is never left behind."""
+    from interpreter.sheet.changes import made
+
     data = render(chart, fmt)
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
@@ -221,6 +223,7 @@ def write_chart(chart: Chart, path: str, fmt: str) -> None:
         os.umask(mask)
         os.chmod(temp, 0o666 & ~mask)  # as an ordinary new file would be, not the temporary file's 0600
         os.replace(temp, target)
+        made(path)
     except OSError as err:
         Path(temp).unlink(missing_ok=True)
         raise BadParameter(f"--plot: cannot write {path}: {err.strerror or err}") from None

@@ -265,14 +265,15 @@ def _sheet_changes_text(sheet: str, changes: Sequence[tuple[tuple[object, ...], 
 @click.option("--csv", "as_csv", is_flag=True, help="Print CSV: a sweep's table, or one row per outcome and value.")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also draw the odds as a chart in FILE: .svg, .png or .html (pip install \".[charts]\").")
+@click.option("--force", is_flag=True, help="Let --plot replace a file that exists.")
 @click.option("--all", "show_all", is_flag=True, help="Show every row, also values that never vary and tiny chances.")
 @click.option("--at-least", is_flag=True, help="Add a column: the chance of this value or more (this outcome or better).")
 @click.option("--at-most", is_flag=True, help="Add a column: the chance of this value or less (this outcome or worse).")
 @click.option("--outcomes", "outcomes_only", is_flag=True, help="Show the outcomes only, not the values.")
 @click.option("--percentiles", metavar="LIST", help="In a sweep, add these percentiles of each value: 10,50,90.")
 def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str | None, as_json: bool,
-         as_csv: bool, plot: str | None, show_all: bool, at_least: bool, at_most: bool, outcomes_only: bool,
-         percentiles: str | None) -> None:
+         as_csv: bool, plot: str | None, force: bool, show_all: bool, at_least: bool, at_most: bool,
+         outcomes_only: bool, percentiles: str | None) -> None:
     """Exact odds of a procedure (RULESET PROCEDURE [NAME=VALUE...]) or of dice expressions (EXPR [EXPR...]).
 
     A parameter given as A..B, A..B/STEP or a,b,c is swept (one or two of them): one row per value.
@@ -285,7 +286,7 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
     if as_json and as_csv:
         raise click.UsageError("use either --json or --csv, not both")
     view = odds_output.odds_view(show_all, at_least, at_most, outcomes_only)
-    chart = odds_output.chart_format(plot)
+    chart = odds_output.chart_format(plot, force)
     if procedure is not None and odds_output.are_expressions(target):
         if sheet is not None or percentiles:
             raise click.UsageError("dice expressions take no --sheet and no --percentiles")

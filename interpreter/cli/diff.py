@@ -172,14 +172,15 @@ def to_json(d: Diff) -> dict[str, object]:
               help="Compare for this character: its derived numbers, and every procedure run with its sheet.")
 @click.option("--plot", type=click.Path(dir_okay=False), metavar="FILE",
               help="Also draw before and after side by side in FILE: .svg, .png or .html (pip install \".[charts]\").")
+@click.option("--force", is_flag=True, help="Let --plot replace a file that exists.")
 @json_option
 def diff(base: str, house: str, procedure: str | None, params: Sequence[str], sheet: str | None, plot: str | None,
-         as_json: bool) -> None:
+         force: bool, as_json: bool) -> None:
     """Compare two rulesets (ids or paths): every changed value, and the odds of every procedure
     whose behaviour may differ, at its samples (or at NAME=VALUE for the PROCEDURE named)."""
     from interpreter.cli.odds_output import chart_format
 
-    fmt = chart_format(plot)
+    fmt = chart_format(plot, force)
     if fmt is not None:
         from interpreter.cli.charts import require
 

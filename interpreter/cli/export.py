@@ -15,6 +15,7 @@ from interpreter.cli.help import json_option
 from interpreter.errors import BadParameter
 from interpreter.load.checked import load_checked
 from interpreter.load.find import find
+from interpreter.sheet.changes import made
 
 __all__ = ["export", "overlay_skeleton"]
 
@@ -45,8 +46,18 @@ def _procedure_example(procedures: dict[str, object]) -> list[str]:
     return ["# procedures:"] + lines if lines else []
 
 
+def _commented(line: str) -> str:
+    """A comment line as it is written: every character that could end it (a newline, a line or paragraph
+    separator, any other control) escaped, so that a base's texts never become live YAML."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in line)
+
+
 def overlay_skeleton(base_id: str, new_id: str, base: dict[str, object]) -> str:
-    """The text of a commented overlay of ``base_id`` with the id ``new_id``; it validates as it is."""
+    """The text of a commented overlay of ``base_id`` with the id ``new_id``; it validates as it is.
+
+    The base's texts (its title, the names of its constants and procedures) are written into comments
+    only, with :func:`_commented`.
+    """
     title = base.get("title", base_id)
     lines = [
         f"# {new_id}: house rules over {title} ({base_id}).",
@@ -67,7 +78,7 @@ def overlay_skeleton(base_id: str, new_id: str, base: dict[str, object]) -> str:
     procedures = base.get("procedures")
     if isinstance(procedures, dict) and procedures:
         lines += ["", "# Change one field of a procedure, or remove one:"] + _procedure_example(procedures)
-    return "\n".join(lines) + "\n"
+    return "\n".join(_commented(line) if line.startswith("#") else line for line in lines) + "\n"
 
 
 @click.command(cls=ExampleCommand, epilog=examples("rules export {ruleset} -o my-{ruleset}.yaml",
@@ -108,6 +119,7 @@ def export(ruleset_id: str, overlay_id: str | None, output: str | None, as_json:
         return
     try:
         with open(output, "xb") as handle:
+            made(output)
             handle.write(data)
     except FileExistsError:
         raise BadParameter(f"{output} exists; export writes only new files", hint="choose another name") from None

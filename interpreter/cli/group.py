@@ -7,7 +7,10 @@ With `--json` anywhere on the command line, the same mistake is one JSON object 
 (`{"error": {"message", "file", "line", "column", "path"}}`) with the same exit code. Output that
 cannot be written (closed pipe, full disk) is one line with exit 1; anything else is a bug,
 reported as one line asking for a report, with exit 3 (and its traceback only under
-RULESMITH_DEBUG=1).
+RULESMITH_DEBUG=1).  Exit 1 means that nothing changed: when a command had already written a file
+(a sheet, an exported file, a chart) before its output or a later step failed, it exits 4 instead,
+and stderr says which files were changed all the same, so that a caller that retries on 1 does not
+apply a change twice.
 """
 
 from __future__ import annotations
@@ -25,10 +28,12 @@ import click
 from interpreter.cli import output
 from interpreter.cli.examples import ExampleGroup
 from interpreter.errors import RulesError
+from interpreter.sheet.changes import counted, written
 
 USER_ERROR = 1
 USAGE_ERROR = 2
 INTERNAL_ERROR = 3
+CHANGED_BUT_FAILED = 4  # a file was written, then the command failed (its output could not be written)
 
 # Output that cannot be written (a closed pipe, a full disk) ends the command with one line.
 _OUTPUT_ERRNOS = frozenset({errno.EPIPE, errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
@@ -61,6 +66,31 @@ def _usage_line(err: click.UsageError) -> str:
     message = " ".join(line.strip() for line in err.format_message().splitlines() if line.strip())
     path = err.ctx.command_path if err.ctx is not None else "rules"
     return f"{path}: {message.rstrip('.')}; see '{path} -h'"
+
+
+def _after_changes(code: int) -> int:
+    """The exit code of a failure: 4, with a line on stderr naming the files changed, when any were."""
+    changed = written()
+    if code != USER_ERROR or not changed:
+        return code
+    more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+    names = ", ".join(name.replace("\n", "\\n") for name in changed[:3]) + more
+    with contextlib.suppress(OSError):
+        output.echo(f"rules: the change was made all the same: {names} written", err=True)
+    return CHANGED_BUT_FAILED
+
+
+def _trusting_the_working_folder(argv: list[str]) -> contextlib.AbstractContextManager[None]:
+    """Let the files a command reads name files anywhere under the folder it runs in (a GM's campaign folder),
+    not only beside themselves; the language server, whose documents come from an editor, trusts no folder."""
+    from interpreter.load.find import trusting
+
+    try:
+        here = os.getcwd()
+    except OSError:  # (the folder was removed meanwhile)
+        return contextlib.nullcontext()
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    return contextlib.nullcontext() if command == "lsp" else trusting(here)
 
 
 def _fail(as_json: bool, code: int, text: str, data: dict[str, Any]) -> NoReturn:
@@ -136,8 +166,10 @@ class Group(ExampleGroup):
             register()
         collecting = gc.isenabled()
         gc.disable()
+        argv = list(sys.argv[1:] if args is None else args)
         try:
-            return self._main(args, prog_name, complete_var, standalone_mode, **extra)
+            with counted(), _trusting_the_working_folder(argv):  # (the files written; the folder trusted)
+                return self._main(args, prog_name, complete_var, standalone_mode, **extra)
         finally:
             if args is None:
                 gc.freeze()
@@ -161,16 +193,16 @@ class Group(ExampleGroup):
         except RulesError as err:
             if not as_json:
                 output.echo_problem(err)
-                sys.exit(USER_ERROR)
-            _fail(as_json, USER_ERROR, str(err), output.error_json(err))
+                sys.exit(_after_changes(USER_ERROR))
+            _fail(as_json, _after_changes(USER_ERROR), str(err), output.error_json(err))
         except RecursionError:
             deep = RulesError("input nested too deeply")
-            _fail(as_json, USER_ERROR, str(deep), output.error_json(deep))
+            _fail(as_json, _after_changes(USER_ERROR), str(deep), output.error_json(deep))
         except click.ClickException as err:
             _fail(as_json, err.exit_code, err.format_message(), output.usage_json(err.format_message()))
         except click.Abort:
-            _fail(False, USER_ERROR, "aborted", {})
+            _fail(False, _after_changes(USER_ERROR), "aborted", {})
         sys.exit(code if isinstance(code, int) else 0)
 
 
-__all__ = ["INTERNAL_ERROR", "USAGE_ERROR", "USER_ERROR", "Group", "InternalError"]
+__all__ = ["CHANGED_BUT_FAILED", "INTERNAL_ERROR", "USAGE_ERROR", "USER_ERROR", "Group", "InternalError"]

@@ -41,14 +41,34 @@ def odds_view(show_all: bool, at_least: bool, at_most: bool, outcomes_only: bool
     return View(show_all=show_all, at_least=at_least, at_most=at_most, outcomes_only=outcomes_only)
 
 
-def chart_format(path: str | None) -> str | None:
-    """The chart format a --plot file names by its extension (a usage mistake for any other)."""
+def chart_format(path: str | None, force: bool = False) -> str | None:
+    """The chart format a --plot file names by its extension (a usage mistake for any other).
+
+    An existing file (or link, or anything else at that path) is refused unless `force`: a chart
+    replaces only what its user said it may, as `export -o` and `sheet new -o` write only new files.
+    """
     if path is None:
         return None
     suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if suffix not in CHART_FORMATS:
         raise click.UsageError(f"--plot writes .svg, .png or .html, not {path!r}")
+    if not force and _taken(path):
+        from interpreter.hints import shown
+
+        raise BadParameter(f"--plot: {shown(path)} already exists; nothing was written",
+                           hint="give --force to replace it, or choose another name")
     return suffix
+
+
+def _taken(path: str) -> bool:
+    """Whether anything (a file, a link, even a broken one) is at the path."""
+    import os
+
+    try:
+        os.lstat(path)
+    except (OSError, ValueError):
+        return False
+    return True
 
 
 def _percentiles(text: str | None) -> tuple[int, ...]:

@@ -18,7 +18,7 @@ from interpreter.errors import Invalid, RulesError, RulesetLoadError, SchemaViol
 from interpreter.hints import sorted_unique
 from interpreter.load import cache
 from interpreter.load.document import Document
-from interpreter.load.find import Found, find
+from interpreter.load.find import Found, find, not_a_ruleset, ruleset_shaped
 from interpreter.load.shape import ruleset_shape
 from interpreter.load.yaml import load_text, read_bytes
 from interpreter.record import field, record
@@ -132,6 +132,8 @@ def _chain(found: Found, where: str | None, trust_cache: bool, used: list[bool],
             raise RulesetLoadError(f"this chain of overlays would hold {held + _size(base.file)} bytes with "
                                    f"{base.shown}; the limit is {limits.MAX_CHAIN_BYTES} in all", at)
         files.append(_read(base.file, base.shown, where, trust_cache, used, given))
+        if base.origin == "path" and not ruleset_shaped(files[-1].doc.data):
+            raise not_a_ruleset(base.shown, at)  # (a file beside this one, perhaps no ruleset at all: not quoted)
         if held + files[-1].size > limits.MAX_CHAIN_BYTES:  # (it grew while it was read)
             raise RulesetLoadError(f"this chain of overlays holds more than {limits.MAX_CHAIN_BYTES} bytes", at)
     return files

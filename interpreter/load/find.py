@@ -9,9 +9,11 @@ The user's ruleset folders are the directories in ``RULESMITH_PATH`` (separated 
 bytes.  An id claimed by two files, or by a file and a bundled ruleset, is an error naming both.
 
 A path that a file names (an overlay's ``extends:``, a sheet's ``ruleset:``) must be relative
-and lie inside the folder of that file or inside a ruleset folder, links resolved; an absolute
-path or one that leads out is refused before anything is opened, so a ruleset or sheet from
-elsewhere cannot make rulesmith read (and quote) a file its user never named.
+and lie inside the folder of that file, inside a ruleset folder, or inside a folder trusted for
+the while (:func:`trusting`: the command line trusts the folder it is run from, so that
+``campaign/sheets/marco.yaml`` may name ``../house.yaml`` when `rules` runs in ``campaign/``),
+links resolved; an absolute path or one that leads out is refused before anything is opened, so
+a ruleset or sheet from elsewhere cannot make rulesmith read (and quote) a file its user never named.
 
 Bundled rulesets are named ``ID (bundled)`` in messages: once installed they live inside
 the package, where no one edits them (``rules export ID`` writes a copy).
@@ -19,8 +21,11 @@ the package, where no one edits them (``rules export ID`` writes a copy).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import stat
+from collections.abc import Iterator
+from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from interpreter.errors import Location, RulesetLoadError
@@ -31,7 +36,8 @@ from interpreter.record import record
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["Found", "bundled_name", "confined", "find", "user_folders", "user_rulesets"]
+__all__ = ["Found", "bundled_name", "confined", "declares_ruleset", "find", "looks_like_path", "not_a_ruleset",
+           "ruleset_shaped", "trusting", "user_folders", "user_rulesets"]
 
 
 
@@ -207,37 +213,80 @@ def _inside(real: str, folder: str) -> bool:
     return real == folder or real.startswith(folder.rstrip(os.sep) + os.sep)
 
 
+# Folders under which a file may name another by a path, besides its own and the ruleset folders: the
+# command line's working folder while a command runs; none in the library unless a caller says so.
+_TRUSTED: ContextVar[tuple[str, ...]] = ContextVar("rulesmith_trusted_folders", default=())
+
+
+@contextlib.contextmanager
+def trusting(*folders: str) -> Iterator[None]:
+    """Meanwhile, let a file name a file anywhere under these folders too (links resolved)."""
+    token = _TRUSTED.set(tuple(os.path.realpath(folder) for folder in folders))
+    try:
+        yield
+    finally:
+        _TRUSTED.reset(token)
+
+
+def looks_like_path(ref: str) -> bool:
+    """Whether a reference is read as a path (it holds a slash or ends in .yaml or .yml), else as an id."""
+    return os.sep in ref or "/" in ref or ref.endswith((".yaml", ".yml"))
+
+
 def confined(ref: str, relative_to: str | os.PathLike[str], where: Location | None) -> str:
     """The path a file names (``extends:``, a sheet's ``ruleset:``), refused unless it lies inside the
-    folder of that file or inside a ruleset folder, links resolved first; nothing is opened to decide."""
+    folder of that file, inside a ruleset folder or inside a trusted folder (:func:`trusting`), links
+    resolved first; nothing is opened to decide."""
     what = "a file may name another by a path inside its own folder, or by a ruleset id"
     if os.path.isabs(ref) or os.path.splitdrive(ref)[0]:
         raise RulesetLoadError(f"{shown(ref)} is an absolute path; {what}", where,
                                "put the file beside this one (or below it) and name it by a relative path")
+    trusted = _TRUSTED.get()
     try:
         joined = os.path.join(relative_to, ref)
         real = os.path.realpath(joined)
-        roots = [os.path.realpath(relative_to)] + [os.path.realpath(f) for f in user_folders()]
+        roots = [os.path.realpath(relative_to), *trusted] + [os.path.realpath(f) for f in user_folders()]
     except (OSError, ValueError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else "the path contains a NUL character"
         raise _unreadable(ref, reason, where) from None
+    if not any(_inside(real, root) for root in roots) and trusted:
+        raise RulesetLoadError(f"{shown(ref)} leads outside the folder of the file that names it and the folder "
+                               "rules runs in; a file may name another by a path inside either, or by a ruleset id",
+                               where, "put the file beside this one (or below it), or in a ruleset folder, or run "
+                                      "rules from a folder that holds both files")
     if not any(_inside(real, root) for root in roots):
         raise RulesetLoadError(f"{shown(ref)} leads outside the folder of the file that names it; {what}", where,
                                "put the file beside this one (or below it), or in a ruleset folder")
     return real
 
 
+def ruleset_shaped(top: object) -> bool:
+    """Whether a file's top level is that of a ruleset: a `ruleset:` id, with `procedures:` or `extends:`."""
+    return isinstance(top, dict) and isinstance(top.get("ruleset"), str) and ("procedures" in top or "extends" in top)
+
+
+def declares_ruleset(path: str) -> bool:
+    """Whether a regular file (within the size limit) is ruleset-shaped; read with the YAML reader's own rules."""
+    return _declared(path)[0] is not None
+
+
+def not_a_ruleset(shown_name: str, where: Location | None) -> RulesetLoadError:
+    """The refusal of a file that a file names but that is no ruleset: nothing of its content is quoted."""
+    return RulesetLoadError(f"{shown_name} is not a ruleset (no 'ruleset:' id with 'procedures:' or 'extends:'); "
+                            "nothing of it is shown", where, "name a ruleset file, and check it with `rules validate`")
+
+
 def find(ref: str, relative_to: str | os.PathLike[str] | None = None, where: Location | None = None, *,
-         trust_cache: bool = True) -> Found:
+         trust_cache: bool = True, paths: bool = True) -> Found:
     """The ruleset a reference names: an id (bundled or in a user folder) or a path.
 
     A path named by a file (``relative_to`` is then its folder) must lie inside that folder or
     inside a ruleset folder (:func:`confined`); a path given on the command line may be any path,
-    relative to the working folder.  ``where`` places the error when nothing is found.
+    relative to the working folder.  With ``paths=False`` only an id is found, and nothing else is
+    opened.  ``where`` places the error when nothing is found.
     With ``trust_cache=False`` the ids of the ruleset folders are read from the files themselves.
     """
-    looks_like_path = os.sep in ref or "/" in ref or ref.endswith((".yaml", ".yml"))
-    if not looks_like_path:
+    if not looks_like_path(ref):
         users = user_rulesets(trust_cache).get(ref, [])
         if users and (ref in bundled_ids() or len(users) > 1) and trust_cache:
             return find(ref, relative_to, where, trust_cache=False)  # (the cache may have lied: ask the files)
@@ -247,9 +296,9 @@ def find(ref: str, relative_to: str | os.PathLike[str] | None = None, where: Loc
             return Found(users[0], _shown(users[0]), "user", ref)
         if ref in bundled_ids():
             return Found(os.path.join(rulesets_folder(), f"{ref}.yaml"), bundled_name(ref), "bundled", ref)
-    path = ref if relative_to is None else confined(ref, relative_to, where)
-    if _names_a_file(path, ref, where):
+    path = ref if relative_to is None or not paths else confined(ref, relative_to, where)
+    if paths and _names_a_file(path, ref, where):
         return Found(path, ref if relative_to is None else _shown(path), "path")
     known = sorted(set(bundled_ids()) | set(user_rulesets()))
     hint = suggest(ref, known) or "known rulesets: " + ", ".join(known)
-    raise RulesetLoadError(f"no ruleset id or file named '{ref}'", where, hint)
+    raise RulesetLoadError(f"no ruleset id {'or file ' if paths else ''}named '{ref}'", where, hint)

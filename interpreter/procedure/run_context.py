@@ -114,4 +114,4 @@ class LiveRun:
         return function(self, env)
 
 
-__all__ = ["ADVICE", "Ran", "LiveRun"]
+__all__ = ["ADVICE", "LiveRun", "Ran"]

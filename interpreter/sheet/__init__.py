@@ -3,6 +3,7 @@
 - ``file``: a sheet on disk: read, a few values changed, written back looking the same;
 - ``splice``: where a sheet's values are written in its text, and a new scalar in their place;
 - ``storage``: a lock per sheet in one hidden folder, and atomic writes;
+- ``changes``: the files a command has written so far (sheets, and the command line's other files);
 - ``open``: a sheet opened together with the ruleset it names;
 - ``lineage``: sheets of overlays and of their bases;
 - ``character``: a sheet as a program reads it: typed traits, derived values, tracks, resources;

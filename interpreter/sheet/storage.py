@@ -19,6 +19,7 @@ from pathlib import Path
 
 from interpreter import limits
 from interpreter.errors import RulesError
+from interpreter.sheet.changes import made
 
 __all__ = ["TEMP_MARK", "atomic_write", "lock_dir", "locked", "remove_stale_temporaries", "sync_folder"]
 
@@ -102,6 +103,7 @@ def atomic_write(target: Path, data: bytes, mode: int | None) -> None:
             os.unlink(tmp)
         else:
             os.replace(tmp, target)
+        made(str(target))
         sync_folder(target.parent)
     except OSError as exc:
         with contextlib.suppress(OSError):

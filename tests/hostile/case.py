@@ -70,6 +70,7 @@ class Case:
     may_create: tuple[str, ...] = ()
     names_file: bool = True  # a refusal's line starts with the file it is about (not so for a command-line mistake)
     note: str = ""
+    cwd: str = ""  # the folder (inside the case's) the command runs in: files named by files may lie under it
 
     def id(self) -> str:
         shown = " ".join(self.args)
@@ -155,7 +156,7 @@ def run_case(case: Case, folder: Path, outputs: Path, shared_cache: Path) -> str
     skip = tuple(case.may_create) + (("cache",) if case.own_cache else ())
     before = _snapshot(folder, skip)
     try:
-        code, cpu, memory = launch(case.args, folder, env, case.cpu, outputs)
+        code, cpu, memory = launch(case.args, folder / case.cwd, env, case.cpu, outputs)
     except (OSError, ValueError) as exc:
         return f"could not be run: {exc}"
     out = outputs.with_suffix(".out").read_bytes().decode("utf-8", "replace")
@@ -166,7 +167,8 @@ def run_case(case: Case, folder: Path, outputs: Path, shared_cache: Path) -> str
         problems.append(f"did not end within {WALL_SECONDS} s (waiting on something?)")
     elif code not in case.exit:
         problems.append(f"exit code {code}, not {' or '.join(map(str, case.exit))}")
-    involved = [n for n in case.files if n in case.args] + (["fifo.yaml"] if case.fifo else [])
+    named = [n.removeprefix(case.cwd + "/") if case.cwd else n for n in case.files]  # (as the command names them)
+    involved = [n for n in named if n in case.args] + (["fifo.yaml"] if case.fifo else [])
     as_json = "--json" in case.args
     if as_json and code == 1:  # the error is one JSON object on stdout, and stderr says nothing
         lines = _json_error(out, problems)

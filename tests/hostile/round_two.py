@@ -136,25 +136,47 @@ def _chain(count: int, size: int) -> dict[str, Callable[[], bytes]]:
 def named_cases() -> list[Case]:
     secret = {"secret/creds.yaml": _e(SECRET)}
     out = []
+    # (each command runs in the folder of the file it names: `rules` trusts the folder it runs in, and a bot
+    # runs it where only the users' files are)
     for base in ("/etc/passwd", "../../secret/creds.yaml", "../../../../../../../../etc/passwd"):
         files = {**secret, "a/b/house.yaml": _e(OVERLAY.format(base=base))}
-        for command in (["validate", "a/b/house.yaml"], ["run", "a/b/house.yaml", "p"],
-                        ["run", "a/b/house.yaml", "p", "--json"]):
-            out.append(Case("named", command, files, never=(*SAFE, "root:"), note=f"extends: {base}"))
-    out.append(Case("named", ["validate", "a/house.yaml"],
+        for command in (["validate", "house.yaml"], ["run", "house.yaml", "p"], ["run", "house.yaml", "p", "--json"]):
+            out.append(Case("named", command, files, never=(*SAFE, "root:"), note=f"extends: {base}", cwd="a/b"))
+    out.append(Case("named", ["validate", "house.yaml"],
                     {**secret, "a/house.yaml": _e(OVERLAY.format(base="base.yaml"))},
-                    setup=_link("a/base.yaml", "../secret/creds.yaml"), never=SAFE, note="a link that points out"))
+                    setup=_link("a/base.yaml", "../secret/creds.yaml"), never=SAFE, note="a link that points out",
+                    cwd="a"))
     for ref in ("../secret/creds.yaml", "/etc/passwd"):
         sheet = _e(f'ruleset: "{ref}"\nname: Ana\n')
-        for command in (["sheet", "check", "a/s.yaml"], ["sheet", "show", "a/s.yaml", "--json"],
-                        ["run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", "a/s.yaml"]):
+        for command in (["sheet", "check", "s.yaml"], ["sheet", "show", "s.yaml", "--json"],
+                        ["run", "nwod", "take_damage", "amount=1", "type=lethal", "--sheet", "s.yaml"]):
             out.append(Case("named", command, {**secret, "a/s.yaml": sheet}, never=(*SAFE, "root:"),
-                            note=f"a sheet's ruleset: {ref}"))
+                            note=f"a sheet's ruleset: {ref}", cwd="a"))
     out.append(Case("named", ["validate", "c0.yaml"], _chain(16, 700_000),
                     note="16 overlays of 700 KB: refused before the second is read"))
-    out.append(Case("named", ["sheet", "new", "c.yaml", "-o", "sheets/x.yaml"],
+    out.append(Case("named", ["sheet", "new", "../c.yaml", "-o", "x.yaml"],
                     {"c.yaml": _e(GOOD), "sheets/keep.txt": b"k\n"}, names_file=False,
-                    note="a sheet whose ruleset path would lead out"))
+                    note="a sheet whose ruleset path would lead out", cwd="sheets"))
+    return out + campaign_cases()
+
+
+def campaign_cases() -> list[Case]:
+    """A GM's own layout runs from the campaign's folder; what leads out of it is still refused; a chart
+    names no file that exists unless forced."""
+    secret = {"secret/creds.yaml": _e(SECRET)}
+    house = {"campaign/house.yaml": _e(GOOD), "campaign/sheets/marco.yaml": _e('ruleset: "../house.yaml"\nname: M\n')}
+    out = [Case("named", ["sheet", "check", "sheets/marco.yaml"], {**secret, **house}, exit=(0,), cwd="campaign",
+                out="valid", note="a sheet naming ../house.yaml, run from the campaign"),
+           Case("named", ["sheet", "check", "marco.yaml"], {**secret, **house}, cwd="campaign/sheets",
+                never=SAFE, note="the same sheet, run from its own folder")]
+    for ref in ("../secret/creds.yaml", "/etc/passwd", "../../etc/passwd"):
+        sheet = {"campaign/sheets/ana.yaml": _e(f'ruleset: "{ref}"\nname: Ana\n')}
+        out.append(Case("named", ["sheet", "check", "sheets/ana.yaml"], {**secret, **house, **sheet}, cwd="campaign",
+                        never=(*SAFE, "root:"), note=f"a sheet's ruleset {ref}, run from the campaign"))
+    page = {"page.html": b"<!DOCTYPE html><title>mine</title>\n"}
+    for command in (["odds", "nwod", "action", "pool=3"], ["odds", "3d6"], ["diff", "nwod", "nwod", "action", "pool=3"]):
+        out.append(Case("command line", [*command, "--plot", "page.html"], page, names_file=False,
+                        note="--plot over a page it did not write"))
     return out
 
 
