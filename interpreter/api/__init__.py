@@ -10,6 +10,9 @@
 - chat: the one-line texts those ``str()``s are made of
 
 The types are imported when first asked for, so that importing the package stays cheap.
+
+How this package fits with the others, and the files a new step kind, dice modifier or pool statistic
+touches: docs/internals.md.
 """
 
 from __future__ import annotations

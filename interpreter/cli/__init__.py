@@ -15,6 +15,9 @@ point, the one place that tunes the garbage collector.
 - ``output``, ``caret``: text any terminal shows as it is, and errors with a caret under the column;
 - ``help``, ``examples``: help where you stand, with examples from the bundled rulesets;
 - ``complete``, ``shells``: shell completion.
+
+How this package fits with the others, and the files a new step kind, dice modifier or pool statistic
+touches: docs/internals.md.
 """
 
 from __future__ import annotations

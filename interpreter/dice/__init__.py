@@ -9,6 +9,9 @@ expr                  parsed expressions (DiceExpr)   parsed    an expression ke
 distribution, odds    exact odds                   saturate, atleast   exact odds through endless explosions
 compound              compounding dice (!!)        warnings  what an expression likely did not mean
 statistic, pool, reading   what a roll step's `read` takes from its pool
+
+How this package fits with the others, and the files a new step kind, dice modifier or pool statistic
+touches: docs/internals.md.
 """
 
 from __future__ import annotations

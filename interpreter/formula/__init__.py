@@ -6,4 +6,7 @@
 - ``code``: the one evaluator: a checked tree written out as Python statements with range checks and
   located errors, used by formulas alone and inside the code of procedure steps;
 - ``functions``: the functions every formula may call, and the types formulas compute with.
+
+How this package fits with the others, and the files a new step kind, dice modifier or pool statistic
+touches: docs/internals.md.
 """

@@ -14,4 +14,7 @@
 - ``bundled``: where the bundled rulesets and schemas are;
 - ``layout``: plain words for the YAML layout mistakes people make by hand;
 - ``modeline``: the first line of a file written for editors, naming its schema.
+
+How this package fits with the others, and the files a new step kind, dice modifier or pool statistic
+touches: docs/internals.md.
 """

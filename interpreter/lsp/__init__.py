@@ -13,4 +13,7 @@
 - ``estimate``: how large a dice expression's distribution would be, told from its text before it is built;
 - ``salvage``: the ruleset compiled from the parts of a file with problems that have none;
 - ``overlay_schema``: the overlay schema, derived from the ruleset schema.
+
+How this package fits with the others, and the files a new step kind, dice modifier or pool statistic
+touches: docs/internals.md.
 """

@@ -24,4 +24,7 @@ source) and ``program`` (blocks over one world's names, for exact odds).
 - ``records``: what a trace records: each roll and each remark;
 - ``compare``: the odds of one procedure under two rulesets, side by side (`rules diff`);
 - ``sweep``: the exact odds at every point of a grid of parameters.
+
+How this package fits with the others, and the files a new step kind, dice modifier or pool statistic
+touches: docs/internals.md.
 """

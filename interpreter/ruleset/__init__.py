@@ -22,4 +22,7 @@
 - ``dice_warnings``: dice expressions that likely do not say what was meant;
 - ``changes``, ``unread``, ``strays``, ``partial``: what differs between two rulesets, house rules that
   change nothing, keys dedented out of their section, and later problems of a refused document.
+
+How this package fits with the others, and the files a new step kind, dice modifier or pool statistic
+touches: docs/internals.md.
 """

@@ -12,4 +12,7 @@
 - ``creation``: the creation rules checked, and a new sheet written;
 - ``new_character``: a new character that meets its ruleset's creation rules;
 - ``view``: what `rules sheet show` prints.
+
+How this package fits with the others, and the files a new step kind, dice modifier or pool statistic
+touches: docs/internals.md.
 """
