@@ -52,13 +52,12 @@ def pytest_configure(config):
         os.environ["LC_ALL"] = "C.UTF-8"
 
 
+@pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config):
-    """`-n auto` (pyproject.toml's addopts): a worker a core for the suite or a folder of it, but a run of named
-    test files stays in one process, where starting workers would cost more than they save (`-n 2` asks anyway)."""
-    import os
-
-    named = [arg for arg in config.args if arg.split("::")[0].endswith(".py")]
-    return 0 if named else len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    """`-n auto` (pyproject.toml's addopts): a worker a core for the suite or a folder of it (xdist counts them),
+    but a run of named test files stays in one process, where starting workers would cost more than they save
+    (`-n 2` asks for workers anyway)."""
+    return 0 if any(arg.split("::")[0].endswith(".py") for arg in config.args) else None
 
 
 def pytest_unconfigure(config):
