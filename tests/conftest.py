@@ -27,17 +27,37 @@ def pytest_configure(config):
     from pathlib import Path
 
     checkout = str(Path(__file__).resolve().parent.parent)
-    os.environ["PYTHONPATH"] = os.pathsep.join([checkout, os.environ.get("PYTHONPATH", "")]).rstrip(os.pathsep)
+    rest = [entry for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep) if entry and entry != checkout]
+    os.environ["PYTHONPATH"] = os.pathsep.join([checkout, *rest])  # (once, though a worker inherits its controller's)
 
     from interpreter.cli.output import c_locale
 
     scratch = tempfile.mkdtemp(prefix="rulesmith-tests-")
     _SCRATCH.append(scratch)
-    os.environ.setdefault("RULESMITH_CACHE_DIR", os.path.join(scratch, "cache"))
+    # A worker of a parallel run inherits the environment its controller made: it takes a cache of its own in
+    # place of the controller's (a cache the caller chose is kept), as it takes its own folder of sheet locks.
+    inherited = os.environ.pop("RULESMITH_TESTS_CACHE", None)
+    if inherited is not None and os.environ.get("RULESMITH_CACHE_DIR") == inherited:
+        del os.environ["RULESMITH_CACHE_DIR"]
+    if "RULESMITH_CACHE_DIR" not in os.environ:
+        os.environ["RULESMITH_CACHE_DIR"] = os.environ["RULESMITH_TESTS_CACHE"] = os.path.join(scratch, "cache")
+    # Where bytecode is not to be written (PYTHONDONTWRITEBYTECODE), each of the hundreds of processes the tests
+    # start (and each worker) would compile this checkout afresh: they share compiled files in the run's folder.
+    if os.environ.get("PYTHONDONTWRITEBYTECODE") and not os.environ.get("PYTHONPYCACHEPREFIX"):
+        del os.environ["PYTHONDONTWRITEBYTECODE"]
+        os.environ["PYTHONPYCACHEPREFIX"] = os.path.join(scratch, "bytecode")
     os.mkdir(os.path.join(scratch, "run"), 0o700)
     os.environ["XDG_RUNTIME_DIR"] = os.path.join(scratch, "run")  # where sheet locks are taken
     if c_locale():
         os.environ["LC_ALL"] = "C.UTF-8"
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config):
+    """`-n auto` (pyproject.toml's addopts): a worker a core for the suite or a folder of it (xdist counts them),
+    but a run of named test files stays in one process, where starting workers would cost more than they save
+    (`-n 2` asks for workers anyway)."""
+    return 0 if any(arg.split("::")[0].endswith(".py") for arg in config.args) else None
 
 
 def pytest_unconfigure(config):

@@ -43,12 +43,15 @@ def results(request, tmp_path_factory) -> dict[int, Future[str | None]]:
     pool.shutdown(cancel_futures=True)
 
 
+# The cases share the fixture that runs them all: in a parallel run they stay on one worker, which runs them all once.
+@pytest.mark.xdist_group("hostile corpus")
 @pytest.mark.parametrize("index", range(len(CASES)), ids=[f"{i:03d} {case.id()}" for i, case in enumerate(CASES)])
 def test_hostile_case(results, index):
     problem = results[index].result()
     assert problem is None, f"{CASES[index].id()}: {problem}"
 
 
+@pytest.mark.xdist_group("hostile corpus")
 def test_the_corpus_has_every_kind_and_says_how_large_it_is(results, capsys):
     kinds = {case.kind for case in CASES}
     assert set(KINDS) <= kinds

@@ -21,7 +21,9 @@ LINE = re.compile(r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+): (?P<path>\$\S*): 
 HOUSE = "extends: nwod\nruleset: nwod-9again\nconstants:\n  default_again: 9     # every roll explodes on 9 or 10\n"
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+# One server for the tests of a module, as an editor keeps one open across files: each test opens files of its
+# own folder (the event loop of async tests is the module's, pyproject.toml's asyncio_default_test_loop_scope).
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=types.ClientCapabilities(), root_uri=Path.cwd().as_uri()))

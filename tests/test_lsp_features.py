@@ -16,7 +16,7 @@ from interpreter.load.bundled import bundled_ids
 from interpreter.load.yaml import load_text
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER), scope="module")  # one server (tests/test_lsp.py)
 async def client(lsp_client: LanguageClient):
     await lsp_client.initialize_session(types.InitializeParams(
         capabilities=types.ClientCapabilities(), root_uri=Path.cwd().as_uri()))

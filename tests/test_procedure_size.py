@@ -69,11 +69,14 @@ def test_code_written_past_its_limit_is_refused_at_the_step_being_written(tmp_pa
 
 def test_a_sample_whose_runs_would_take_too_long_is_refused_after_its_first_runs(monkeypatch: pytest.MonkeyPatch
                                                                                 ) -> None:
-    """The work of a whole sample is foreseen from its first 100 runs: refused at once, saying how many would do."""
+    """The work of a whole sample is foreseen from its first 100 runs: refused at once, saying how many would do.
+
+    Under a limit a tenth of the real one, so that the sample of as many runs as it says would do is short."""
     import time
 
     from interpreter.procedure.sampler import sample
 
+    monkeypatch.setattr(limits, "MAX_SAMPLE_WORK", limits.MAX_SAMPLE_WORK // 10)
     compiled = compile_ref("nwod")
     started = time.process_time()
     with pytest.raises(LimitExceeded) as refused:

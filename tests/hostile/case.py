@@ -99,8 +99,13 @@ def _snapshot(folder: Path, skip: tuple[str, ...]) -> dict[str, tuple[object, ..
     return seen
 
 
+# The environment the cases start from, read once: the cases run in threads while pytest changes os.environ
+# (PYTEST_CURRENT_TEST) for each test, and a thread reading it then could find a name gone.
+_ENVIRON = {k: v for k, v in os.environ.items() if not k.startswith(("RULESMITH", "_RULES_COMPLETE", "COMP_"))}
+
+
 def environment(folder: Path, case: Case, shared_cache: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("RULESMITH", "_RULES_COMPLETE", "COMP_"))}
+    env = dict(_ENVIRON)
     env.update(PYTHONPATH=os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")]).rstrip(os.pathsep),
                PYTHONIOENCODING="utf-8", XDG_CONFIG_HOME=str(folder / ".config-none"),
                RULESMITH_CACHE_DIR=str(folder / "cache" if case.own_cache else shared_cache))
