@@ -14,10 +14,10 @@ from typing import TYPE_CHECKING, Any
 from interpreter import budget, limits
 from interpreter.absent import Absent
 from interpreter.dice.report import distribution_json, render_roll, roll_json
-from interpreter.dice.roller import Runner, compile_node, static_dice
+from interpreter.dice.roller import Context, Draw, Runner, Traces, compile_node, static_dice
 from interpreter.dice.sources import DiceSource, GivenSource, RandomSource
 from interpreter.dice.syntax import parse_tree
-from interpreter.dice.term import TermSpec, free_names, make_spec, parameter_nodes, spec_for, walk
+from interpreter.dice.term import TermSpec, forget_resolved, free_names, parameter_nodes, spec_for, walk
 from interpreter.dice.trace import Die, Roll, TermTrace
 from interpreter.dice.tree import Dice, Name, Node, Num
 from interpreter.dice.warnings import DiceWarning, warnings_of
@@ -93,12 +93,12 @@ class DiceExpr:
 
     def roll(self, env: Mapping[str, Any], source: DiceSource) -> Roll:
         """Roll the expression, drawing every die from `source`."""
-        traces: list[tuple[Any, ...]] = []
+        traces: Traces = []
         value, _ = self.rolled(env, source, traces)
         return Roll(value, traces, env)
 
     def rolled(self, env: Mapping[str, Any], source: DiceSource,
-               traces: list[tuple[Any, ...]] | None = None) -> tuple[int, int]:
+               traces: Traces | None = None) -> tuple[int, int]:
         """The value of one roll and how many dice it threw; each dice term's trace goes into `traces` when given."""
         run = self._run
         if isinstance(run, int):
@@ -119,7 +119,7 @@ class DiceExpr:
         """How many dice the expression rolls before explosions, rerolls and dice given by name."""
         return self._static
 
-    def run_in(self, env: Mapping[str, Any], draw: Any, ctx: list[Any], traces: list[tuple[Any, ...]]) -> int:
+    def run_in(self, env: Mapping[str, Any], draw: Draw, ctx: Context, traces: Traces) -> int:
         """Roll as part of a larger roll (for a dice-typed parameter), sharing its dice count."""
         ctx[0] += self._static
         if ctx[0] > limits.MAX_DICE_ROLLED:
@@ -268,7 +268,7 @@ def clear_caches() -> None:
     """Forget every cached distribution and term (for timing cold computations)."""
     _DIST_CACHE.clear()
     _odds().term_distribution.cache_clear()
-    make_spec.cache_clear()
+    forget_resolved()
 
 
 def _odds() -> Any:

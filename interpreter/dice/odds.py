@@ -11,8 +11,9 @@ from itertools import product
 from interpreter import budget, limits
 from interpreter.dice.compound import compound_term
 from interpreter.dice.distribution import Distribution, Poly, poly_add, poly_mul, poly_pow, poly_scale
+from interpreter.dice.keep import keep_plan
 from interpreter.dice.saturate import capped_term, keep_members, lower_bound, operand_caps
-from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
+from interpreter.dice.term import TermSpec, parameter_nodes, spec_for
 from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node, Num
 from interpreter.errors import EvaluationError, LimitExceeded
 from interpreter.record import replace
@@ -249,7 +250,7 @@ def _keep_term(spec: TermSpec, w: list[int], wE: list[int], wN: list[int], total
     desc_faces = [v for v in range(spec.sides, 0, -1) if w[v]]
     asc_faces = desc_faces[::-1]
     if spec.explode is None:
-        high, keep = keep_plan(kind, k, n)
+        high, keep = keep_plan(spec.keep, n)
         if keep >= n:
             return term_distribution(replace(spec, keep=None))
         if keep <= 0:
@@ -259,7 +260,7 @@ def _keep_term(spec: TermSpec, w: list[int], wE: list[int], wN: list[int], total
     merged: dict[int, int] = {}
     if spec.explode_once:
         for a in range(n + 1):
-            high, keep = keep_plan(kind, k, n + a)
+            high, keep = keep_plan(spec.keep, n + a)
             part = _keep_dp(desc_faces if high else asc_faces,
                             [(a, wE), (n - a, wN), (a, w)], keep, gain, work)
             factor = math.comb(n, a) * total ** (n - a)
@@ -268,7 +269,7 @@ def _keep_term(spec: TermSpec, w: list[int], wE: list[int], wN: list[int], total
         return Distribution(merged, total ** (2 * n))
     tmax = explosion_cutoff(n, sum(wE), total)
     for t in range(tmax + 1):
-        high, keep = keep_plan(kind, k, n + t)
+        high, keep = keep_plan(spec.keep, n + t)
         part = _keep_dp(desc_faces if high else asc_faces, [(t, wE), (n, wN)], keep, gain, work)
         factor = math.comb(n + t - 1, t) * total ** (tmax - t)
         for v, x in part.items():
@@ -329,7 +330,7 @@ def _group_distribution(node: DiceGroup, resolve: Resolver, cap: int | None) -> 
         raise EvaluationError(f"'{node.text}' keeps or drops a negative number of members ({k})")
     # Members never below 0 can be capped whatever is kept: the kept total reaches the cap just when
     # it would with each member capped.
-    capped = keep_plan(node.keep[0], k, len(node.members))[1] == 1 or all(
+    capped = keep_plan((node.keep[0], k), len(node.members))[1] == 1 or all(
         (low := lower_bound(m)) is not None and low >= 0 for m in node.members)
     dists = [node_distribution(m, resolve, cap if capped else None) for m in node.members]
     out = keep_members(dists, node.keep[0], k)

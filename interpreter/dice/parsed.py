@@ -13,6 +13,7 @@ from typing import Any
 from interpreter import limits
 from interpreter.dice.expr import DiceExpr, RandomSource, parse
 from interpreter.dice.report import render_roll
+from interpreter.dice.roller import Traces
 from interpreter.dice.term import walk
 from interpreter.dice.trace import Die, Roll
 from interpreter.dice.tree import Chain, Num
@@ -109,7 +110,7 @@ class ParsedDice:
             source = RandomSource(rng)
             draw = _drawing(rng.random)
             object.__setattr__(self, "_draw", (rng, source, draw))
-        traces: list[Any] = []
+        traces: Traces = []
         value = self._run(_NOTHING, draw, [self._static, 0, source], traces)
         if self._risky and not limits.INT_MIN <= value <= limits.INT_MAX:
             raise EvaluationError(f"the result of '{self._expr.text}' is too large")

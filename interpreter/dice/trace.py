@@ -5,10 +5,40 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from interpreter.dice.term import meets
+from interpreter.dice.term import TermSpec, meets
 
-# What one dice term leaves behind: (spec, values, dropped, reroll history, parents, result).
-RawTerm = tuple[Any, ...]
+
+class RawTerm:
+    """What one dice term leaves behind as it is rolled, read into a `TermTrace` only when shown.
+
+    ``values`` are the dice in draw order (face indices; a compounding die's sum of throws),
+    ``dropped`` the indices a keep/drop set aside, ``rerolls`` the earlier throws of each rerolled die,
+    ``parents`` the die each exploded die came from, ``result`` the total, ``throws`` the throws of each
+    compounding die that exploded.
+    """
+
+    __slots__ = ("dropped", "parents", "rerolls", "result", "spec", "throws", "values")
+
+    def __init__(self, spec: TermSpec, values: list[int], dropped: frozenset[int] | None,
+                 rerolls: dict[int, tuple[int, ...]] | None, parents: dict[int, int] | None, result: int,
+                 throws: dict[int, tuple[int, ...]] | None = None):
+        self.spec, self.values, self.dropped, self.rerolls, self.parents, self.result = (
+            spec, values, dropped, rerolls, parents, result)
+        self.throws = throws
+
+    def all_dropped(self) -> RawTerm:
+        """The same term with every die set aside (its group member was not kept)."""
+        return RawTerm(self.spec, self.values, frozenset(range(len(self.values))), self.rerolls, self.parents,
+                       self.result, self.throws)
+
+    def kept(self) -> list[int]:
+        """The values of the dice a keep/drop kept, in draw order."""
+        dropped = self.dropped
+        return self.values if not dropped else [v for i, v in enumerate(self.values) if i not in dropped]
+
+    def __repr__(self) -> str:
+        return (f"RawTerm({self.spec.text!r}, {self.values!r}, dropped={self.dropped!r}, "
+                f"result={self.result})")
 
 
 class Die:
@@ -54,7 +84,7 @@ class TermTrace:
     __slots__ = ("counting", "dice", "faces", "label", "result", "sides", "text")
 
     def __init__(self, raw: RawTerm):
-        spec, vals, dropped, hist, parents, result = raw
+        spec, vals, dropped, hist, parents, result = raw.spec, raw.values, raw.dropped, raw.rerolls, raw.parents, raw.result
         self.text: str = spec.text
         written = spec.raw if spec.raw is not None else spec.codes
         self.sides: int = spec.sides if written is None else len(written)
@@ -67,11 +97,11 @@ class TermTrace:
         self.counting: bool = spec.success is not None
         succ, ded = spec.success, spec.deduct
         dice = []
-        if spec.compound:  # the values are the dice's sums; `parents` holds each exploded die's throws
+        if spec.compound:  # the values are the dice's sums; `throws` holds each exploded die's throws
             success, deduct = spec.tests
             for i, v in enumerate(vals):
                 kept = not dropped or i not in dropped
-                thrown = parents.get(i, ()) if parents else ()
+                thrown = raw.throws.get(i, ()) if raw.throws else ()
                 dice.append(Die(v, self.sides, kept, tuple(map(shown, hist.get(i, ()))) if hist else (),
                                 bool(thrown), None, (kept and meets(success, v)) if success is not None else None,
                                 bool(kept and deduct is not None and meets(deduct, v)), None, None,
@@ -111,8 +141,7 @@ class Roll:
 
     @property
     def raw(self) -> list[RawTerm]:
-        """What each dice term left behind, in roll order: (spec, face indices or values, dropped, rerolls,
-        explosions, result) as the roller records it."""
+        """What each dice term left behind, in roll order, as the roller records it."""
         return self._raw
 
     @property
