@@ -24,12 +24,12 @@ from interpreter import budget, limits
 from interpreter.dice.atleast import AtLeast
 from interpreter.dice.statistic import RESULT, Face, Fold, Statistic, fold_for, fold_rolled, order_key, parse_statistic
 from interpreter.dice.term import TermSpec
+from interpreter.dice.throws import Pools, pools
 from interpreter.errors import LimitExceeded
 
 __all__ = ["RESULT", "Joint", "Statistic", "bind", "parse_statistic", "pool_odds", "read_pool", "walk"]
 
 Joint = dict[tuple[Any, ...], int]
-Pools = list[tuple[int, list[int]]]  # (dice, weight of each face) per kind of die
 ADVICE = "use fewer dice, or sample it with `rules run ... --seed N`"
 GUESS_LIMIT = 1000  # the estimate runs far above the real count, so only what is far beyond is refused at once
 
@@ -54,6 +54,12 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
     lo, hi = _kept_range(keep, total)
     groups = _merged(faces, order, pools, folds, keep)
     last = [max((g for g, (_, ws) in enumerate(groups) if ws[p]), default=-1) for p in range(len(pools))]
+    # below[g][p]: the weight of one die of kind p over the faces after face g (where dice past the last
+    # kept place fall, in any way: they are summed out at once)
+    below: list[list[int]] = [[0] * len(pools)]
+    for _, ws in reversed(groups[1:]):
+        below.append([b + w for b, w in zip(below[-1], ws, strict=True)])
+    below.reverse()
     values = [int.__int__(face[0]) for face, _ in groups]
     span = max(values) - min(values) + 1 if values else 1
     # At most: for each face, each count of dice still to place of each kind, each choice of how many show
@@ -91,6 +97,13 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
                 work += len(inner)
                 if work > most:
                     raise LimitExceeded(f"exact odds of this pool would take too much work; {ADVICE}")
+                if any(key) and placed + sum(ks) >= hi:  # every kept die placed: the rest summed out
+                    for p, r in enumerate(key):
+                        if r:
+                            factor *= below[g][p] ** r
+                    if not factor:
+                        continue
+                    key = (0,) * len(key)
                 if not any(key):
                     target = done
                 elif kept or key in nxt:
@@ -153,31 +166,15 @@ def pool_odds(spec: TermSpec, stats: Sequence[Statistic], saturate: bool = False
     The weights add up to less than the denominator only when endless explosions were cut off.
     """
     folds = [fold_for(s, spec.symbols) for s in stats]
-    n = spec.count
     if spec.compound:
         return _compound_pool(spec, folds, saturate)
-    w = spec.draw_weights()
-    total = sum(w)
     faces = term_faces(spec)
-    if spec.explode is None or not any(w[v] for v in range(1, spec.sides + 1) if spec.explode[v]):
-        return walk(faces, [(n, w)], spec.keep, folds), total ** n
-    wE = [x if spec.explode[v] else 0 for v, x in enumerate(w)]
-    wN = [x - e for x, e in zip(w, wE, strict=True)]
     merged: Joint = {}
-    if spec.explode_once:
-        for a in range(n + 1):
-            factor = math.comb(n, a) * total ** (n - a)
-            for key, x in walk(faces, [(a, wE), (n - a, wN), (a, w)], spec.keep, folds).items():
-                merged[key] = merged.get(key, 0) + x * factor
-        return merged, total ** (2 * n)
-    from interpreter.dice.odds import explosion_cutoff  # (exact odds only: a roll never loads them)
-
-    tmax = explosion_cutoff(n, sum(wE), total)
-    for t in range(tmax + 1):
-        factor = math.comb(n + t - 1, t) * total ** (tmax - t)
-        for key, x in walk(faces, [(t, wE), (n, wN)], spec.keep, folds).items():
+    ways, den = pools(spec, spec.draw_weights())
+    for kinds, factor in ways:
+        for key, x in walk(faces, kinds, spec.keep, folds).items():
             merged[key] = merged.get(key, 0) + x * factor
-    return merged, total ** (n + tmax)
+    return merged, den
 
 
 def _compound_pool(spec: TermSpec, folds: Sequence[Fold], saturate: bool) -> tuple[Joint, int]:
