@@ -2,8 +2,8 @@
 
 This is the one definition.  The roller asks `dropped` which dice of a throw (or members of a group)
 are set aside; exact odds place dice the highest first and count those at the places `kept_span`
-gives (dice.pool's walk, and the order statistics of dice.odds, dice.compound and dice.saturate read
-`keep_plan`, which is `kept_span` said as "the first N, taken from the top or from the bottom").
+gives (dice.pool's walk), or the first so many from one end that `keep_plan` gives (the order
+statistics of dice.odds, dice.compound and dice.saturate).
 
 Ties: a keep from the top (`kh`, `dl`) keeps the earlier of equal dice, one from the bottom (`kl`,
 `dh`) likewise keeps the earlier of equal dice; the totals never depend on it, the trace does.
@@ -11,46 +11,60 @@ Ties: a keep from the top (`kh`, `dl`) keeps the earlier of equal dice, one from
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import lru_cache
 
 Keep = tuple[str, int]  # ('kh', 3): the kind and its number
 KINDS = ("kh", "kl", "dh", "dl")
 
 
+def keep_plan(keep: Keep | None, total: int) -> tuple[bool, int]:
+    """(from the highest?, how many) a keep/drop keeps of `total` dice: the first so many from that end."""
+    if keep is None:
+        return True, total
+    kind, k = keep
+    count = k if kind[0] == "k" else total - k
+    return kind in ("kh", "dl"), max(0, min(count, total))
+
+
 def kept_span(keep: Keep | None, total: int) -> tuple[int, int]:
     """The places [lo, hi) a keep/drop keeps among `total` dice standing the highest first."""
-    if keep is None:
-        return 0, total
-    kind, k = keep
-    k = max(0, min(k, total))
-    if kind == "kh":
-        return 0, k
-    if kind == "kl":
-        return total - k, total
-    if kind == "dh":
-        return k, total
-    return 0, total - k
+    high, count = keep_plan(keep, total)
+    return (0, count) if high else (total - count, total)
 
 
-def keep_plan(keep: Keep | None, total: int) -> tuple[bool, int]:
-    """(from the highest?, how many) the keep/drop keeps: the first `how many` taken from that end."""
-    lo, hi = kept_span(keep, total)
-    return (True, hi) if lo == 0 else (False, total - lo)
+Dropper = Callable[[Sequence[int]], "frozenset[int] | None"]
 
 
 def dropped(keep: Keep | None, values: Sequence[int]) -> frozenset[int] | None:
     """The indices of the values a keep/drop sets aside (None when it keeps them all)."""
-    n = len(values)
+    return dropper(keep, len(values))(values)
+
+
+@lru_cache(maxsize=1024)
+def dropper(keep: Keep | None, n: int) -> Dropper:
+    """`dropped` for `n` values, made once: one kept or one set aside is found without sorting."""
     high, count = keep_plan(keep, n)
     if count >= n:
-        return None
+        return _keeps_all
+    only = tuple(frozenset((i,)) for i in range(n))
+    if n == 2 and count == 1:  # the other die when the second is better; else the second
+        first, second = only
+        if high:
+            return lambda values: first if values[1] > values[0] else second
+        return lambda values: first if values[1] < values[0] else second
     if count == n - 1:  # one set aside: the last of the equal worst values
-        worst = min(values) if high else max(values)
-        for i in range(n - 1, -1, -1):
-            if values[i] == worst:
-                return frozenset((i,))
+        worst = min if high else max
+        return lambda values: only[n - 1 - values[::-1].index(worst(values))]
     if count == 1:  # one kept: the first of the equal best values
-        best = values.index(max(values) if high else min(values))
-        return frozenset(j for j in range(n) if j != best)
-    order = sorted(range(n), key=values.__getitem__, reverse=high)
-    return frozenset(order[count:])
+        all_but = tuple(frozenset(range(n)).difference((i,)) for i in range(n))
+        best = max if high else min
+        return lambda values: all_but[values.index(best(values))]
+
+    def by_sorting(values: Sequence[int]) -> frozenset[int]:
+        return frozenset(sorted(range(n), key=values.__getitem__, reverse=high)[count:])
+    return by_sorting
+
+
+def _keeps_all(values: Sequence[int]) -> None:
+    return None

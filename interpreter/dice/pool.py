@@ -22,6 +22,7 @@ from typing import Any
 
 from interpreter import budget, limits
 from interpreter.dice.atleast import AtLeast
+from interpreter.dice.keep import kept_span
 from interpreter.dice.statistic import RESULT, Face, Fold, Statistic, fold_for, fold_rolled, order_key, parse_statistic
 from interpreter.dice.term import TermSpec
 from interpreter.dice.throws import Pools, pools
@@ -51,7 +52,7 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
     order = sorted((i for i in range(len(faces)) if any(w[i] for _, w in pools)),
                    key=lambda i: order_key(faces[i]), reverse=True)
     total = sum(c for c, _ in pools)
-    lo, hi = _kept_range(keep, total)
+    lo, hi = kept_span(keep, total)
     groups = _merged(faces, order, pools, folds, keep)
     last = [max((g for g, (_, ws) in enumerate(groups) if ws[p]), default=-1) for p in range(len(pools))]
     # below[g][p]: the weight of one die of kind p over the faces after face g (where dice past the last
@@ -130,15 +131,6 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
         final = tuple(f.final(a) for f, a in zip(folds, accs, strict=True))
         out[final] = out.get(final, 0) + wt
     return out
-
-
-def _kept_range(keep: tuple[str, int] | None, total: int) -> tuple[int, int]:
-    """Which positions (0 = the highest die) a keep/drop keeps, as [lo, hi)."""
-    if keep is None:
-        return 0, total
-    kind, k = keep
-    k = max(0, min(k, total))
-    return {"kh": (0, k), "kl": (total - k, total), "dh": (k, total), "dl": (0, total - k)}[kind]
 
 
 def _merged(faces: Sequence[Face], order: list[int], pools: Pools, folds: Sequence[Fold],

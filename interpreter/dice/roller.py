@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
+from itertools import repeat
 from typing import Any
 
 from interpreter import limits
 from interpreter.absent import Absent
-from interpreter.dice.keep import dropped
+from interpreter.dice.keep import Dropper, dropped, dropper
 from interpreter.dice.sources import DiceSource
 from interpreter.dice.term import TermSpec, parameter_nodes, spec_for
-from interpreter.dice.trace import RawTerm
+from interpreter.dice.trace import RawTerm, make_raw
 from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node, Num
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
@@ -61,26 +62,26 @@ def roll_spec(spec: TermSpec, draw: Draw, ctx: Context, traces: Traces, counted:
     hist: dict[int, tuple[int, ...]] = {}
     if spec.compound:
         vals, throws = _compound(spec, draw, ctx, hist)
-        return settle(spec, vals, traces, spec.gain_of, hist or None, None, throws)
+        return settle(spec, vals, traces, spec.gain_of, _dropper(spec, vals), hist or None, None, throws)
     vals, parents = _throw(spec, draw, ctx, hist)
-    return settle(spec, vals, traces, _adder(spec), hist or None, parents)
+    return settle(spec, vals, traces, _adder(spec), _dropper(spec, vals), hist or None, parents)
+
+
+def _dropper(spec: TermSpec, vals: list[int]) -> Dropper | None:
+    """The term's keep/drop for so many dice (None without one)."""
+    return None if spec.keep is None else dropper(spec.keep, len(vals))
 
 
 def settle(spec: TermSpec, vals: list[int], traces: Traces, add: Callable[[int], int] | None,
-           hist: dict[int, tuple[int, ...]] | None = None, parents: dict[int, int] | None = None,
-           throws: dict[int, tuple[int, ...]] | None = None) -> int:
-    """A thrown term's total, the sum over the dice its keep/drop keeps of what each adds (`add`; None:
-    its own value), recorded in the trace."""
-    drop = None if spec.keep is None else dropped(spec.keep, vals)
-    if add is None:
-        result = sum(vals)
-        if drop:
-            result -= sum([vals[i] for i in drop])
-    else:
-        result = sum(map(add, vals))
-        if drop:
-            result -= sum([add(vals[i]) for i in drop])
-    traces.append(RawTerm(spec, vals, drop, hist, parents, result, throws))
+           drop: Dropper | None, hist: dict[int, tuple[int, ...]] | None = None,
+           parents: dict[int, int] | None = None, throws: dict[int, tuple[int, ...]] | None = None) -> int:
+    """A thrown term's total: the sum over the dice its keep/drop keeps (`drop`, None when there is
+    none) of what each adds (`add`; None: its own value), recorded in the trace."""
+    out = None if drop is None else drop(vals)
+    result = sum(vals) if add is None else sum(map(add, vals))
+    if out:
+        result -= sum(map(vals.__getitem__, out)) if add is None else sum(map(add, map(vals.__getitem__, out)))
+    traces.append(make_raw(RawTerm, (spec, vals, out, hist, parents, result, throws)))
     return result
 
 
@@ -97,7 +98,7 @@ def _throw(spec: TermSpec, draw: Draw, ctx: Context,
     (breadth first): the face indices in draw order, and the die each extra die came from."""
     n, s, etab = spec.count, spec.sides, spec.explode
     if spec.reroll is None:
-        vals = [draw(s) for _ in range(n)]
+        vals = list(map(draw, repeat(s, n)))
     else:
         vals = [_draw_rerolled(spec, draw, ctx, hist, i) for i in range(n)]
     if etab is None:
@@ -183,13 +184,14 @@ def _term_runner(spec: TermSpec) -> Runner:
     if n == 1 and add is None and spec.keep is None:
         def run_one(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:
             v = draw(s)
-            traces.append(RawTerm(spec, [v], None, None, None, v))
+            traces.append(make_raw(RawTerm, (spec, [v], None, None, None, v, None)))
             return v
         return run_one
-    rn = range(n)
+    sides = (s,) * n
+    drop = None if spec.keep is None else dropper(spec.keep, n)
 
     def run_once(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:  # each die thrown once
-        return settle(spec, [draw(s) for _ in rn], traces, add)
+        return settle(spec, list(map(draw, sides)), traces, add, drop)
     return run_once
 
 

@@ -2,34 +2,59 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from interpreter.dice.term import TermSpec, meets
 
+Rerolls = dict[int, tuple[int, ...]]  # a die's index -> the throws it rerolled, in order
 
-class RawTerm:
+
+class RawTerm(tuple[TermSpec, list[int], frozenset[int] | None, Rerolls | None, dict[int, int] | None, int,
+                    Rerolls | None]):
     """What one dice term leaves behind as it is rolled, read into a `TermTrace` only when shown.
 
+    A record made at the cost of a tuple (rolling makes one per term), read by its fields' names:
     ``values`` are the dice in draw order (face indices; a compounding die's sum of throws),
     ``dropped`` the indices a keep/drop set aside, ``rerolls`` the earlier throws of each rerolled die,
     ``parents`` the die each exploded die came from, ``result`` the total, ``throws`` the throws of each
-    compounding die that exploded.
+    compounding die that exploded.  `raw_term` makes one.
     """
 
-    __slots__ = ("dropped", "parents", "rerolls", "result", "spec", "throws", "values")
+    __slots__ = ()
 
-    def __init__(self, spec: TermSpec, values: list[int], dropped: frozenset[int] | None,
-                 rerolls: dict[int, tuple[int, ...]] | None, parents: dict[int, int] | None, result: int,
-                 throws: dict[int, tuple[int, ...]] | None = None):
-        self.spec, self.values, self.dropped, self.rerolls, self.parents, self.result = (
-            spec, values, dropped, rerolls, parents, result)
-        self.throws = throws
+    @property
+    def spec(self) -> TermSpec:
+        return self[0]
+
+    @property
+    def values(self) -> list[int]:
+        return self[1]
+
+    @property
+    def dropped(self) -> frozenset[int] | None:
+        return self[2]
+
+    @property
+    def rerolls(self) -> Rerolls | None:
+        return self[3]
+
+    @property
+    def parents(self) -> dict[int, int] | None:
+        return self[4]
+
+    @property
+    def result(self) -> int:
+        return self[5]
+
+    @property
+    def throws(self) -> Rerolls | None:
+        return self[6]
 
     def all_dropped(self) -> RawTerm:
         """The same term with every die set aside (its group member was not kept)."""
-        return RawTerm(self.spec, self.values, frozenset(range(len(self.values))), self.rerolls, self.parents,
-                       self.result, self.throws)
+        return raw_term(self.spec, self.values, frozenset(range(len(self.values))), self.rerolls, self.parents,
+                        self.result, self.throws)
 
     def kept(self) -> list[int]:
         """The values of the dice a keep/drop kept, in draw order."""
@@ -37,8 +62,17 @@ class RawTerm:
         return self.values if not dropped else [v for i, v in enumerate(self.values) if i not in dropped]
 
     def __repr__(self) -> str:
-        return (f"RawTerm({self.spec.text!r}, {self.values!r}, dropped={self.dropped!r}, "
-                f"result={self.result})")
+        return f"RawTerm({self.spec.text!r}, {self.values!r}, dropped={self.dropped!r}, result={self.result})"
+
+
+def raw_term(spec: TermSpec, values: list[int], dropped: frozenset[int] | None, rerolls: Rerolls | None,
+             parents: dict[int, int] | None, result: int, throws: Rerolls | None = None) -> RawTerm:
+    """A term's raw trace (the roller's hot paths call `make_raw` with the seven fields as one tuple)."""
+    return make_raw(RawTerm, (spec, values, dropped, rerolls, parents, result, throws))
+
+
+make_raw: Callable[[type[RawTerm], tuple[TermSpec, list[int], frozenset[int] | None, Rerolls | None,
+                                         dict[int, int] | None, int, Rerolls | None]], RawTerm] = tuple.__new__
 
 
 class Die:
