@@ -7,7 +7,10 @@ Run as `python bench/dice_bench.py` after `pip install .[bench]`.
   d20's `Roller.parse` once and `roll` of the parsed tree, and beside the same roll written by hand on
   the same generator; and `interpreter.roll(EXPR)` (parsed by text, a generator seeded anew each call)
   beside `d20.roll(EXPR)`, in microseconds a roll (min of several runs) with the ratios;
-- exact odds of 30 ten-again d10s counting 8+ against icepool.
+- exact odds of 30 ten-again d10s counting 8+ against icepool;
+- exact odds of kept terms as a term gives them (the `_kept_sum` fast path for dice that do not explode,
+  the pool walk for those that do) beside the pool walk alone (the `result` fold over the kept
+  multiset): what the fast path buys.
 """
 
 from __future__ import annotations
@@ -132,7 +135,38 @@ def bench_odds() -> None:
     assert Fraction(theirs.probability(0)) == Fraction(7, 10) ** 30
 
 
+KEPT_ODDS = ["4d6kh3", "2d20kh1", "20d10kh5", "100d10kh3", "40d6kh20", "10d10x10kh3", "30d10x10kh10"]
+
+
+def bench_kept_odds() -> None:
+    """Exact odds of kept terms: the term's engine beside the general pool walk, cold caches."""
+    from interpreter.dice.distribution import Distribution
+    from interpreter.dice.odds import term_distribution
+    from interpreter.dice.pool import RESULT, pool_odds
+    from interpreter.dice.term import parameter_nodes, spec_for
+    from interpreter.dice.tree import Dice, Num
+
+    print(f"exact odds of kept terms, ms (least of {REPEATS}, cold): the term's engine beside the pool walk")
+    for text in KEPT_ODDS:
+        tree = parse(text).tree
+        assert isinstance(tree, Dice)
+        spec = spec_for(tree, [p.value if isinstance(p, Num) else None for p in parameter_nodes(tree)])
+        ours, walked = [], []
+        for _ in range(REPEATS):
+            term_distribution.cache_clear()
+            start = time.process_time()
+            dist = term_distribution(spec)
+            ours.append(time.process_time() - start)
+            start = time.process_time()
+            joint, den = pool_odds(spec, [RESULT])
+            walked.append(time.process_time() - start)
+        assert dist == Distribution({key[0]: x for key, x in joint.items()}, den)
+        fast, slow = min(ours) * 1000, min(walked) * 1000
+        print(f"  {text:14} term {fast:8.2f}   walk {slow:8.2f}   walk/term {slow / fast:5.1f}")
+
+
 if __name__ == "__main__":
     bench_rolls()
     bench_kept()
     bench_odds()
+    bench_kept_odds()

@@ -8,12 +8,13 @@ drawn from directly; its odds are those `rules odds EXPR` prints.  The result's 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
 
 from interpreter import limits
+from interpreter.dice.distribution import Distribution
 from interpreter.dice.expr import DiceExpr, RandomSource, parse
 from interpreter.dice.report import render_roll
-from interpreter.dice.roller import Traces
+from interpreter.dice.roller import Draw, Env, Runner, Traces
 from interpreter.dice.term import walk
 from interpreter.dice.trace import Die, Roll
 from interpreter.dice.tree import Chain, Num
@@ -21,7 +22,7 @@ from interpreter.errors import EvaluationError
 
 __all__ = ["ParsedDice", "RolledDice"]
 
-_NOTHING: dict[str, Any] = {}
+_NOTHING: Env = {}
 _SHARED: list[RandomSource] = []  # dice from the generator of rolls given none, made on first use
 
 
@@ -32,7 +33,7 @@ def shared_source() -> RandomSource:
     return _SHARED[0]
 
 
-def _drawing(random_: Any) -> Any:
+def _drawing(random_: Callable[[], float]) -> Draw:
     """One die, 1 to sides, from a generator's `random` as RandomSource.draw draws it (the same numbers)."""
     def draw(sides: int) -> int:
         return int(random_() * sides) + 1
@@ -78,10 +79,10 @@ class ParsedDice:
 
     __slots__ = ("_draw", "_expr", "_risky", "_run", "_static")
 
-    _draw: tuple[Any, Any, Any]
+    _draw: tuple[random.Random | None, RandomSource | None, Draw | None]
     _expr: DiceExpr
     _risky: bool  # whether the value could leave 64 bits (it multiplies, or holds a large number)
-    _run: Any
+    _run: Runner
     _static: int
 
     def __init__(self, text: str):
@@ -106,7 +107,7 @@ class ParsedDice:
         if rng is None:
             rng = shared_source().rng
         last, source, draw = self._draw
-        if last is not rng:
+        if last is not rng or draw is None:
             source = RandomSource(rng)
             draw = _drawing(rng.random)
             object.__setattr__(self, "_draw", (rng, source, draw))
@@ -116,7 +117,7 @@ class ParsedDice:
             raise EvaluationError(f"the result of '{self._expr.text}' is too large")
         return _made(RolledDice, (value, traces, self._expr))
 
-    def odds(self) -> Any:
+    def odds(self) -> Distribution:
         """The exact distribution of the value (dice.distribution.Distribution), as `rules odds EXPR` gives it."""
         return self._expr.distribution({})
 

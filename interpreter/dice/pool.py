@@ -30,7 +30,8 @@ from interpreter.errors import LimitExceeded
 
 __all__ = ["RESULT", "Joint", "Statistic", "bind", "parse_statistic", "pool_odds", "read_pool", "walk"]
 
-Joint = dict[tuple[Any, ...], int]
+Key = tuple[Any, ...]  # one value per statistic (a fold's state while walking)
+Joint = dict[Key, int]
 ADVICE = "use fewer dice, or sample it with `rules run ... --seed N`"
 GUESS_LIMIT = 1000  # the estimate runs far above the real count, so only what is far beyond is refused at once
 
@@ -75,14 +76,14 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
     steps = [f.step for f in folds]
     # states by the dice of each kind still to place, then by the folds' states; a state whose dice are
     # all placed is done (nothing it reads comes later)
-    states: dict[tuple[int, ...], dict[tuple[Any, ...], int]] = {tuple(c for c, _ in pools): {start: 1}}
-    done: dict[tuple[Any, ...], int] = {}
+    states: dict[tuple[int, ...], Joint] = {tuple(c for c, _ in pools): {start: 1}}
+    done: Joint = {}
     comb = math.comb
     work = 0
     for g, (face, ws) in enumerate(groups):
         active = [p for p in range(len(pools)) if ws[p]]
-        nxt: dict[tuple[int, ...], dict[tuple[Any, ...], int]] = {}
-        stepped: dict[tuple[tuple[Any, ...], int], tuple[Any, ...]] = {}
+        nxt: dict[tuple[int, ...], Joint] = {}
+        stepped: dict[tuple[Key, int], Key] = {}
         for rems, inner in states.items():
             placed = total - sum(rems)
             choices = [[rems[p]] if last[p] == g else range(rems[p] + 1) for p in active]
@@ -184,7 +185,7 @@ def _compound_pool(spec: TermSpec, folds: Sequence[Fold], saturate: bool) -> tup
     return walk(faces, [(spec.count, weights)], spec.keep, folds), den ** spec.count
 
 
-def read_pool(kept: Sequence[int], result: int, stats: Sequence[Statistic]) -> tuple[Any, ...]:
+def read_pool(kept: Sequence[int], result: int, stats: Sequence[Statistic]) -> Key:
     """Every statistic of one rolled pool of numbered dice, given the values of its kept dice."""
     faces: list[Face] = [(v, v, ()) for v in kept]
     rest = [s for s in stats if s.kind != "result"]
