@@ -8,9 +8,9 @@ from functools import lru_cache
 
 from interpreter import limits
 from interpreter.dice.keep import Keep
-from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node
+from interpreter.dice.tree import Chain, Compare, Cond, Dice, DiceGroup, Mods, Name, Neg, Node
 from interpreter.errors import EvaluationError, LimitExceeded, Location
-from interpreter.record import record
+from interpreter.record import fields, record
 
 Table = tuple[bool, ...]  # indexed by face value; index 0 is unused
 
@@ -215,25 +215,40 @@ def make_spec(form: DieForm, count: int, sides: int, mods: Modifiers = NONE) -> 
 
 
 _RESOLVED: dict[tuple[int, tuple[int | None, ...]], tuple[Dice, TermSpec]] = {}
+MOD_FIELDS = tuple(f.name for f in fields(Mods))  # Modifiers has the same fields, resolved
+
+
+def _argument(written: Cond | tuple[str, Node] | Node | bool | None) -> Node | None:
+    """The sub-tree giving a written modifier its number (None when it takes none)."""
+    if isinstance(written, Cond):
+        return written.arg
+    if isinstance(written, tuple):
+        return written[1]
+    return None if written is None or isinstance(written, bool) else written
+
+
+def _resolved(written: Cond | tuple[str, Node] | Node | bool | None,
+              value: int | None) -> tuple[str, int | None] | int | bool | None:
+    """A written modifier with its number: a condition or keep as (operator, number), a bare number, a flag."""
+    if isinstance(written, Cond):
+        return written.op, value
+    if isinstance(written, tuple):
+        return written[0], value
+    return written if written is None or isinstance(written, bool) else value
 
 
 def spec_for(node: Dice, args: Sequence[int | None]) -> TermSpec:
-    """The resolved term for given parameter values (count, sides, modifier arguments, then mi and ma)."""
+    """The resolved term for given parameter values (count, sides, then each modifier's, as `parameter_nodes`)."""
     key = (id(node), tuple(args))
     found = _RESOLVED.get(key)
     if found is not None and found[0] is node:
         return found[1]
-    m = node.mods
-    count, sides, rr, ex, kp, cs, df, least, most = args
+    count, sides = args[0], args[1]
     assert count is not None and sides is not None
-    mods = Modifiers(
-        (m.reroll.op, rr) if m.reroll and rr is not None else None, m.reroll_again,
-        (m.explode.op, ex) if m.explode else None, m.explode_once,
-        (m.keep[0], kp) if m.keep and kp is not None else None,
-        (m.success.op, cs) if m.success and cs is not None else None,
-        (m.deduct.op, df) if m.deduct and df is not None else None, m.compound, least, most)
+    mods = node.mods
+    resolved = {name: _resolved(getattr(mods, name), value) for name, value in zip(MOD_FIELDS, args[2:], strict=True)}
     form = DieForm(node.text, node.col, node.faces, node.marks, node.symbols, node.label)
-    spec = make_spec(form, count, sides, mods)
+    spec = make_spec(form, count, sides, Modifiers(**resolved))  # type: ignore[arg-type]
     if len(_RESOLVED) >= 4096:  # bounded: forget everything rather than grow
         _RESOLVED.clear()
     _RESOLVED[key] = (node, spec)
@@ -247,17 +262,10 @@ def forget_resolved() -> None:
 
 
 def parameter_nodes(node: Dice) -> list[Node | None]:
-    """The parameter sub-trees of a dice term in a fixed order (None where absent)."""
-    m = node.mods
-    return [
-        node.count, node.sides,
-        m.reroll.arg if m.reroll else None,
-        m.explode.arg if m.explode else None,
-        m.keep[1] if m.keep else None,
-        m.success.arg if m.success else None,
-        m.deduct.arg if m.deduct else None,
-        m.least, m.most,
-    ]
+    """The parameter sub-trees of a dice term in a fixed order: count, sides, then each modifier's
+    number in the order of `tree.Mods` (None where absent or where it takes none)."""
+    mods = node.mods
+    return [node.count, node.sides, *(_argument(getattr(mods, name)) for name in MOD_FIELDS)]
 
 
 def walk(node: Node) -> Iterator[Node]:
