@@ -12,7 +12,7 @@ from interpreter.dice.keep import dropped
 from interpreter.dice.roller import compile_node
 from interpreter.dice.sources import GivenSource
 from interpreter.dice.syntax import parse_tree
-from interpreter.dice.trace import RawTerm
+from interpreter.dice.trace import RawTuple, as_record
 
 
 def sorted_rule(kind: str, k: int, dice: tuple[int, ...]) -> frozenset[int]:
@@ -34,9 +34,9 @@ def test_keep_follows_the_sorted_rule(kind: str, n: int, k: int) -> None:
     for dice in itertools.product(range(1, 5), repeat=n):
         expected = sorted_rule(kind, k, dice)
         assert (dropped((kind, k), dice) or frozenset()) == expected
-        traces: list[RawTerm] = []
+        traces: list[RawTuple] = []
         got = run({}, GivenSource(dice).draw, [0, 0, None], traces)
-        assert (traces[0].dropped or frozenset()) == expected
+        assert (as_record(traces[0]).dropped or frozenset()) == expected
         assert got == sum(v for i, v in enumerate(dice) if i not in expected)
 
 
@@ -44,9 +44,9 @@ def test_2d20kh1_keeps_the_first_of_a_tie() -> None:
     """Of two equal dice the first is kept and the second dropped."""
     run = compile_node(parse_tree("2d20kh1"))
     assert callable(run)
-    traces: list[RawTerm] = []
+    traces: list[RawTuple] = []
     assert run({}, GivenSource([7, 7]).draw, [0, 0, None], traces) == 7
-    assert traces[0].dropped == frozenset({1})
+    assert as_record(traces[0]).dropped == frozenset({1})
 
 
 @pytest.mark.parametrize("kind", ["kh", "kl", "dh", "dl"])

@@ -12,13 +12,13 @@ from interpreter.absent import Absent
 from interpreter.dice.keep import Dropper, dropped, dropper
 from interpreter.dice.sources import DiceSource
 from interpreter.dice.term import TermSpec, parameter_nodes, spec_for
-from interpreter.dice.trace import RawTerm, make_raw
+from interpreter.dice.trace import RawTuple, as_record
 from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node, Num
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
 # A compiled node: run(env, draw, ctx, traces) -> value.
 Context = list[Any]  # [dice rolled so far against the limit, reference depth, the DiceSource]
-Traces = list[RawTerm]  # one raw term trace per dice term, in roll order
+Traces = list[RawTuple]  # what each dice term left behind, in roll order (trace.RawTerm reads it)
 Env = Mapping[str, Any]
 Draw = Callable[[int], int]  # one die of so many sides: its face index
 Runner = Callable[[Env, Draw, Context, Traces], int]
@@ -80,8 +80,9 @@ def settle(spec: TermSpec, vals: list[int], traces: Traces, add: Callable[[int],
     out = None if drop is None else drop(vals)
     result = sum(vals) if add is None else sum(map(add, vals))
     if out:
-        result -= sum(map(vals.__getitem__, out)) if add is None else sum(map(add, map(vals.__getitem__, out)))
-    traces.append(make_raw(RawTerm, (spec, vals, out, hist, parents, result, throws)))
+        for i in out:
+            result -= vals[i] if add is None else add(vals[i])
+    traces.append((spec, vals, out, hist, parents, result, throws))
     return result
 
 
@@ -184,7 +185,7 @@ def _term_runner(spec: TermSpec) -> Runner:
     if n == 1 and add is None and spec.keep is None:
         def run_one(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:
             v = draw(s)
-            traces.append(make_raw(RawTerm, (spec, [v], None, None, None, v, None)))
+            traces.append((spec, [v], None, None, None, v, None))
             return v
         return run_one
     sides = (s,) * n
@@ -336,6 +337,6 @@ def _compile_group(node: DiceGroup) -> Runner:
         for i in drop:
             a, b = spans[i]
             for j in range(a, b):
-                traces[j] = traces[j].all_dropped()
+                traces[j] = as_record(traces[j]).all_dropped()
         return sum(totals) - sum([totals[i] for i in drop])
     return run

@@ -8,17 +8,19 @@ from typing import Any
 from interpreter.dice.term import TermSpec, meets
 
 Rerolls = dict[int, tuple[int, ...]]  # a die's index -> the throws it rerolled, in order
+# What the roller writes for one term as it rolls, at the cost of a tuple: the fields of RawTerm, in order.
+# Nothing reads it by position but `RawTerm`, which a roll's reader gets (Roll.raw).
+RawTuple = tuple[TermSpec, list[int], frozenset[int] | None, Rerolls | None, dict[int, int] | None, int, Rerolls | None]
 
 
-class RawTerm(tuple[TermSpec, list[int], frozenset[int] | None, Rerolls | None, dict[int, int] | None, int,
-                    Rerolls | None]):
+class RawTerm(RawTuple):
     """What one dice term leaves behind as it is rolled, read into a `TermTrace` only when shown.
 
     A record made at the cost of a tuple (rolling makes one per term), read by its fields' names:
     ``values`` are the dice in draw order (face indices; a compounding die's sum of throws),
     ``dropped`` the indices a keep/drop set aside, ``rerolls`` the earlier throws of each rerolled die,
     ``parents`` the die each exploded die came from, ``result`` the total, ``throws`` the throws of each
-    compounding die that exploded.  `raw_term` makes one.
+    compounding die that exploded.  `raw_term` makes one, `Roll.raw` reads the roller's tuples as these.
     """
 
     __slots__ = ()
@@ -67,12 +69,16 @@ class RawTerm(tuple[TermSpec, list[int], frozenset[int] | None, Rerolls | None, 
 
 def raw_term(spec: TermSpec, values: list[int], dropped: frozenset[int] | None, rerolls: Rerolls | None,
              parents: dict[int, int] | None, result: int, throws: Rerolls | None = None) -> RawTerm:
-    """A term's raw trace (the roller's hot paths call `make_raw` with the seven fields as one tuple)."""
+    """A term's raw trace."""
     return make_raw(RawTerm, (spec, values, dropped, rerolls, parents, result, throws))
 
 
-make_raw: Callable[[type[RawTerm], tuple[TermSpec, list[int], frozenset[int] | None, Rerolls | None,
-                                         dict[int, int] | None, int, Rerolls | None]], RawTerm] = tuple.__new__
+make_raw: Callable[[type[RawTerm], RawTuple], RawTerm] = tuple.__new__
+
+
+def as_record(written: RawTuple) -> RawTerm:
+    """What the roller wrote for a term, as the record."""
+    return written if isinstance(written, RawTerm) else make_raw(RawTerm, written)
 
 
 class Die:
@@ -165,24 +171,27 @@ class TermTrace:
 class Roll:
     """The outcome of rolling an expression: its value and a trace of every dice term."""
 
-    __slots__ = ("_raw", "_terms", "env", "value")
+    __slots__ = ("_raw", "_terms", "_written", "env", "value")
 
-    def __init__(self, value: int, raw: list[RawTerm], env: Mapping[str, Any]):
+    def __init__(self, value: int, raw: list[RawTuple], env: Mapping[str, Any]):
         self.value = value
-        self._raw = raw
+        self._raw: list[RawTerm] | None = None
+        self._written = raw
         self._terms: tuple[TermTrace, ...] | None = None
         self.env = env
 
     @property
     def raw(self) -> list[RawTerm]:
         """What each dice term left behind, in roll order, as the roller records it."""
+        if self._raw is None:
+            self._raw = [as_record(t) for t in self._written]
         return self._raw
 
     @property
     def terms(self) -> tuple[TermTrace, ...]:
         """One trace per dice term, in roll order."""
         if self._terms is None:
-            self._terms = tuple(TermTrace(r) for r in self._raw)
+            self._terms = tuple(TermTrace(r) for r in self.raw)
         return self._terms
 
     @property

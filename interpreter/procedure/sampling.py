@@ -15,7 +15,7 @@ from typing import Any
 from interpreter import limits
 from interpreter.dice.pool import RESULT, bind
 from interpreter.dice.reading import read_rolled
-from interpreter.dice.trace import RawTerm
+from interpreter.dice.trace import RawTuple
 from interpreter.errors import LimitExceeded, Location
 from interpreter.procedure.kinds import function_of
 from interpreter.procedure.records import NoteRecord, Record, RollRecord
@@ -58,7 +58,7 @@ class Sampling:
             return value
         from interpreter.dice.trace import Roll
 
-        traces: list[RawTerm] = []
+        traces: list[RawTuple] = []
         value, count = expr.rolled(env, self.source, traces)
         self.trace.append(RollRecord(name, expr, env, Roll(value, traces, env)))
         self.thrown(count, where)
