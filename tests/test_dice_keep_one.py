@@ -57,3 +57,22 @@ def test_a_group_keeps_members_by_the_same_rule(kind: str) -> None:
         expected = sorted_rule(kind, 1, dice)
         assert [not d.kept for d in roll.dice] == [i in expected for i in range(3)]
         assert roll.value == sum(v for i, v in enumerate(dice) if i not in expected)
+
+
+def test_every_written_modifier_is_resolved_by_its_name() -> None:
+    """tree.Mods (as written) and term.Modifiers (resolved) name the same modifiers, so a term's
+    parameters are found and resolved field by field, in the same order both ways."""
+    from interpreter.dice.term import MOD_FIELDS, Modifiers, parameter_nodes, spec_for
+    from interpreter.record import fields
+
+    assert tuple(f.name for f in fields(Modifiers)) == MOD_FIELDS
+    tree = parse_tree("(2+1)d(4+2)r(1)x(6)kh(2)cs>=(5)df(1)mi(2)ma(5)")
+    params = parameter_nodes(tree)  # type: ignore[arg-type]
+    assert len(params) == 2 + len(MOD_FIELDS)
+    given = {"reroll": 2, "explode": 6, "keep": 2, "success": 5, "deduct": 1, "least": 2, "most": 6}
+    args = [7, 8, *(given.get(name) if p is not None else None for name, p in zip(MOD_FIELDS, params[2:], strict=True))]
+    spec = spec_for(tree, args)  # type: ignore[arg-type]
+    assert (spec.count, spec.sides, spec.keep, spec.tests) == (7, 8, ("kh", 2), ((">=", 5), ("==", 1)))
+    assert spec.reroll is not None and spec.reroll[1] and spec.reroll[2] and not spec.reroll[3]
+    assert spec.explode is not None and [spec.explode[v] for v in range(1, 9)] == [False] * 5 + [True] * 3
+    assert spec.shown[1:] == (2, 2, 3, 4, 5, 6, 6, 6)
