@@ -189,11 +189,23 @@ def _term_runner(spec: TermSpec) -> Runner:
             return v
         return run_one
     sides = (s,) * n
-    drop = None if spec.keep is None else dropper(spec.keep, n)
+    if add is not None or spec.keep is None:
+        drop = None if spec.keep is None else dropper(spec.keep, n)
 
-    def run_once(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:  # each die thrown once
-        return settle(spec, list(map(draw, sides)), traces, add, drop)
-    return run_once
+        def run_once(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:  # each die thrown once
+            return settle(spec, list(map(draw, sides)), traces, add, drop)
+        return run_once
+    pick = dropper(spec.keep, n)
+
+    def run_kept(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:  # settle, for numbered dice
+        vals = list(map(draw, sides))
+        out = pick(vals)
+        result = sum(vals)
+        for i in out or ():
+            result -= vals[i]
+        traces.append((spec, vals, out, None, None, result, None))
+        return result
+    return run_kept
 
 
 def static_dice(node: Node) -> int:
