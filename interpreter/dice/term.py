@@ -227,14 +227,30 @@ def _argument(written: Cond | tuple[str, Node] | Node | bool | None) -> Node | N
     return None if written is None or isinstance(written, bool) else written
 
 
-def _resolved(written: Cond | tuple[str, Node] | Node | bool | None,
-              value: int | None) -> tuple[str, int | None] | int | bool | None:
-    """A written modifier with its number: a condition or keep as (operator, number), a bare number, a flag."""
-    if isinstance(written, Cond):
-        return written.op, value
-    if isinstance(written, tuple):
-        return written[0], value
-    return written if written is None or isinstance(written, bool) else value
+# What a dice node fixes, found once per node: (the node, its parameter sub-trees, its DieForm, the
+# modifiers that take no number, and (parameter index, name, operator or None) for those that do).
+Shape = tuple[Dice, tuple[Node | None, ...], DieForm, dict[str, object], tuple[tuple[int, str, str | None], ...]]
+_SHAPES: dict[int, Shape] = {}
+
+
+def _shape(node: Dice) -> Shape:
+    """A dice node's parameters and modifiers, field by field of `tree.Mods` (cached, bounded)."""
+    found = _SHAPES.get(id(node))
+    if found is not None and found[0] is node:
+        return found
+    written = [getattr(node.mods, name) for name in MOD_FIELDS]
+    params = (node.count, node.sides, *(_argument(w) for w in written))
+    fixed: dict[str, object] = {name: w for name, w in zip(MOD_FIELDS, written, strict=True)
+                                if w is None or isinstance(w, bool)}
+    numbered: tuple[tuple[int, str, str | None], ...] = tuple(
+        (i + 2, name, w.op if isinstance(w, Cond) else w[0] if isinstance(w, tuple) else None)
+        for i, (name, w) in enumerate(zip(MOD_FIELDS, written, strict=True)) if w is not None and not isinstance(w, bool))
+    form = DieForm(node.text, node.col, node.faces, node.marks, node.symbols, node.label)
+    shape: Shape = (node, params, form, fixed, numbered)
+    if len(_SHAPES) >= 4096:  # bounded: forget everything rather than grow
+        _SHAPES.clear()
+    _SHAPES[id(node)] = shape
+    return shape
 
 
 def spec_for(node: Dice, args: Sequence[int | None]) -> TermSpec:
@@ -245,9 +261,10 @@ def spec_for(node: Dice, args: Sequence[int | None]) -> TermSpec:
         return found[1]
     count, sides = args[0], args[1]
     assert count is not None and sides is not None
-    mods = node.mods
-    resolved = {name: _resolved(getattr(mods, name), value) for name, value in zip(MOD_FIELDS, args[2:], strict=True)}
-    form = DieForm(node.text, node.col, node.faces, node.marks, node.symbols, node.label)
+    _, _, form, fixed, numbered = _shape(node)
+    resolved = dict(fixed)
+    for i, name, op in numbered:  # a condition or keep as (operator, number), a bare number as itself
+        resolved[name] = args[i] if op is None else (op, args[i])
     spec = make_spec(form, count, sides, Modifiers(**resolved))  # type: ignore[arg-type]
     if len(_RESOLVED) >= 4096:  # bounded: forget everything rather than grow
         _RESOLVED.clear()
@@ -261,11 +278,10 @@ def forget_resolved() -> None:
     make_spec.cache_clear()
 
 
-def parameter_nodes(node: Dice) -> list[Node | None]:
+def parameter_nodes(node: Dice) -> tuple[Node | None, ...]:
     """The parameter sub-trees of a dice term in a fixed order: count, sides, then each modifier's
     number in the order of `tree.Mods` (None where absent or where it takes none)."""
-    mods = node.mods
-    return [node.count, node.sides, *(_argument(getattr(mods, name)) for name in MOD_FIELDS)]
+    return _shape(node)[1]
 
 
 def walk(node: Node) -> Iterator[Node]:
