@@ -19,7 +19,7 @@ class Roll(trace.Roll):
     __slots__ = ("expr", "seed")
 
     def __init__(self, expr: Expression, rolled: trace.Roll, seed: int | None):
-        super().__init__(rolled.value, rolled.raw, rolled.env)
+        super().__init__(rolled.value, rolled.written, rolled.env)
         self.expr = expr
         self.seed = seed
 

@@ -20,7 +20,8 @@ from collections.abc import Sequence
 
 from interpreter import budget, limits
 from interpreter.dice.distribution import Distribution, poly_pow, unpack
-from interpreter.dice.term import TermSpec, keep_plan
+from interpreter.dice.keep import keep_plan
+from interpreter.dice.term import TermSpec
 from interpreter.errors import EvaluationError, LimitExceeded
 
 ADVICE = "use fewer dice, or roll them with `rules roll EXPR --seed N`"
@@ -158,7 +159,7 @@ def compound_term(spec: TermSpec, everything: Distribution | None = None) -> Dis
     if success is not None and tail:
         pairs = [*pairs, (cap, tail)]
     if spec.keep is not None:
-        high, keep = keep_plan(spec.keep[0], spec.keep[1], n)
+        high, keep = keep_plan(spec.keep, n)
         if keep < n:
             return Distribution(kept_total(_in_keep_order(pairs, spec, high), n, keep, den), den ** n)
     gains: dict[int, int] = {}
@@ -183,7 +184,7 @@ def _kept_sums(spec: TermSpec, everything: Distribution) -> Distribution:
     mass = limits.TRUNCATION_MASS / 4
     pairs, den, _ = compound_die(spec, die_cap(spec, mass / n))
     limit = everything.tail_start(mass) if everything.values else None
-    high, keep = keep_plan(spec.keep[0], spec.keep[1], n) if spec.keep is not None else (True, n)
+    high, keep = keep_plan(spec.keep, n)
     scale = 1 << PRECISION
     rounded = [(v, w * scale // den) for v, w in pairs]
     faces = _in_keep_order([(v, w) for v, w in rounded if w], spec, high)
@@ -200,7 +201,7 @@ def capped_compound(spec: TermSpec, cap: int) -> Distribution | None:
         return Distribution.point(0)
     if cap <= 0:
         return Distribution.point(cap)
-    high, keep = keep_plan(spec.keep[0], spec.keep[1], n)
+    high, keep = keep_plan(spec.keep, n)
     pairs, den, tail = compound_die(spec, cap)
     faces = _in_keep_order([*pairs, (cap, tail)] if tail else pairs, spec, high)
     out: dict[int, int] = {}

@@ -7,17 +7,16 @@ Distribution, render_roll, roll_json, distribution_json.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from interpreter import budget, limits
 from interpreter.absent import Absent
 from interpreter.dice.report import distribution_json, render_roll, roll_json
-from interpreter.dice.roller import Runner, compile_node, static_dice
+from interpreter.dice.roller import Context, Draw, Env, Runner, Traces, compile_node, static_dice
 from interpreter.dice.sources import DiceSource, GivenSource, RandomSource
 from interpreter.dice.syntax import parse_tree
-from interpreter.dice.term import TermSpec, free_names, make_spec, parameter_nodes, spec_for, walk
+from interpreter.dice.term import TermSpec, forget_resolved, free_names, parameter_nodes, spec_for, walk
 from interpreter.dice.trace import Die, Roll, TermTrace
 from interpreter.dice.tree import Dice, Name, Node, Num
 from interpreter.dice.warnings import DiceWarning, warnings_of
@@ -91,19 +90,19 @@ class DiceExpr:
     def __repr__(self) -> str:
         return f"DiceExpr({self.text!r})"
 
-    def roll(self, env: Mapping[str, Any], source: DiceSource) -> Roll:
+    def roll(self, env: Env, source: DiceSource) -> Roll:
         """Roll the expression, drawing every die from `source`."""
-        traces: list[tuple[Any, ...]] = []
+        traces: Traces = []
         value, _ = self.rolled(env, source, traces)
         return Roll(value, traces, env)
 
-    def rolled(self, env: Mapping[str, Any], source: DiceSource,
-               traces: list[tuple[Any, ...]] | None = None) -> tuple[int, int]:
+    def rolled(self, env: Env, source: DiceSource,
+               traces: Traces | None = None) -> tuple[int, int]:
         """The value of one roll and how many dice it threw; each dice term's trace goes into `traces` when given."""
         run = self._run
         if isinstance(run, int):
             return run, 0
-        ctx: list[Any] = [self._static, 0, source]
+        ctx: Context = [self._static, 0, source]
         value = run(env, source.draw, ctx, [] if traces is None else traces)
         if not limits.INT_MIN <= value <= limits.INT_MAX:
             raise EvaluationError(f"the result of '{self.text}' is too large")
@@ -119,7 +118,7 @@ class DiceExpr:
         """How many dice the expression rolls before explosions, rerolls and dice given by name."""
         return self._static
 
-    def run_in(self, env: Mapping[str, Any], draw: Any, ctx: list[Any], traces: list[tuple[Any, ...]]) -> int:
+    def run_in(self, env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:
         """Roll as part of a larger roll (for a dice-typed parameter), sharing its dice count."""
         ctx[0] += self._static
         if ctx[0] > limits.MAX_DICE_ROLLED:
@@ -127,18 +126,18 @@ class DiceExpr:
         run = self._run
         return run if isinstance(run, int) else run(env, draw, ctx, traces)
 
-    def pool_spec(self, env: Mapping[str, Any]) -> TermSpec:
+    def pool_spec(self, env: Env) -> TermSpec:
         """The one dice term of a pool with its parameters resolved; each must have one value."""
         tree = self.tree
         if not isinstance(tree, Dice):
             raise BadParameter(f"'{self.text}' is not one dice term, so it has no pool to read")
         return self.spec_of(tree, env)
 
-    def spec_of(self, node: Dice, env: Mapping[str, Any]) -> TermSpec:
+    def spec_of(self, node: Dice, env: Env) -> TermSpec:
         """A dice term of this expression with its parameters resolved; each must have one value."""
         return spec_for(node, [None if part is None else self.fixed(part, env) for part in parameter_nodes(node)])
 
-    def fixed(self, node: Node, env: Mapping[str, Any]) -> int:
+    def fixed(self, node: Node, env: Env) -> int:
         """The one value a part of this expression (a term's count, a keep) has; an error when it varies."""
         dist = _odds().node_distribution(node, lambda name: _resolve(name, env))
         if len(dist.probs) != 1:
@@ -146,7 +145,7 @@ class DiceExpr:
         value: int = dist.probs[0][0]
         return value
 
-    def saturated(self, env: Mapping[str, Any], hint: int = 0) -> tuple[Distribution, int] | None:
+    def saturated(self, env: Env, hint: int = 0) -> tuple[Distribution, int] | None:
         """For an expression whose odds are cut off only because of endless explosions that never
         take away: the exact distribution of min(value, cap) and the cap; None when the expression is
         exact already or cannot be saturated.
@@ -173,7 +172,7 @@ class DiceExpr:
             return None
         return capped.map(lambda v: min(v, cap)), cap
 
-    def distribution(self, env: Mapping[str, Any]) -> Distribution:
+    def distribution(self, env: Env) -> Distribution:
         """The exact distribution of the expression's value (truncated only for endless explosions)."""
         key = (self, _env_key(self, env, 0))
         found = _DIST_CACHE.get(key)
@@ -208,7 +207,7 @@ def _highest_face(tree: Node) -> int:
     return max(faces)
 
 
-def _lookup(name: str, env: Mapping[str, Any], col: int = 0) -> Any:
+def _lookup(name: str, env: Env, col: int = 0) -> Any:
     """An environment value, checked to be an int, a bool or a dice expression."""
     where = Location("<expr>", 1, col) if col else None
     try:
@@ -222,7 +221,7 @@ def _lookup(name: str, env: Mapping[str, Any], col: int = 0) -> Any:
     raise BadParameter(f"'{name}' must be a whole number or a dice expression, not {type(value).__name__}", where)
 
 
-def _env_key(expr: DiceExpr, env: Mapping[str, Any], depth: int) -> tuple[Any, ...]:
+def _env_key(expr: DiceExpr, env: Env, depth: int) -> tuple[Any, ...]:
     """The values an expression's result depends on, for caching its distribution."""
     if depth > limits.MAX_DICE_DEPTH:
         raise LimitExceeded(f"dice expressions refer to each other more than {limits.MAX_DICE_DEPTH} deep")
@@ -236,7 +235,7 @@ def _env_key(expr: DiceExpr, env: Mapping[str, Any], depth: int) -> tuple[Any, .
     return tuple(items)
 
 
-def _resolve(node: Name, env: Mapping[str, Any]) -> Distribution:
+def _resolve(node: Name, env: Env) -> Distribution:
     """The distribution a name stands for."""
     value = _lookup(node.name, env, node.col)
     if isinstance(value, DiceExpr):
@@ -268,7 +267,7 @@ def clear_caches() -> None:
     """Forget every cached distribution and term (for timing cold computations)."""
     _DIST_CACHE.clear()
     _odds().term_distribution.cache_clear()
-    make_spec.cache_clear()
+    forget_resolved()
 
 
 def _odds() -> Any:

@@ -8,19 +8,24 @@ drawn from directly; its odds are those `rules odds EXPR` prints.  The result's 
 from __future__ import annotations
 
 import random
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from interpreter import limits
 from interpreter.dice.expr import DiceExpr, RandomSource, parse
 from interpreter.dice.report import render_roll
+from interpreter.dice.roller import Draw, Env, Runner, Traces
 from interpreter.dice.term import walk
 from interpreter.dice.trace import Die, Roll
 from interpreter.dice.tree import Chain, Num
 from interpreter.errors import EvaluationError
 
+if TYPE_CHECKING:
+    from interpreter.dice.expression_odds import ExpressionOdds
+
 __all__ = ["ParsedDice", "RolledDice"]
 
-_NOTHING: dict[str, Any] = {}
+_NOTHING: Env = {}
 _SHARED: list[RandomSource] = []  # dice from the generator of rolls given none, made on first use
 
 
@@ -31,7 +36,7 @@ def shared_source() -> RandomSource:
     return _SHARED[0]
 
 
-def _drawing(random_: Any) -> Any:
+def _drawing(random_: Callable[[], float]) -> Draw:
     """One die, 1 to sides, from a generator's `random` as RandomSource.draw draws it (the same numbers)."""
     def draw(sides: int) -> int:
         return int(random_() * sides) + 1
@@ -77,10 +82,10 @@ class ParsedDice:
 
     __slots__ = ("_draw", "_expr", "_risky", "_run", "_static")
 
-    _draw: tuple[Any, Any, Any]
+    _draw: tuple[random.Random | None, RandomSource | None, Draw | None]
     _expr: DiceExpr
     _risky: bool  # whether the value could leave 64 bits (it multiplies, or holds a large number)
-    _run: Any
+    _run: Runner
     _static: int
 
     def __init__(self, text: str):
@@ -105,17 +110,17 @@ class ParsedDice:
         if rng is None:
             rng = shared_source().rng
         last, source, draw = self._draw
-        if last is not rng:
+        if last is not rng or draw is None:
             source = RandomSource(rng)
             draw = _drawing(rng.random)
             object.__setattr__(self, "_draw", (rng, source, draw))
-        traces: list[Any] = []
+        traces: Traces = []
         value = self._run(_NOTHING, draw, [self._static, 0, source], traces)
         if self._risky and not limits.INT_MIN <= value <= limits.INT_MAX:
             raise EvaluationError(f"the result of '{self._expr.text}' is too large")
         return _made(RolledDice, (value, traces, self._expr))
 
-    def odds(self) -> Any:
+    def odds(self) -> ExpressionOdds:
         """The exact distribution of the value (dice.distribution.Distribution), as `rules odds EXPR` gives it;
         its `str()` is one line for a chat."""
         from interpreter.dice.expression_odds import ExpressionOdds

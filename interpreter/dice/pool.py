@@ -22,14 +22,16 @@ from typing import Any
 
 from interpreter import budget, limits
 from interpreter.dice.atleast import AtLeast
+from interpreter.dice.keep import kept_span
 from interpreter.dice.statistic import RESULT, Face, Fold, Statistic, fold_for, fold_rolled, order_key, parse_statistic
 from interpreter.dice.term import TermSpec
+from interpreter.dice.throws import Pools, pools
 from interpreter.errors import LimitExceeded
 
 __all__ = ["RESULT", "Joint", "Statistic", "bind", "parse_statistic", "pool_odds", "read_pool", "walk"]
 
-Joint = dict[tuple[Any, ...], int]
-Pools = list[tuple[int, list[int]]]  # (dice, weight of each face) per kind of die
+Key = tuple[Any, ...]  # one value per statistic (a fold's state while walking)
+Joint = dict[Key, int]
 ADVICE = "use fewer dice, or sample it with `rules run ... --seed N`"
 GUESS_LIMIT = 1000  # the estimate runs far above the real count, so only what is far beyond is refused at once
 
@@ -52,9 +54,15 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
     order = sorted((i for i in range(len(faces)) if any(w[i] for _, w in pools)),
                    key=lambda i: order_key(faces[i]), reverse=True)
     total = sum(c for c, _ in pools)
-    lo, hi = _kept_range(keep, total)
+    lo, hi = kept_span(keep, total)
     groups = _merged(faces, order, pools, folds, keep)
     last = [max((g for g, (_, ws) in enumerate(groups) if ws[p]), default=-1) for p in range(len(pools))]
+    # below[g][p]: the weight of one die of kind p over the faces after face g (where dice past the last
+    # kept place fall, in any way: they are summed out at once)
+    below: list[list[int]] = [[0] * len(pools)]
+    for _, ws in reversed(groups[1:]):
+        below.append([b + w for b, w in zip(below[-1], ws, strict=True)])
+    below.reverse()
     values = [int.__int__(face[0]) for face, _ in groups]
     span = max(values) - min(values) + 1 if values else 1
     # At most: for each face, each count of dice still to place of each kind, each choice of how many show
@@ -69,14 +77,14 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
     steps = [f.step for f in folds]
     # states by the dice of each kind still to place, then by the folds' states; a state whose dice are
     # all placed is done (nothing it reads comes later)
-    states: dict[tuple[int, ...], dict[tuple[Any, ...], int]] = {tuple(c for c, _ in pools): {start: 1}}
-    done: dict[tuple[Any, ...], int] = {}
+    states: dict[tuple[int, ...], Joint] = {tuple(c for c, _ in pools): {start: 1}}
+    done: Joint = {}
     comb = math.comb
     work = 0
     for g, (face, ws) in enumerate(groups):
         active = [p for p in range(len(pools)) if ws[p]]
-        nxt: dict[tuple[int, ...], dict[tuple[Any, ...], int]] = {}
-        stepped: dict[tuple[tuple[Any, ...], int], tuple[Any, ...]] = {}
+        nxt: dict[tuple[int, ...], Joint] = {}
+        stepped: dict[tuple[Key, int], Key] = {}
         for rems, inner in states.items():
             placed = total - sum(rems)
             choices = [[rems[p]] if last[p] == g else range(rems[p] + 1) for p in active]
@@ -92,6 +100,13 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
                 work += len(inner)
                 if work > most:
                     raise LimitExceeded(f"exact odds of this pool would take too much work; {ADVICE}")
+                if any(key) and placed + sum(ks) >= hi:  # every kept die placed: the rest summed out
+                    for p, r in enumerate(key):
+                        if r:
+                            factor *= below[g][p] ** r
+                    if not factor:
+                        continue
+                    key = (0,) * len(key)
                 if not any(key):
                     target = done
                 elif kept or key in nxt:
@@ -120,15 +135,6 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
     return out
 
 
-def _kept_range(keep: tuple[str, int] | None, total: int) -> tuple[int, int]:
-    """Which positions (0 = the highest die) a keep/drop keeps, as [lo, hi)."""
-    if keep is None:
-        return 0, total
-    kind, k = keep
-    k = max(0, min(k, total))
-    return {"kh": (0, k), "kl": (total - k, total), "dh": (k, total), "dl": (0, total - k)}[kind]
-
-
 def _merged(faces: Sequence[Face], order: list[int], pools: Pools, folds: Sequence[Fold],
             keep: tuple[str, int] | None) -> list[tuple[Face, list[int]]]:
     """(a face, weights per kind of die) for each run of faces no fold tells apart.
@@ -154,31 +160,15 @@ def pool_odds(spec: TermSpec, stats: Sequence[Statistic], saturate: bool = False
     The weights add up to less than the denominator only when endless explosions were cut off.
     """
     folds = [fold_for(s, spec.symbols) for s in stats]
-    n = spec.count
     if spec.compound:
         return _compound_pool(spec, folds, saturate)
-    w = spec.draw_weights()
-    total = sum(w)
     faces = term_faces(spec)
-    if spec.explode is None or not any(w[v] for v in range(1, spec.sides + 1) if spec.explode[v]):
-        return walk(faces, [(n, w)], spec.keep, folds), total ** n
-    wE = [x if spec.explode[v] else 0 for v, x in enumerate(w)]
-    wN = [x - e for x, e in zip(w, wE, strict=True)]
     merged: Joint = {}
-    if spec.explode_once:
-        for a in range(n + 1):
-            factor = math.comb(n, a) * total ** (n - a)
-            for key, x in walk(faces, [(a, wE), (n - a, wN), (a, w)], spec.keep, folds).items():
-                merged[key] = merged.get(key, 0) + x * factor
-        return merged, total ** (2 * n)
-    from interpreter.dice.odds import explosion_cutoff  # (exact odds only: a roll never loads them)
-
-    tmax = explosion_cutoff(n, sum(wE), total)
-    for t in range(tmax + 1):
-        factor = math.comb(n + t - 1, t) * total ** (tmax - t)
-        for key, x in walk(faces, [(t, wE), (n, wN)], spec.keep, folds).items():
+    ways, den = pools(spec, spec.draw_weights())
+    for kinds, factor in ways:
+        for key, x in walk(faces, kinds, spec.keep, folds).items():
             merged[key] = merged.get(key, 0) + x * factor
-    return merged, total ** (n + tmax)
+    return merged, den
 
 
 def _compound_pool(spec: TermSpec, folds: Sequence[Fold], saturate: bool) -> tuple[Joint, int]:
@@ -196,7 +186,7 @@ def _compound_pool(spec: TermSpec, folds: Sequence[Fold], saturate: bool) -> tup
     return walk(faces, [(spec.count, weights)], spec.keep, folds), den ** spec.count
 
 
-def read_pool(kept: Sequence[int], result: int, stats: Sequence[Statistic]) -> tuple[Any, ...]:
+def read_pool(kept: Sequence[int], result: int, stats: Sequence[Statistic]) -> Key:
     """Every statistic of one rolled pool of numbered dice, given the values of its kept dice."""
     faces: list[Face] = [(v, v, ()) for v in kept]
     rest = [s for s in stats if s.kind != "result"]

@@ -13,8 +13,8 @@ from typing import Any
 
 from interpreter import limits
 from interpreter.dice.atleast import AtLeast
+from interpreter.dice.keep import dropped
 from interpreter.dice.pool import Joint, marks_in, pool_odds, symbols_of, walk
-from interpreter.dice.roller import kept_members
 from interpreter.dice.statistic import Face, Statistic, fold_for, fold_rolled
 from interpreter.dice.term import TermSpec, parameter_nodes
 from interpreter.dice.term import walk as nodes
@@ -62,24 +62,21 @@ def read_rolled(expr: Any, env: Mapping[str, Any], roll: Any, stats: Sequence[St
     owner, tree = _pool(expr, env)
     raw = roll.raw
     if isinstance(tree, Dice):
-        spec, vals, dropped, _, _, _ = raw[-1]
-        symbols = spec.symbols
-        return fold_rolled(stats, [_die_face(spec, v, symbols) for i, v in enumerate(vals)
-                                   if not dropped or i not in dropped], symbols)
+        term = raw[-1]
+        spec, symbols = term.spec, term.spec.symbols
+        return fold_rolled(stats, [_die_face(spec, v, symbols) for v in term.kept()], symbols)
     members = raw[len(raw) - len(tree.members):]
-    symbols = symbols_of([m[0] for m in members])
+    symbols = symbols_of([m.spec for m in members])
     faces: list[Face] = []
-    for spec, vals, dropped, _, _, result in members:
+    for member in members:
         marks = [0] * len(symbols)
-        for i, v in enumerate(vals):
-            if not dropped or i not in dropped:
-                for at, n in enumerate(marks_in(spec, v, symbols) if not spec.compound else ()):
-                    marks[at] += n
-        faces.append((result, result, tuple(marks)))
+        for v in member.kept():
+            for at, n in enumerate(marks_in(member.spec, v, symbols) if not member.spec.compound else ()):
+                marks[at] += n
+        faces.append((member.result, member.result, tuple(marks)))
     if tree.keep is not None:
-        k = owner.fixed(tree.keep[1], env)
-        kept = kept_members(tree.keep[0], k, [f[0] for f in faces])
-        faces = [f for i, f in enumerate(faces) if i in kept]
+        drop = dropped((tree.keep[0], owner.fixed(tree.keep[1], env)), [f[0] for f in faces])
+        faces = [f for i, f in enumerate(faces) if not drop or i not in drop]
     return fold_rolled(stats, faces, symbols)
 
 

@@ -4,19 +4,24 @@ from __future__ import annotations
 
 import operator
 from collections.abc import Callable, Mapping
+from itertools import repeat
 from typing import Any
 
 from interpreter import limits
 from interpreter.absent import Absent
+from interpreter.dice.keep import Dropper, dropped, dropper
 from interpreter.dice.sources import DiceSource
-from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
+from interpreter.dice.term import TermSpec, parameter_nodes, spec_for
+from interpreter.dice.trace import RawTuple, as_record
 from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node, Num
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
-# A compiled node: run(env, draw, ctx, traces) -> value.  ctx is [dice rolled, name depth].
+# A compiled node: run(env, draw, ctx, traces) -> value.
 Context = list[Any]  # [dice rolled so far against the limit, reference depth, the DiceSource]
-Traces = list[tuple[Any, ...]]  # one raw term trace per dice term, in roll order
-Runner = Callable[[Mapping[str, Any], Callable[[int], int], Context, Traces], int]
+Traces = list[RawTuple]  # what each dice term left behind, in roll order (trace.RawTerm reads it)
+Env = Mapping[str, Any]
+Draw = Callable[[int], int]  # one die of so many sides: its face index
+Runner = Callable[[Env, Draw, Context, Traces], int]
 
 
 def _too_many() -> LimitExceeded:
@@ -24,7 +29,7 @@ def _too_many() -> LimitExceeded:
     return LimitExceeded(f"the roll needs more than {limits.MAX_DICE_ROLLED} dice")
 
 
-def _draw_rerolled(spec: TermSpec, draw: Callable[[int], int], ctx: Context, hist: dict[int, Any], index: int) -> int:
+def _draw_rerolled(spec: TermSpec, draw: Draw, ctx: Context, hist: dict[int, tuple[int, ...]], index: int) -> int:
     """Throw one die and apply its reroll rule at once."""
     s, table = spec.sides, spec.reroll
     assert table is not None
@@ -44,86 +49,95 @@ def _draw_rerolled(spec: TermSpec, draw: Callable[[int], int], ctx: Context, his
     return v
 
 
-# Above the complexity gate (C901): its hand-specialised fast paths, kept for speed.
-def roll_spec(spec: TermSpec, draw: Callable[[int], int], ctx: Context, traces: Traces, counted: bool) -> int:  # noqa: C901
+def roll_spec(spec: TermSpec, draw: Draw, ctx: Context, traces: Traces, counted: bool) -> int:
     """Roll one resolved term with all its modifiers and record its trace."""
-    n, s = spec.count, spec.sides
     if spec.raw is not None:
         draw = _face_drawer(spec, ctx[2])
     elif spec.codes is not None:
         draw = _symbol_drawer(spec, draw)
     if not counted:
-        ctx[0] += n
+        ctx[0] += spec.count
         if ctx[0] > limits.MAX_DICE_ROLLED:
             raise _too_many()
     hist: dict[int, tuple[int, ...]] = {}
-    parents = None
-    etab = spec.explode
     if spec.compound:
-        vals, parents = _compound(spec, draw, ctx, hist)
-    elif spec.reroll is None:
-        vals = [draw(s) for _ in range(n)]
-    else:
-        vals = [_draw_rerolled(spec, draw, ctx, hist, i) for i in range(n)]
-    if etab is not None and not spec.compound:
-        frontier = [i for i, v in enumerate(vals) if etab[v]]
-        if frontier:
-            parents = {}
-            again = not spec.explode_once
-            depth = 0
-            while frontier:
-                depth += 1
-                if depth > limits.MAX_EXPLOSION_DEPTH:
-                    raise LimitExceeded(
-                        f"'{spec.text}' exploded more than {limits.MAX_EXPLOSION_DEPTH} times in a row")
-                ctx[0] += len(frontier)
-                if ctx[0] > limits.MAX_DICE_ROLLED:
-                    raise _too_many()
-                nxt = []
-                for p in frontier:
-                    idx = len(vals)
-                    v = draw(s) if spec.reroll is None else _draw_rerolled(spec, draw, ctx, hist, idx)
-                    vals.append(v)
-                    parents[idx] = p
-                    if again and etab[v]:
-                        nxt.append(idx)
-                frontier = nxt
-    dropped = None
-    if spec.keep is not None:
-        kind, k = spec.keep
-        total_dice = len(vals)
-        high = kind in ("kh", "dl")
-        keep = k if kind in ("kh", "kl") else total_dice - k
-        if keep < total_dice:
-            order = sorted(range(total_dice), key=vals.__getitem__, reverse=high)
-            dropped = frozenset(order[max(keep, 0):])
-    if spec.compound:
-        gain_of = spec.gain_of
-        result = sum(map(gain_of, vals))
-        if dropped:
-            result -= sum(gain_of(vals[i]) for i in dropped)
-    elif spec.success is None and spec.faces is None and not spec.natural:
-        result = sum(vals)
-        if dropped:
-            result -= sum(vals[i] for i in dropped)
-    else:
-        gain = spec.gain
-        result = sum(map(gain.__getitem__, vals))
-        if dropped:
-            result -= sum(gain[vals[i]] for i in dropped)
-    traces.append((spec, vals, dropped, hist or None, parents, result))
+        vals, throws = _compound(spec, draw, ctx, hist)
+        return settle(spec, vals, traces, spec.gain_of, _dropper(spec, vals), hist or None, None, throws)
+    vals, parents = _throw(spec, draw, ctx, hist)
+    return settle(spec, vals, traces, _adder(spec), _dropper(spec, vals), hist or None, parents)
+
+
+def _dropper(spec: TermSpec, vals: list[int]) -> Dropper | None:
+    """The term's keep/drop for so many dice (None without one)."""
+    return None if spec.keep is None else dropper(spec.keep, len(vals))
+
+
+def settle(spec: TermSpec, vals: list[int], traces: Traces, add: Callable[[int], int] | None,
+           drop: Dropper | None, hist: dict[int, tuple[int, ...]] | None = None,
+           parents: dict[int, int] | None = None, throws: dict[int, tuple[int, ...]] | None = None) -> int:
+    """A thrown term's total: the sum over the dice its keep/drop keeps (`drop`, None when there is
+    none) of what each adds (`add`; None: its own value), recorded in the trace."""
+    out = None if drop is None else drop(vals)
+    result = sum(vals) if add is None else sum(map(add, vals))
+    if out:
+        for i in out:
+            result -= vals[i] if add is None else add(vals[i])
+    traces.append((spec, vals, out, hist, parents, result, throws))
     return result
 
 
-def _compound(spec: TermSpec, draw: Callable[[int], int], ctx: Context,
-              hist: dict[int, Any]) -> tuple[list[int], dict[int, Any]]:
+def _adder(spec: TermSpec) -> Callable[[int], int] | None:
+    """What a die of a term adds, by its face index: None where that is the index itself."""
+    if spec.success is None and spec.faces is None and not spec.natural:
+        return None
+    return spec.gain.__getitem__
+
+
+def _throw(spec: TermSpec, draw: Draw, ctx: Context,
+           hist: dict[int, tuple[int, ...]]) -> tuple[list[int], dict[int, int] | None]:
+    """A term's dice thrown, each rerolled at once as its rule says, then exploding dice thrown again
+    (breadth first): the face indices in draw order, and the die each extra die came from."""
+    n, s, etab = spec.count, spec.sides, spec.explode
+    if spec.reroll is None:
+        vals = list(map(draw, repeat(s, n)))
+    else:
+        vals = [_draw_rerolled(spec, draw, ctx, hist, i) for i in range(n)]
+    if etab is None:
+        return vals, None
+    frontier = [i for i, v in enumerate(vals) if etab[v]]
+    if not frontier:
+        return vals, None
+    parents: dict[int, int] = {}
+    again = not spec.explode_once
+    depth = 0
+    while frontier:
+        depth += 1
+        if depth > limits.MAX_EXPLOSION_DEPTH:
+            raise LimitExceeded(f"'{spec.text}' exploded more than {limits.MAX_EXPLOSION_DEPTH} times in a row")
+        ctx[0] += len(frontier)
+        if ctx[0] > limits.MAX_DICE_ROLLED:
+            raise _too_many()
+        nxt = []
+        for p in frontier:
+            idx = len(vals)
+            v = draw(s) if spec.reroll is None else _draw_rerolled(spec, draw, ctx, hist, idx)
+            vals.append(v)
+            parents[idx] = p
+            if again and etab[v]:
+                nxt.append(idx)
+        frontier = nxt
+    return vals, parents
+
+
+def _compound(spec: TermSpec, draw: Draw, ctx: Context,
+              hist: dict[int, tuple[int, ...]]) -> tuple[list[int], dict[int, tuple[int, ...]]]:
     """`!!`: each die thrown, and thrown again while it shows an exploding face, before the next die is
     thrown; a die's value is the sum of its throws.  The dice's values, and the throws (face indices) of
     each die that exploded."""
     etab, value, s = spec.explode, spec.value, spec.sides
     assert etab is not None
     vals: list[int] = []
-    throws: dict[int, Any] = {}
+    throws: dict[int, tuple[int, ...]] = {}
     for i in range(spec.count):
         v = draw(s) if spec.reroll is None else _draw_rerolled(spec, draw, ctx, hist, i)
         if not etab[v]:
@@ -143,7 +157,7 @@ def _compound(spec: TermSpec, draw: Callable[[int], int], ctx: Context,
     return vals, throws
 
 
-def _symbol_drawer(spec: TermSpec, draw: Callable[[int], int]) -> Callable[[int], int]:
+def _symbol_drawer(spec: TermSpec, draw: Draw) -> Callable[[int], int]:
     """A draw function for a symbol die: a written face is drawn (1 to the number written), its index given."""
     codes = spec.codes
     assert codes is not None
@@ -160,84 +174,38 @@ def _face_drawer(spec: TermSpec, source: DiceSource) -> Callable[[int], int]:
 
 
 def _term_runner(spec: TermSpec) -> Runner:
-    """A fast roll function for a term whose parameters are all constant."""
+    """A roll function for a term whose parameters are all constant."""
     s, n = spec.sides, spec.count
-    if spec.raw is not None or spec.codes is not None or spec.compound:
-        def run_faces(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
+    if spec.raw is not None or spec.codes is not None or spec.compound or spec.reroll is not None \
+            or spec.explode is not None:
+        def run_term(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:
             return roll_spec(spec, draw, ctx, traces, True)
-        return run_faces
-    if spec.plain and n == 1:
-        def run_one(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
+        return run_term
+    add = _adder(spec)
+    if n == 1 and add is None and spec.keep is None:
+        def run_one(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:
             v = draw(s)
-            traces.append((spec, [v], None, None, None, v))
+            traces.append((spec, [v], None, None, None, v, None))
             return v
         return run_one
-    if spec.plain:
-        rn = range(n)
+    sides = (s,) * n
+    if add is not None or spec.keep is None:
+        drop = None if spec.keep is None else dropper(spec.keep, n)
 
-        def run_plain(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
-            vals = [draw(s) for _ in rn]
-            total = sum(vals)
-            traces.append((spec, vals, None, None, None, total))
-            return total
-        return run_plain
+        def run_once(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:  # each die thrown once
+            return settle(spec, list(map(draw, sides)), traces, add, drop)
+        return run_once
+    pick = dropper(spec.keep, n)
 
-    picked = _keep_one_runner(spec)
-    if picked is not None:
-        return picked
-
-    def run_term(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
-        return roll_spec(spec, draw, ctx, traces, True)
-    return run_term
-
-
-def _keep_one_runner(spec: TermSpec) -> Runner | None:
-    """A roll function for a term that only keeps (or drops down to) one die, or all but one: no sorting.
-
-    The dice it drops are the ones roll_spec's stable sort would drop, so the trace is the same.
-    """
-    n, s = spec.count, spec.sides
-    if spec.keep is None or spec.reroll is not None or spec.explode is not None or spec.success is not None \
-            or spec.natural or spec.codes is not None:
-        return None
-    high, keep = keep_plan(spec.keep[0], spec.keep[1], n)
-    if n < 2 or keep not in (1, n - 1):
-        return None
-    rn = range(n)
-    # all_but[i]: every index but i (kept alone); only[i]: i alone (the one dropped)
-    all_but = tuple(frozenset(j for j in rn if j != i) for i in rn)
-    only = tuple(frozenset((i,)) for i in rn)
-    if keep == 1 and n == 2:
-        def run_pair(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
-            a = draw(s)
-            b = draw(s)
-            if (b > a) if high else (b < a):  # a tie keeps the first die
-                traces.append((spec, [a, b], only[0], None, None, b))
-                return b
-            traces.append((spec, [a, b], only[1], None, None, a))
-            return a
-        return run_pair
-    if keep == 1:
-        best = max if high else min
-
-        def run_one_kept(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
-            vals = [draw(s) for _ in rn]
-            v = best(vals)
-            traces.append((spec, vals, all_but[vals.index(v)], None, None, v))
-            return v
-        return run_one_kept
-    worst = min if high else max
-    last = n - 1
-
-    def run_one_dropped(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
-        vals = [draw(s) for _ in rn]
-        v = worst(vals)
-        # the stable sort puts the last of equal dice last, so that one is dropped
-        i = last - vals[::-1].index(v)
-        total = sum(vals) - v
-        traces.append((spec, vals, only[i], None, None, total))
-        return total
-    return run_one_dropped
+    def run_kept(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:  # settle, for numbered dice
+        vals = list(map(draw, sides))
+        out = pick(vals)
+        result = sum(vals)
+        for i in out or ():
+            result -= vals[i]
+        traces.append((spec, vals, out, None, None, result, None))
+        return result
+    return run_kept
 
 
 def static_dice(node: Node) -> int:
@@ -319,7 +287,7 @@ def _compile_dice(node: Dice) -> Runner:
     if all(p is None or isinstance(p, int) for p in params):
         return _term_runner(spec_for(node, params))  # type: ignore[arg-type]
 
-    def run(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
+    def run(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:
         args = [p if p is None or isinstance(p, int) else p(env, draw, ctx, traces) for p in params]
         spec = spec_for(node, args)
         return roll_spec(spec, draw, ctx, traces, isinstance(params[0], int))
@@ -331,7 +299,7 @@ def _compile_name(node: Name) -> Runner:
     name = node.name
     where = Location("<expr>", 1, node.col)
 
-    def run(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
+    def run(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:
         try:
             v = env[name]
         except KeyError:
@@ -357,13 +325,6 @@ def _compile_name(node: Name) -> Runner:
     return run
 
 
-def kept_members(kind: str, k: int, totals: list[int]) -> set[int]:
-    """Which members of a dice group a keep/drop keeps (ties go to the earlier member)."""
-    high, keep = keep_plan(kind, k, len(totals))
-    order = sorted(range(len(totals)), key=totals.__getitem__, reverse=high)
-    return set(order[:max(keep, 0)])
-
-
 def _compile_group(node: DiceGroup) -> Runner:
     """A roll function for a dice group: members rolled in turn, dice of dropped members marked dropped."""
     members = [compile_node(m) for m in node.members]
@@ -371,7 +332,7 @@ def _compile_group(node: DiceGroup) -> Runner:
     karg = None if keep is None else compile_node(keep[1])
     where = Location("<expr>", 1, node.col)
 
-    def run(env: Mapping[str, Any], draw: Callable[[int], int], ctx: Context, traces: Traces) -> int:
+    def run(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:
         totals, spans = [], []
         for m in members:
             start = len(traces)
@@ -382,11 +343,12 @@ def _compile_group(node: DiceGroup) -> Runner:
         k = karg if isinstance(karg, int) else karg(env, draw, ctx, traces)
         if k < 0:
             raise EvaluationError(f"'{node.text}' keeps or drops a negative number of members ({k})", where)
-        kept = kept_members(keep[0], k, totals)
-        for i, (a, b) in enumerate(spans):
-            if i not in kept:
-                for j in range(a, b):
-                    spec, vals, _, hist, parents, result = traces[j]
-                    traces[j] = (spec, vals, frozenset(range(len(vals))), hist, parents, result)
-        return sum(totals[i] for i in kept)
+        drop = dropped((keep[0], k), totals)
+        if not drop:
+            return sum(totals)
+        for i in drop:
+            a, b = spans[i]
+            for j in range(a, b):
+                traces[j] = as_record(traces[j]).all_dropped()
+        return sum(totals) - sum([totals[i] for i in drop])
     return run

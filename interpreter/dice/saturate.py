@@ -16,7 +16,8 @@ from itertools import product
 from interpreter import budget
 from interpreter.dice.compound import capped_compound, kept_total
 from interpreter.dice.distribution import Distribution, poly_mul, poly_pow
-from interpreter.dice.term import TermSpec, keep_plan, parameter_nodes, spec_for
+from interpreter.dice.keep import keep_plan
+from interpreter.dice.term import TermSpec, parameter_nodes, spec_for
 from interpreter.dice.tree import Chain, Dice, Node, Num
 from interpreter.record import replace
 
@@ -88,7 +89,7 @@ def capped_term(spec: TermSpec, cap: int) -> Distribution | None:
 
 def keep_members(dists: list[Distribution], kind: str, k: int) -> Distribution:
     """The total of the members a keep/drop keeps, members independent."""
-    high, keep = keep_plan(kind, k, len(dists))
+    high, keep = keep_plan((kind, k), len(dists))
     if keep <= 0:
         return Distribution.point(0)
     if keep >= len(dists):

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import operator
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 
 from interpreter import limits
-from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node
+from interpreter.dice.keep import Keep
+from interpreter.dice.tree import Chain, Compare, Cond, Dice, DiceGroup, Mods, Name, Neg, Node
 from interpreter.errors import EvaluationError, LimitExceeded, Location
-from interpreter.record import record
+from interpreter.record import fields, record
 
 Table = tuple[bool, ...]  # indexed by face value; index 0 is unused
 
@@ -29,7 +30,7 @@ class TermSpec:
     reroll_again: bool
     explode: Table | None
     explode_once: bool
-    keep: tuple[str, int] | None
+    keep: Keep | None
     success: Table | None
     deduct: Table | None
     gain: tuple[int, ...]  # what each face adds to the result when kept
@@ -110,16 +111,43 @@ def _describe(op: str, arg: int | None) -> str:
     return "the highest face" if op == "max" else f"{op}{arg}"
 
 
+@record
+class Modifiers:
+    """A term's modifiers with every argument a number: what `make_spec` checks and builds tables from.
+
+    A new modifier is a field here (resolved from its `tree.Mods` field in `resolve`) and its behaviour
+    where the term's dice are thrown (dice.roller) and weighed (dice.odds, dice.pool).
+    """
+
+    reroll: tuple[str, int] | None = None
+    reroll_again: bool = False
+    explode: tuple[str, int | None] | None = None
+    explode_once: bool = False
+    keep: Keep | None = None
+    success: tuple[str, int] | None = None
+    deduct: tuple[str, int] | None = None
+    compound: bool = False
+    least: int | None = None
+    most: int | None = None
+
+
+@record
+class DieForm:
+    """What the text fixes about a term's dice: its text and column, written faces, symbols and label."""
+
+    text: str
+    col: int = 1
+    raw: tuple[int, ...] | None = None  # the faces as written (Fate, custom), repeats included
+    marks: tuple[tuple[int, ...], ...] | None = None  # symbol dice: each written face's count of every symbol
+    symbols: tuple[str, ...] = ()
+    label: str | None = None
+
+
+NONE = Modifiers()
+
+
 @lru_cache(maxsize=4096)
-def make_spec(text: str, col: int, count: int, sides: int,
-              reroll: tuple[str, int] | None, reroll_again: bool,
-              explode: tuple[str, int | None] | None, explode_once: bool,
-              keep: tuple[str, int] | None,
-              success: tuple[str, int] | None, deduct: tuple[str, int] | None,
-              raw: tuple[int, ...] | None = None, compound: bool = False,
-              least: int | None = None, most: int | None = None,
-              marks: tuple[tuple[int, ...], ...] | None = None, symbols: tuple[str, ...] = (),
-              label: str | None = None) -> TermSpec:
+def make_spec(form: DieForm, count: int, sides: int, mods: Modifiers = NONE) -> TermSpec:
     """Check resolved parameters against the rules and limits and build the term.
 
     A die with written faces (Fate, custom) is rolled as its distinct faces in ascending order,
@@ -127,7 +155,10 @@ def make_spec(text: str, col: int, count: int, sides: int,
     A symbol die likewise, its faces told apart by their symbols too and ordered by how many
     symbols they show; `codes` gives the face index of each written face, which is what it draws.
     """
-    where = Location(file="<expr>", line=1, col=col)
+    text, raw, marks, symbols = form.text, form.raw, form.marks, form.symbols
+    reroll, explode, keep, success, deduct = mods.reroll, mods.explode, mods.keep, mods.success, mods.deduct
+    least, most = mods.least, mods.most
+    where = Location(file="<expr>", line=1, col=form.col)
     faces = None if raw is None else tuple(sorted(set(raw)))
     codes = None
     if marks is not None:
@@ -156,19 +187,20 @@ def make_spec(text: str, col: int, count: int, sides: int,
     high = natural[1:] and max(natural[1:]) if most is None else most
     shown = tuple(v if i == 0 else min(max(v, low), high) for i, v in enumerate(natural))
     rtable = _table(sides, reroll, shown) if reroll is not None else None
-    if rtable is not None and reroll_again and all(rtable[1:]):
+    if rtable is not None and mods.reroll_again and all(rtable[1:]):
+        assert reroll is not None
         raise LimitExceeded(
-            f"'{text}' rerolls forever: every face of a d{sides} matches {_describe(*reroll)}", where)  # type: ignore[misc]
+            f"'{text}' rerolls forever: every face of a d{sides} matches {_describe(*reroll)}", where)
     etable = _table(sides, explode, shown) if explode is not None else None
     if etable is not None and not any(etable):
         etable = None
-    if etable is not None and not explode_once:
+    if etable is not None and not mods.explode_once:
+        assert explode is not None
         reachable = [v for v in range(1, sides + 1)
-                     if not (rtable is not None and reroll_again and rtable[v])]
+                     if not (rtable is not None and mods.reroll_again and rtable[v])]
         if all(etable[v] for v in reachable):
             raise LimitExceeded(
-                f"'{text}' explodes forever: every face it can show meets "
-                f"{_describe(*explode)}", where)  # type: ignore[misc]
+                f"'{text}' explodes forever: every face it can show meets {_describe(*explode)}", where)
     if keep is not None and keep[1] < 0:
         raise EvaluationError(f"'{text}' keeps or drops a negative number of dice ({keep[1]})", where)
     stable = _table(sides, success, shown) if success is not None else None
@@ -177,37 +209,79 @@ def make_spec(text: str, col: int, count: int, sides: int,
         gain = shown
     else:
         gain = tuple(int(stable[v]) - int(dtable[v] if dtable else 0) for v in range(sides + 1))
-    return TermSpec(text, count, sides, rtable, reroll_again, etable, explode_once,
-                    keep, stable, dtable, gain, faces, raw, compound and etable is not None,
-                    (success, deduct), shown, marks, symbols, codes, natural if natural != shown else (), label)
+    return TermSpec(text, count, sides, rtable, mods.reroll_again, etable, mods.explode_once,
+                    keep, stable, dtable, gain, faces, raw, mods.compound and etable is not None,
+                    (success, deduct), shown, marks, symbols, codes, natural if natural != shown else (), form.label)
 
 
-def spec_for(node: Dice, args: list[int | None]) -> TermSpec:
-    """The resolved term for given parameter values (count, sides, modifier arguments, then mi and ma)."""
-    m = node.mods
-    count, sides, rr, ex, kp, cs, df, least, most = args
-    return make_spec(
-        node.text, node.col, count, sides,
-        (m.reroll.op, rr) if m.reroll else None, m.reroll_again,
-        (m.explode.op, ex) if m.explode else None, m.explode_once,
-        (m.keep[0], kp) if m.keep else None,
-        (m.success.op, cs) if m.success else None,
-        (m.deduct.op, df) if m.deduct else None, node.faces, m.compound, least, most, node.marks, node.symbols,
-        node.label)
+_RESOLVED: dict[tuple[int, tuple[int | None, ...]], tuple[Dice, TermSpec]] = {}
+MOD_FIELDS = tuple(f.name for f in fields(Mods))  # Modifiers has the same fields, resolved
 
 
-def parameter_nodes(node: Dice) -> list[Node | None]:
-    """The parameter sub-trees of a dice term in a fixed order (None where absent)."""
-    m = node.mods
-    return [
-        node.count, node.sides,
-        m.reroll.arg if m.reroll else None,
-        m.explode.arg if m.explode else None,
-        m.keep[1] if m.keep else None,
-        m.success.arg if m.success else None,
-        m.deduct.arg if m.deduct else None,
-        m.least, m.most,
-    ]
+def _argument(written: Cond | tuple[str, Node] | Node | bool | None) -> Node | None:
+    """The sub-tree giving a written modifier its number (None when it takes none)."""
+    if isinstance(written, Cond):
+        return written.arg
+    if isinstance(written, tuple):
+        return written[1]
+    return None if written is None or isinstance(written, bool) else written
+
+
+# What a dice node fixes, found once per node: (the node, its parameter sub-trees, its DieForm, the
+# modifiers that take no number, and (parameter index, name, operator or None) for those that do).
+Shape = tuple[Dice, tuple[Node | None, ...], DieForm, dict[str, object], tuple[tuple[int, str, str | None], ...]]
+_SHAPES: dict[int, Shape] = {}
+
+
+def _shape(node: Dice) -> Shape:
+    """A dice node's parameters and modifiers, field by field of `tree.Mods` (cached, bounded)."""
+    found = _SHAPES.get(id(node))
+    if found is not None and found[0] is node:
+        return found
+    written = [getattr(node.mods, name) for name in MOD_FIELDS]
+    params = (node.count, node.sides, *(_argument(w) for w in written))
+    fixed: dict[str, object] = {name: w for name, w in zip(MOD_FIELDS, written, strict=True)
+                                if w is None or isinstance(w, bool)}
+    numbered: tuple[tuple[int, str, str | None], ...] = tuple(
+        (i + 2, name, w.op if isinstance(w, Cond) else w[0] if isinstance(w, tuple) else None)
+        for i, (name, w) in enumerate(zip(MOD_FIELDS, written, strict=True)) if w is not None and not isinstance(w, bool))
+    form = DieForm(node.text, node.col, node.faces, node.marks, node.symbols, node.label)
+    shape: Shape = (node, params, form, fixed, numbered)
+    if len(_SHAPES) >= 4096:  # bounded: forget everything rather than grow
+        _SHAPES.clear()
+    _SHAPES[id(node)] = shape
+    return shape
+
+
+def spec_for(node: Dice, args: Sequence[int | None]) -> TermSpec:
+    """The resolved term for given parameter values (count, sides, then each modifier's, as `parameter_nodes`)."""
+    key = (id(node), tuple(args))
+    found = _RESOLVED.get(key)
+    if found is not None and found[0] is node:
+        return found[1]
+    count, sides = args[0], args[1]
+    assert count is not None and sides is not None
+    _, _, form, fixed, numbered = _shape(node)
+    resolved = dict(fixed)
+    for i, name, op in numbered:  # a condition or keep as (operator, number), a bare number as itself
+        resolved[name] = args[i] if op is None else (op, args[i])
+    spec = make_spec(form, count, sides, Modifiers(**resolved))  # type: ignore[arg-type]
+    if len(_RESOLVED) >= 4096:  # bounded: forget everything rather than grow
+        _RESOLVED.clear()
+    _RESOLVED[key] = (node, spec)
+    return spec
+
+
+def forget_resolved() -> None:
+    """Empty the caches of resolved terms."""
+    _RESOLVED.clear()
+    make_spec.cache_clear()
+
+
+def parameter_nodes(node: Dice) -> tuple[Node | None, ...]:
+    """The parameter sub-trees of a dice term in a fixed order: count, sides, then each modifier's
+    number in the order of `tree.Mods` (None where absent or where it takes none)."""
+    return _shape(node)[1]
 
 
 def walk(node: Node) -> Iterator[Node]:
@@ -234,14 +308,3 @@ def walk(node: Node) -> Iterator[Node]:
 def free_names(node: Node) -> frozenset[str]:
     """Every variable name used anywhere in a tree."""
     return frozenset(item.name for item in walk(node) if isinstance(item, Name))
-
-
-def keep_plan(kind: str, k: int, total: int) -> tuple[bool, int]:
-    """(highest first?, how many of the first are kept) for a keep/drop of `k` out of `total`."""
-    if kind == "kh":
-        return True, k
-    if kind == "kl":
-        return False, k
-    if kind == "dh":
-        return False, total - k
-    return True, total - k

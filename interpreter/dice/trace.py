@@ -2,13 +2,83 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
-from interpreter.dice.term import meets
+from interpreter.dice.term import TermSpec, meets
 
-# What one dice term leaves behind: (spec, values, dropped, reroll history, parents, result).
-RawTerm = tuple[Any, ...]
+Rerolls = dict[int, tuple[int, ...]]  # a die's index -> the throws it rerolled, in order
+# What the roller writes for one term as it rolls, at the cost of a tuple: the fields of RawTerm, in order.
+# Nothing reads it by position but `RawTerm`, which a roll's reader gets (Roll.raw).
+RawTuple = tuple[TermSpec, list[int], frozenset[int] | None, Rerolls | None, dict[int, int] | None, int, Rerolls | None]
+
+
+class RawTerm(RawTuple):
+    """What one dice term leaves behind as it is rolled, read into a `TermTrace` only when shown.
+
+    A record made at the cost of a tuple (rolling makes one per term), read by its fields' names:
+    ``values`` are the dice in draw order (face indices; a compounding die's sum of throws),
+    ``dropped`` the indices a keep/drop set aside, ``rerolls`` the earlier throws of each rerolled die,
+    ``parents`` the die each exploded die came from, ``result`` the total, ``throws`` the throws of each
+    compounding die that exploded.  `raw_term` makes one, `Roll.raw` reads the roller's tuples as these.
+    """
+
+    __slots__ = ()
+
+    @property
+    def spec(self) -> TermSpec:
+        return self[0]
+
+    @property
+    def values(self) -> list[int]:
+        return self[1]
+
+    @property
+    def dropped(self) -> frozenset[int] | None:
+        return self[2]
+
+    @property
+    def rerolls(self) -> Rerolls | None:
+        return self[3]
+
+    @property
+    def parents(self) -> dict[int, int] | None:
+        return self[4]
+
+    @property
+    def result(self) -> int:
+        return self[5]
+
+    @property
+    def throws(self) -> Rerolls | None:
+        return self[6]
+
+    def all_dropped(self) -> RawTerm:
+        """The same term with every die set aside (its group member was not kept)."""
+        return raw_term(self.spec, self.values, frozenset(range(len(self.values))), self.rerolls, self.parents,
+                        self.result, self.throws)
+
+    def kept(self) -> list[int]:
+        """The values of the dice a keep/drop kept, in draw order."""
+        dropped = self.dropped
+        return self.values if not dropped else [v for i, v in enumerate(self.values) if i not in dropped]
+
+    def __repr__(self) -> str:
+        return f"RawTerm({self.spec.text!r}, {self.values!r}, dropped={self.dropped!r}, result={self.result})"
+
+
+def raw_term(spec: TermSpec, values: list[int], dropped: frozenset[int] | None, rerolls: Rerolls | None,
+             parents: dict[int, int] | None, result: int, throws: Rerolls | None = None) -> RawTerm:
+    """A term's raw trace."""
+    return make_raw(RawTerm, (spec, values, dropped, rerolls, parents, result, throws))
+
+
+make_raw: Callable[[type[RawTerm], RawTuple], RawTerm] = tuple.__new__
+
+
+def as_record(written: RawTuple) -> RawTerm:
+    """What the roller wrote for a term, as the record."""
+    return written if isinstance(written, RawTerm) else make_raw(RawTerm, written)
 
 
 class Die:
@@ -54,7 +124,7 @@ class TermTrace:
     __slots__ = ("counting", "dice", "faces", "label", "result", "sides", "text")
 
     def __init__(self, raw: RawTerm):
-        spec, vals, dropped, hist, parents, result = raw
+        spec, vals, dropped, hist, parents, result = raw.spec, raw.values, raw.dropped, raw.rerolls, raw.parents, raw.result
         self.text: str = spec.text
         written = spec.raw if spec.raw is not None else spec.codes
         self.sides: int = spec.sides if written is None else len(written)
@@ -67,11 +137,11 @@ class TermTrace:
         self.counting: bool = spec.success is not None
         succ, ded = spec.success, spec.deduct
         dice = []
-        if spec.compound:  # the values are the dice's sums; `parents` holds each exploded die's throws
+        if spec.compound:  # the values are the dice's sums; `throws` holds each exploded die's throws
             success, deduct = spec.tests
             for i, v in enumerate(vals):
                 kept = not dropped or i not in dropped
-                thrown = parents.get(i, ()) if parents else ()
+                thrown = raw.throws.get(i, ()) if raw.throws else ()
                 dice.append(Die(v, self.sides, kept, tuple(map(shown, hist.get(i, ()))) if hist else (),
                                 bool(thrown), None, (kept and meets(success, v)) if success is not None else None,
                                 bool(kept and deduct is not None and meets(deduct, v)), None, None,
@@ -101,25 +171,32 @@ class TermTrace:
 class Roll:
     """The outcome of rolling an expression: its value and a trace of every dice term."""
 
-    __slots__ = ("_raw", "_terms", "env", "value")
+    __slots__ = ("_raw", "_terms", "_written", "env", "value")
 
-    def __init__(self, value: int, raw: list[RawTerm], env: Mapping[str, Any]):
+    def __init__(self, value: int, raw: list[RawTuple], env: Mapping[str, Any]):
         self.value = value
-        self._raw = raw
+        self._raw: list[RawTerm] | None = None
+        self._written = raw
         self._terms: tuple[TermTrace, ...] | None = None
         self.env = env
 
     @property
+    def written(self) -> list[RawTuple]:
+        """What each dice term left behind, as the roller wrote it (the tuples `raw` reads as records)."""
+        return self._written
+
+    @property
     def raw(self) -> list[RawTerm]:
-        """What each dice term left behind, in roll order: (spec, face indices or values, dropped, rerolls,
-        explosions, result) as the roller records it."""
+        """What each dice term left behind, in roll order, as the roller records it."""
+        if self._raw is None:
+            self._raw = [as_record(t) for t in self._written]
         return self._raw
 
     @property
     def terms(self) -> tuple[TermTrace, ...]:
         """One trace per dice term, in roll order."""
         if self._terms is None:
-            self._terms = tuple(TermTrace(r) for r in self._raw)
+            self._terms = tuple(TermTrace(r) for r in self.raw)
         return self._terms
 
     @property

@@ -7,7 +7,8 @@ Each warning has the column of the expression it is about; nothing here changes 
 
 from __future__ import annotations
 
-from interpreter.dice.term import keep_plan, walk
+from interpreter.dice.keep import keep_plan
+from interpreter.dice.term import walk
 from interpreter.dice.tree import Compare, Cond, Dice, Name, Node, Num
 from interpreter.errors import Location
 from interpreter.record import record
@@ -50,7 +51,7 @@ def _success_count(text: str, node: Compare) -> list[DiceWarning]:
     count = left.count
     if isinstance(count, Num):
         kept = count.value if left.mods.keep is None or not isinstance(left.mods.keep[1], Num) else \
-            keep_plan(left.mods.keep[0], left.mods.keep[1].value, count.value)[1]
+            keep_plan((left.mods.keep[0], left.mods.keep[1].value), count.value)[1]
         if min(kept, count.value) < 2:
             return []  # one die: its total is the die, and the comparison is the count
     n = right.value if isinstance(right, Num) else right.name

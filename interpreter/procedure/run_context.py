@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter import limits
 from interpreter.dice.pool import RESULT, bind
 from interpreter.dice.reading import read_rolled
+from interpreter.dice.trace import RawTuple
 from interpreter.errors import LimitExceeded, Location
 from interpreter.procedure.context import Function, Ran
 from interpreter.procedure.kinds import function_of
@@ -62,7 +63,7 @@ class LiveRun:
             return value
         from interpreter.dice.trace import Roll
 
-        traces: list[tuple[object, ...]] = []
+        traces: list[RawTuple] = []
         value, count = expr.rolled(env, self.source, traces)
         self.trace.append(RollRecord(name, expr, env, Roll(value, traces, env)))
         self.thrown(count, where)
