@@ -158,7 +158,7 @@ def test_the_first_chart_says_it_builds_the_font_cache_and_the_next_does_not(tmp
     env = checkout_env({**os.environ, "MPLCONFIGDIR": str(tmp_path / "mpl")})
     note = "note: matplotlib is building its font cache, once; this takes several seconds"
     for first in (True, False):
-        done = subprocess.run([*RULES, "odds", "3d6", "--plot", str(tmp_path / "a.svg")], env=env, cwd=tmp_path,
+        done = subprocess.run([*RULES, "odds", "3d6", "--plot", str(tmp_path / f"{first}.svg")], env=env, cwd=tmp_path,
                               capture_output=True, text=True, timeout=300, check=False)
         assert done.returncode == 0, done.stderr
         assert (note in done.stderr) is first, done.stderr

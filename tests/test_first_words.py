@@ -175,7 +175,7 @@ def test_the_library_says_dice_where_the_command_line_says_dice_option(tmp_path)
     path = tmp_path / "tiny.yaml"
     path.write_text(TWO_ROLLS, encoding="utf-8")
     with pytest.raises(interpreter.BadParameter) as caught:
-        interpreter.run(str(path), "p", dice=[1, 2])
+        interpreter.run(path, "p", dice=[1, 2])
     assert caught.value.message == "dice: 2 dice given; the roll 'b' (2d6, in p.steps[1]) wanted a 3rd"
     assert caught.value.where is None
     with pytest.raises(interpreter.BadParameter) as caught:

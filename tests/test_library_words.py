@@ -223,7 +223,7 @@ def test_a_ruleset_s_own_texts_have_their_constants_filled_everywhere_a_person_r
 
     (tmp_path / "named.yaml").write_text(NAMED, encoding="utf-8")
     monkeypatch.setenv("RULESMITH_PATH", str(tmp_path))
-    loaded = interpreter.load_ruleset(str(tmp_path / "named.yaml"))
+    loaded = interpreter.load_ruleset(tmp_path / "named.yaml")
     assert loaded.description == "rolls 3 dice, {not_a_constant} as written"
     assert loaded.procedure("p").summary == "3d6 summed"
     assert [p.help for p in loaded.procedure("p").params] == ["added to the 3 dice"]

@@ -71,7 +71,7 @@ async def completions(client: LanguageClient, path: Path, where: types.Position)
     return {item.label: item.detail for item in items}
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="function")  # (its own server per test, as its fixture is)
 async def test_a_ruleset_with_an_unknown_key_and_an_unknown_name_still_hovers_and_completes(client, rules, tmp_path,
                                                                                             monkeypatch):
     monkeypatch.chdir(tmp_path)
@@ -95,7 +95,7 @@ async def test_a_ruleset_with_an_unknown_key_and_an_unknown_name_still_hovers_an
     assert isinstance(target, types.Location) and target.range.start.line == at(DRAFT, "  dc: 10").line
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="function")  # (its own server per test, as its fixture is)
 async def test_a_misspelt_overlay_constant_is_the_warning_rules_validate_gives(client, rules, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     text = "extends: nwod\nruleset: nwod-typo\nconstants:\n  default_agian: 9\n  \n"
@@ -112,7 +112,7 @@ async def test_a_misspelt_overlay_constant_is_the_warning_rules_validate_gives(c
     assert len(offered) > 5 and all(detail and detail.startswith("= ") for detail in offered.values())
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="function")  # (its own server per test, as its fixture is)
 async def test_only_files_that_declare_themselves_are_checked(client, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     jekyll = write(tmp_path / "_config.yml", "title: My blog\ndescription: notes\ntheme: minima\nplugins:\n  - feed\n")
@@ -123,7 +123,7 @@ async def test_only_files_that_declare_themselves_are_checked(client, tmp_path, 
     assert [d.message for d in found] == ["missing required key 'ruleset'"]
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="function")  # (its own server per test, as its fixture is)
 async def test_call_goes_to_the_procedure_not_a_parameter_of_the_same_name(client, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     text = ("ruleset: calls\ntitle: Calls\nprocedures:\n  pool:\n    outcomes: {ok: ok}\n    steps:\n"
@@ -136,7 +136,7 @@ async def test_call_goes_to_the_procedure_not_a_parameter_of_the_same_name(clien
     assert isinstance(target, types.Location) and target.range.start.line == 3
 
 
-@pytest.mark.asyncio
+@pytest.mark.asyncio(loop_scope="function")  # (its own server per test, as its fixture is)
 async def test_a_dice_hover_too_large_to_build_is_summarised_at_once(client, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     text = ("ruleset: big\ntitle: Big\ndice:\n  huge: 3d1000+1d1000*3000\n  small: 2d6+1\n"

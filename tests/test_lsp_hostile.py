@@ -22,7 +22,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from hostile.case import ADDRESS_SPACE, LAUNCH, MEMORY_BYTES, ROOT
+from hostile.case import ADDRESS_SPACE, LAUNCH, MEMORY_BYTES, ROOT, kill_group, measured
 
 START_CPU = 3.0  # CPU seconds a server may take to start, answer a few requests and end (imports included)
 WAIT = 60.0  # seconds a test waits for an answer before it calls the server stuck
@@ -34,11 +34,14 @@ class Wire:
     def __init__(self, folder: Path, cpu: float = START_CPU) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("RULESMITH")}
         env.update(PYTHONPATH=str(ROOT), RULESMITH_CACHE_DIR=str(folder / "cache"),
-                   XDG_CONFIG_HOME=str(folder / ".config-none"), CORPUS_LIMITS=f"{math.ceil(cpu) + 2} {ADDRESS_SPACE}")
+                   XDG_CONFIG_HOME=str(folder / ".config-none"), CORPUS_LIMITS=f"{math.ceil(cpu) + 2} {ADDRESS_SPACE}",
+                   CORPUS_USAGE=str(folder / "server.usage"))
+        (folder / "server.usage").unlink(missing_ok=True)
         self.err = folder / "server.err"
         with open(self.err, "wb") as err:
             self.proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "lsp"], cwd=folder, env=env,
-                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err)
+                                         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
+                                         start_new_session=True)
         self.folder = folder
         self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
@@ -121,17 +124,18 @@ class Wire:
         if self.proc.stdin is not None and not self.proc.stdin.closed:
             with contextlib.suppress(BrokenPipeError):
                 self.proc.stdin.close()
-        timer = threading.Timer(timeout, self.proc.kill)
+        timer = threading.Timer(timeout, kill_group, (self.proc,))
         timer.start()
         try:
             _, status, usage = os.wait4(self.proc.pid, 0)
         finally:
             timer.cancel()
-        self.proc.returncode = code = os.waitstatus_to_exitcode(status)
+        code, used, peak = measured(self.folder / "server.usage", status, usage)
+        self.proc.returncode = code
         self.reader.join(timeout)
         if self.proc.stdout is not None:
             self.proc.stdout.close()
-        return code, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024, self.err.read_text()
+        return code, used, peak, self.err.read_text()
 
     def shutdown(self) -> tuple[int, float, int, str]:
         """`shutdown` answered, then `exit`: the process ends with 0."""

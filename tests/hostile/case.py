@@ -10,9 +10,11 @@ no file may change, appear or disappear there, but under the paths the case may 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import math
 import os
+import signal
 import subprocess
 import sys
 import threading
@@ -26,14 +28,44 @@ MEMORY_BYTES = 300 << 20  # peak resident memory
 ADDRESS_SPACE = 1 << 30  # the system's stop for a runaway case
 WALL_SECONDS = 120  # a case still running then is waiting on something: it is killed
 LAUNCH = (
-    "import os, resource, sys\n"
+    "import os, resource, signal, sys\n"
     "cpu, space = map(int, os.environ.pop('CORPUS_LIMITS').split())\n"
+    "usage_to = os.environ.pop('CORPUS_USAGE')\n"
     "resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))\n"
     "resource.setrlimit(resource.RLIMIT_AS, (space, space))\n"
+    # The command runs in a child forked from this small process: a process made by exec from a large
+    # one (a test worker) reports that one's memory as its own peak, a child forked from a small one
+    # its own peak alone. This process waits, writes the child's CPU and peak, and ends as it ended.
+    "pid = os.fork()\n"
+    "if pid:\n"
+    "    os.close(0); os.close(1)\n"
+    "    _, status, ru = os.wait4(pid, 0)\n"
+    "    with open(usage_to, 'w') as f: f.write(f'{ru.ru_utime + ru.ru_stime} {ru.ru_maxrss * 1024}')\n"
+    "    if os.WIFSIGNALED(status):\n"
+    "        signal.signal(os.WTERMSIG(status), signal.SIG_DFL); os.kill(os.getpid(), os.WTERMSIG(status))\n"
+    "    os._exit(os.waitstatus_to_exitcode(status))\n"
     "sys.argv[0] = 'rules'\n"
     "from interpreter.cli import main\n"
     "main()\n"
 )
+
+
+def measured(usage_file: Path, status: int, usage: object) -> tuple[int, float, int]:
+    """(exit code, CPU seconds, peak resident bytes) of a command run by LAUNCH: its own figures as the
+    process that forked it wrote them, or, when that process was killed first, what ``wait4`` said."""
+    code = os.waitstatus_to_exitcode(status)
+    try:
+        cpu, peak = usage_file.read_text().split()
+        return code, float(cpu), int(peak)
+    except (OSError, ValueError):
+        return code, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024  # type: ignore[attr-defined]
+
+
+def kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Kill a command started in a session of its own, with the child LAUNCH forked."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+
 
 Files = dict[str, "bytes | Callable[[], bytes]"]
 
@@ -115,18 +147,20 @@ def environment(folder: Path, case: Case, shared_cache: Path) -> dict[str, str]:
 
 def launch(args: list[str], folder: Path, env: dict[str, str], cpu: float, out: Path) -> tuple[int, float, int]:
     """Run the checkout's `rules`; (exit code, CPU seconds, peak resident bytes), or exit -9 when killed."""
-    env = dict(env, CORPUS_LIMITS=f"{math.ceil(cpu) + 2} {ADDRESS_SPACE}")
+    usage_file = out.with_suffix(".usage")
+    usage_file.unlink(missing_ok=True)
+    env = dict(env, CORPUS_LIMITS=f"{math.ceil(cpu) + 2} {ADDRESS_SPACE}", CORPUS_USAGE=str(usage_file))
     with open(out.with_suffix(".out"), "wb") as stdout, open(out.with_suffix(".err"), "wb") as stderr:
         proc = subprocess.Popen([sys.executable, "-c", LAUNCH, *args], cwd=folder, env=env, stdin=subprocess.DEVNULL,
-                                stdout=stdout, stderr=stderr)
-        timer = threading.Timer(WALL_SECONDS, proc.kill)
+                                stdout=stdout, stderr=stderr, start_new_session=True)
+        timer = threading.Timer(WALL_SECONDS, kill_group, (proc,))
         timer.start()
         try:
             _, status, usage = os.wait4(proc.pid, 0)
         finally:
             timer.cancel()
-        proc.returncode = os.waitstatus_to_exitcode(status)
-    return proc.returncode, usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+        proc.returncode, used, peak = measured(usage_file, status, usage)
+    return proc.returncode, used, peak
 
 
 def _json_error(out: str, problems: list[str]) -> list[str]:
