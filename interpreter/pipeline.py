@@ -14,7 +14,7 @@ from interpreter.load.find import Found, find
 from interpreter.procedure.kinds import KINDS
 from interpreter.record import replace
 from interpreter.ruleset.kind import Kinds
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -43,7 +43,7 @@ def problems(ref: str) -> list[RulesError]:
 # Rulesets compiled in this process: (file, shown name, user folders) -> (the size and time of
 # each of its files, whether they were checked for real, the ruleset).
 _Stats = tuple[tuple[str, int, int], ...]
-_COMPILED: dict[tuple[str, str, str, str], tuple[_Stats, bool, Ruleset]] = {}
+_COMPILED: dict[tuple[str, str, str, str], tuple[_Stats, bool, CompiledRuleset]] = {}
 _COMPILED_MAX = 32
 
 
@@ -59,7 +59,7 @@ def _stats(files: tuple[str, ...]) -> _Stats | None:
         return None
 
 
-def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.PathLike[str] | None = None) -> Ruleset:
+def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.PathLike[str] | None = None) -> CompiledRuleset:
     """Load, validate and compile a ruleset by id or path; raise Invalid with every problem found.
 
     A ruleset compiled before in this process whose files have not changed since (same
@@ -85,7 +85,7 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
     return ruleset
 
 
-def _load_and_compile(found: Found, trust_cache: bool) -> tuple[Ruleset, Loaded]:
+def _load_and_compile(found: Found, trust_cache: bool) -> tuple[CompiledRuleset, Loaded]:
     """The compiled ruleset, and what it was loaded from.
 
     When the cache says these exact bytes passed the schema and compiled before, the
@@ -114,7 +114,7 @@ def _load_and_compile(found: Found, trust_cache: bool) -> tuple[Ruleset, Loaded]
     return _compile(loaded), loaded
 
 
-def _compile(loaded: Loaded, fresh: Callable[[], Ruleset] | None = None, kinds: Kinds = KINDS) -> Ruleset:
+def _compile(loaded: Loaded, fresh: Callable[[], CompiledRuleset] | None = None, kinds: Kinds = KINDS) -> CompiledRuleset:
     from interpreter.ruleset.compiler import Compiler
 
     try:
@@ -127,7 +127,7 @@ def _compile(loaded: Loaded, fresh: Callable[[], Ruleset] | None = None, kinds: 
 
 
 def compile_documents(found: Found, given: Mapping[str, Document],
-                      check: Callable[[Document], None] | None = None, kinds: Kinds = KINDS) -> tuple[Ruleset, Loaded]:
+                      check: Callable[[Document], None] | None = None, kinds: Kinds = KINDS) -> tuple[CompiledRuleset, Loaded]:
     """Check and compile a ruleset whose files' text is held in memory (an editor's unsaved text).
 
     ``given`` maps real paths to the documents of that text; other files are read as usual.

@@ -16,9 +16,9 @@ from interpreter.dice import expr as dice
 from interpreter.load.bundled import rulesets_dir
 from interpreter.pipeline import compile_ref
 from interpreter.procedure import sampler
-from interpreter.procedure.odds import Odds
+from interpreter.procedure.odds import ExactOdds
 from interpreter.procedure.odds import odds as procedure_odds
-from interpreter.procedure.run import Result
+from interpreter.procedure.run import RunResult
 from interpreter.procedure.run import run as run_once
 
 
@@ -27,7 +27,7 @@ def ruleset(ref: str) -> Any:
     return compile_ref(str(ref))
 
 
-def run_given(ref: str, procedure: str, params: Mapping[str, Any], given: list[int]) -> Result:
+def run_given(ref: str, procedure: str, params: Mapping[str, Any], given: list[int]) -> RunResult:
     """Run a procedure with exactly these dice, failing if any are left over."""
     source = dice.GivenSource(given)
     result = run_once(ruleset(ref), procedure, {k: str(v) for k, v in params.items()}, source)
@@ -35,7 +35,7 @@ def run_given(ref: str, procedure: str, params: Mapping[str, Any], given: list[i
     return result
 
 
-def odds(ref: str, procedure: str, params: Mapping[str, Any]) -> Odds:
+def odds(ref: str, procedure: str, params: Mapping[str, Any]) -> ExactOdds:
     """The exact odds of a procedure."""
     return procedure_odds(ruleset(ref), procedure, {k: str(v) for k, v in params.items()})
 

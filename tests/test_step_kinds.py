@@ -39,7 +39,7 @@ from interpreter.record import record, replace
 from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, bind
 from interpreter.ruleset.kind import Instances, Kinds, RawStep, StepKind, distinct, table
 from interpreter.ruleset.liveness import Liveness, Names
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 from interpreter.ruleset.specs import Step, StepSpec
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -220,7 +220,7 @@ def check_with_flip(doc: Document) -> None:
         raise Invalid(problems, doc)
 
 
-def load_with_flip(path: Path) -> Ruleset:
+def load_with_flip(path: Path) -> CompiledRuleset:
     ruleset, _ = compile_documents(find(str(path)), {}, check_with_flip, WITH_FLIP)
     return ruleset
 
@@ -246,7 +246,7 @@ procedures:
 
 
 @pytest.fixture
-def coins(tmp_path: Path) -> Ruleset:
+def coins(tmp_path: Path) -> CompiledRuleset:
     path = tmp_path / "coins.yaml"
     path.write_text(COINS, encoding="utf-8")
     return load_with_flip(path)
@@ -259,7 +259,7 @@ def test_the_language_refuses_a_kind_it_does_not_have(tmp_path: Path) -> None:
         compile_documents(find(str(path)), {}, check_with_flip)  # the step compiles by no kind of KINDS
 
 
-def test_a_kind_added_through_the_table_runs_traced(coins: Ruleset) -> None:
+def test_a_kind_added_through_the_table_runs_traced(coins: CompiledRuleset) -> None:
     heads = api.run(coins, "main", dice=[2, 3])
     assert (heads.outcome, heads.values["coin"], heads.values["total"]) == ("heads", 1, 4)
     tails = api.run(coins, "main", {"bonus": 2}, dice=[1, 4])
@@ -267,7 +267,7 @@ def test_a_kind_added_through_the_table_runs_traced(coins: Ruleset) -> None:
     assert [r.name for r in heads.trace if hasattr(r, "name")][:2] == ["coin", "d"]
 
 
-def test_a_kind_added_through_the_table_is_sampled_as_it_is_traced(coins: Ruleset) -> None:
+def test_a_kind_added_through_the_table_is_sampled_as_it_is_traced(coins: CompiledRuleset) -> None:
     sample = sampler(coins, "main", {"bonus": 1})
     seen = set()
     for seed in range(200):
@@ -277,7 +277,7 @@ def test_a_kind_added_through_the_table_is_sampled_as_it_is_traced(coins: Rulese
     assert seen == {"heads", "tails"}
 
 
-def test_a_kind_added_through_the_table_has_exact_odds(coins: Ruleset) -> None:
+def test_a_kind_added_through_the_table_has_exact_odds(coins: CompiledRuleset) -> None:
     total: dict[int, Fraction] = {}
     for coin in (0, 1):  # by hand: every side of the coin and face of the d4, each an eighth
         for d in range(1, 5):
@@ -289,7 +289,7 @@ def test_a_kind_added_through_the_table_has_exact_odds(coins: Ruleset) -> None:
     assert dict(odds.values["coin"]) == {0: Fraction(1, 2), 1: Fraction(1, 2)}
 
 
-def test_a_kind_added_through_the_table_is_described(coins: Ruleset) -> None:
+def test_a_kind_added_through_the_table_is_described(coins: CompiledRuleset) -> None:
     lines = step_lines(coins.procedures["main"].steps, coins.kinds)
     assert lines[0] == "1. Flip a coin into `coin`."
     assert "   Otherwise:" in lines

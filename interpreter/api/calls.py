@@ -13,12 +13,12 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from interpreter.api.results import Odds, Result, Samples
     from interpreter.dice.sources import DiceSource
-    from interpreter.ruleset.model import Ruleset
+    from interpreter.ruleset.model import CompiledRuleset
 
 __all__ = ["odds", "run", "sample"]
 
 
-def run(ruleset: Ruleset, name: str, args: Mapping[str, object], dice: DiceSource, sheet: str | None,
+def run(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], dice: DiceSource, sheet: str | None,
         write: bool, seed: int | None) -> Result:
     """One run with its trace; with a sheet, its changes listed and written only when `write`; `seed` is
     the seed the dice came from (None for given dice), kept on the result."""
@@ -45,7 +45,7 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, object], dice: DiceSourc
     return out
 
 
-def odds(ruleset: Ruleset, name: str, args: Mapping[str, object], sheet: str | None) -> Odds:
+def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet: str | None) -> Odds:
     """The exact odds; a sheet is read, never written."""
     from interpreter.api.results import public
 
@@ -63,7 +63,7 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, object], sheet: str | N
     return out
 
 
-def sample(ruleset: Ruleset, name: str, args: Mapping[str, object], times: int, seed: int | None) -> Samples:
+def sample(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], times: int, seed: int | None) -> Samples:
     """The counts of many runs without a trace."""
     from interpreter.api.results import public
     from interpreter.procedure import sampler

@@ -31,7 +31,7 @@ if TYPE_CHECKING:
     from interpreter.api.rolls import Roll
     from interpreter.api.ruleset import Ruleset
     from interpreter.errors import RulesError
-    from interpreter.ruleset.model import Ruleset as Compiled
+    from interpreter.ruleset.model import CompiledRuleset as Compiled
     from interpreter.sheet.character import Sheet
 
 @library_words
@@ -72,7 +72,7 @@ def validate(ref: str | os.PathLike[str], *, root: str | os.PathLike[str] | None
 def compiled(ruleset: object) -> Compiled:
     """The engine's form of a ruleset given as an id, a path, a loaded ruleset or the engine's form itself."""
     from interpreter.api.ruleset import Ruleset
-    from interpreter.ruleset.model import Ruleset as Engine
+    from interpreter.ruleset.model import CompiledRuleset as Engine
 
     if isinstance(ruleset, Ruleset):
         return ruleset.compiled

@@ -34,7 +34,7 @@ def _outcome_index(outcomes: Mapping[str, object], outcome: str) -> int:
 
 
 @record
-class Result(engine_run.Result):
+class Result(engine_run.RunResult):
     """One run of a procedure: ``outcome``, ``values``, ``trace`` (every roll), ``changes`` (sheet paths changed),
     and ``seed``, the seed its dice came from (drawn when none was given; None for given dice): run again with
     ``seed=`` that number to replay it.
@@ -58,7 +58,7 @@ class Result(engine_run.Result):
 
 
 @record
-class Odds(engine_odds.Odds):
+class Odds(engine_odds.ExactOdds):
     """The exact probability of every outcome (best first) and the distribution of every value.
 
     Probabilities are ``fractions.Fraction`` where ``exact``, floats where explosions were cut off
@@ -91,7 +91,7 @@ class Odds(engine_odds.Odds):
 
 
 @record
-class Samples(engine_sampler.Samples):
+class Samples(engine_sampler.SampleCounts):
     """How often each outcome (``outcomes``) and each value (``values``) came up in ``times`` runs.
 
     ``str()`` is one line of shares.
@@ -119,10 +119,10 @@ def public(engine: Any) -> Any:
     for cls in (Result, Odds, Samples):
         if isinstance(engine, cls):
             return engine
-    if isinstance(engine, engine_run.Result):
+    if isinstance(engine, engine_run.RunResult):
         return _copy(Result, engine)
-    if isinstance(engine, engine_odds.Odds):
+    if isinstance(engine, engine_odds.ExactOdds):
         return _copy(Odds, engine)
-    if isinstance(engine, engine_sampler.Samples):
+    if isinstance(engine, engine_sampler.SampleCounts):
         return _copy(Samples, engine)
     raise TypeError(f"not an engine result: {type(engine).__name__}")

@@ -9,7 +9,7 @@ from interpreter.dice.report import Expression, render_roll
 __all__ = ["Roll"]
 
 
-class Roll(trace.Roll):
+class Roll(trace.RollTrace):
     """The value of a roll (``value``), every die (``dice``, ``terms``), the expression rolled (``expr``) and
     the seed of its dice (``seed``: drawn when none was given, None for given dice).
 
@@ -18,7 +18,7 @@ class Roll(trace.Roll):
 
     __slots__ = ("expr", "seed")
 
-    def __init__(self, expr: Expression, rolled: trace.Roll, seed: int | None):
+    def __init__(self, expr: Expression, rolled: trace.RollTrace, seed: int | None):
         super().__init__(rolled.value, rolled.written, rolled.env)
         self.expr = expr
         self.seed = seed

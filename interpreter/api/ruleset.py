@@ -30,9 +30,8 @@ if TYPE_CHECKING:
 
     from interpreter.api.results import Odds, Result, Samples
     from interpreter.dice.sources import DiceSource
-    from interpreter.ruleset.model import Param
-    from interpreter.ruleset.model import Procedure as Compiled
-    from interpreter.ruleset.model import Ruleset as CompiledRuleset
+    from interpreter.ruleset.model import CompiledProcedure as Compiled
+    from interpreter.ruleset.model import CompiledRuleset, Param
     from interpreter.sheet.character import Sheet
 
 __all__ = ["Parameter", "Procedure", "Ruleset"]

@@ -14,7 +14,7 @@ from interpreter.cli.compare import Compared, all_values, column, kinds
 from interpreter.cli.cumulative import columns
 from interpreter.cli.odds_text import TINY, View
 from interpreter.dice.distribution import Distribution
-from interpreter.procedure.odds import Odds
+from interpreter.procedure.odds import ExactOdds
 from interpreter.record import record
 
 MAX_PANELS = 12  # panels one chart draws; what is left out is said under the chart
@@ -98,7 +98,7 @@ def _distribution_panel(title: str, dist: Mapping[Any, Any], view: View, best_fi
     return Panel(title, tuple(key_text(k) for k in keys), tuple(series), x_label)
 
 
-def odds_chart(odds: Odds, view: View) -> Chart:
+def odds_chart(odds: ExactOdds, view: View) -> Chart:
     """The outcomes as bars, then each value that varies as bars (with at-least and at-most columns when asked)."""
     shown = {o: p for o, p in odds.outcomes.items() if p or view.show_all}
     panels = [_distribution_panel("outcomes", shown, view, True, "outcome")]

@@ -21,7 +21,7 @@ from interpreter.pipeline import compile_ref, problems, resolve
 from interpreter.ruleset.texts import prose
 
 if TYPE_CHECKING:
-    from interpreter.ruleset.model import Ruleset
+    from interpreter.ruleset.model import CompiledRuleset
 
 # Each command imports what it uses when it runs: a start pays only for the command given.
 
@@ -226,7 +226,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
         _sheet_changes_text(sheet, result.changes, handle.diff() if dry_run else None)
 
 
-def _count_runs(rs: Ruleset, procedure: str, params: Sequence[str], times: int, seed: int | None,
+def _count_runs(rs: CompiledRuleset, procedure: str, params: Sequence[str], times: int, seed: int | None,
                 as_json: bool) -> None:
     """`rules run ... --times N`: N runs counted, outcomes and values."""
     from interpreter.cli import render

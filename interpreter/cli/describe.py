@@ -8,7 +8,7 @@ from typing import Any, TypeAlias
 from interpreter.cli.effects_text import procedure_effects, ruleset_effects
 from interpreter.cli.prose import step_lines
 from interpreter.ruleset import samples
-from interpreter.ruleset.model import Param, Procedure, Ruleset
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Param
 from interpreter.ruleset.texts import prose
 
 Constants: TypeAlias = Mapping[str, object]  # a ruleset's constants as loaded: what {name} in a description stands for
@@ -50,12 +50,12 @@ def _param_line(p: Param, c: Constants) -> str:
     return f"- `{p.name}`: {', '.join(parts)}{' — ' + prose(p.help, c) if p.help else ''}"
 
 
-def _words(proc: Procedure, value: str) -> str:
+def _words(proc: CompiledProcedure, value: str) -> str:
     words = proc.value_words.get(value)
     return " [" + ", ".join(f"{w}={n}" for n, w in words.items()) + "]" if words else ""
 
 
-def _procedure(proc: Procedure, c: Constants, heading: str = "###", ruleset: Ruleset | None = None) -> list[str]:
+def _procedure(proc: CompiledProcedure, c: Constants, heading: str = "###", ruleset: CompiledRuleset | None = None) -> list[str]:
     lines = [f"{heading} `{proc.name}`{_refs(proc.refs)}", ""]
     if proc.summary:
         lines += [prose(proc.summary, c), ""]
@@ -78,7 +78,7 @@ def _procedure(proc: Procedure, c: Constants, heading: str = "###", ruleset: Rul
     return lines + (procedure_effects(ruleset, proc) if ruleset is not None else [])
 
 
-def usage(ruleset: Ruleset, proc: Procedure) -> str:
+def usage(ruleset: CompiledRuleset, proc: CompiledProcedure) -> str:
     """How to run a procedure from the command line."""
     words = []
     for p in proc.params:
@@ -88,13 +88,13 @@ def usage(ruleset: Ruleset, proc: Procedure) -> str:
     return " ".join(["rules run", ruleset.id, proc.name, *words]) + sheet
 
 
-def procedure_text(ruleset: Ruleset, proc: Procedure) -> str:
+def procedure_text(ruleset: CompiledRuleset, proc: CompiledProcedure) -> str:
     """One procedure: how to run it, its parameters, outcomes, values and steps."""
     lines = [f"Usage: {usage(ruleset, proc)}", ""] + _procedure(proc, ruleset.constants, "#", ruleset)
     return "\n".join(lines).rstrip() + "\n"
 
 
-def procedure_json(proc: Procedure, c: Constants | None = None) -> dict[str, object]:
+def procedure_json(proc: CompiledProcedure, c: Constants | None = None) -> dict[str, object]:
     """One procedure as a JSON-ready object; `c` are the constants its descriptions may name."""
     c = c or {}
     return {
@@ -112,7 +112,7 @@ def procedure_json(proc: Procedure, c: Constants | None = None) -> dict[str, obj
     }
 
 
-def ruleset_json(ruleset: Ruleset) -> dict[str, object]:
+def ruleset_json(ruleset: CompiledRuleset) -> dict[str, object]:
     """A ruleset's reference as a JSON-ready object: what `describe` prints, as data."""
     return {
         "ruleset": ruleset.id, "title": ruleset.title, "description": ruleset.description,
@@ -128,7 +128,7 @@ def ruleset_json(ruleset: Ruleset) -> dict[str, object]:
     }
 
 
-def describe(ruleset: Ruleset) -> str:
+def describe(ruleset: CompiledRuleset) -> str:
     """The whole ruleset as Markdown."""
     lines = [f"# {ruleset.title} (`{ruleset.id}`)", ""]
     if ruleset.description:
@@ -145,7 +145,7 @@ def describe(ruleset: Ruleset) -> str:
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _extends(ruleset: Ruleset) -> list[str]:
+def _extends(ruleset: CompiledRuleset) -> list[str]:
     if ruleset.extends is None:
         return []
     return [f"This ruleset extends {ruleset.extends}: it is that ruleset with the changes below.", "",
@@ -153,7 +153,7 @@ def _extends(ruleset: Ruleset) -> list[str]:
             *([f"- `{path}` ({what})" for path, what in ruleset.changes] or ["- none"]), ""]
 
 
-def _names(ruleset: Ruleset) -> list[str]:
+def _names(ruleset: CompiledRuleset) -> list[str]:
     """The constants and named dice."""
     lines: list[str] = []
     if ruleset.constants:
@@ -163,7 +163,7 @@ def _names(ruleset: Ruleset) -> list[str]:
     return lines
 
 
-def _traits(ruleset: Ruleset) -> list[str]:
+def _traits(ruleset: CompiledRuleset) -> list[str]:
     if not ruleset.traits:
         return []
     lines = ["## Traits", "", "| trait | name | group | range |", "|---|---|---|---|"]
@@ -173,7 +173,7 @@ def _traits(ruleset: Ruleset) -> list[str]:
     return [*lines, ""]
 
 
-def _derived(ruleset: Ruleset) -> list[str]:
+def _derived(ruleset: CompiledRuleset) -> list[str]:
     if not ruleset.derived:
         return []
     lines = ["## Derived values", ""]
@@ -182,7 +182,7 @@ def _derived(ruleset: Ruleset) -> list[str]:
     return [*lines, ""]
 
 
-def _tables(ruleset: Ruleset) -> list[str]:
+def _tables(ruleset: CompiledRuleset) -> list[str]:
     c = ruleset.constants
     lines = ["## Tables", ""] if ruleset.tables else []
     for table in ruleset.tables.values():
@@ -199,7 +199,7 @@ def _tables(ruleset: Ruleset) -> list[str]:
     return lines
 
 
-def _notes(ruleset: Ruleset) -> list[str]:
+def _notes(ruleset: CompiledRuleset) -> list[str]:
     lines = ["## Other rules", ""] if ruleset.notes else []
     for note in ruleset.notes.values():
         lines += [f"### {note.title}{_refs(note.refs)}", "", prose(note.text, ruleset.constants), ""]

@@ -26,13 +26,13 @@ from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref, document
 from interpreter.procedure.compare import Comparison, Pair
 from interpreter.ruleset.changes import MISSING, affected, changes
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 from interpreter.ruleset.params import find_procedure
 from interpreter.ruleset.samples import as_arguments
 from interpreter.words import value_text
 
 
-def _cases(base: Ruleset, house: Ruleset, names: list[str], given: dict[str, str] | None
+def _cases(base: CompiledRuleset, house: CompiledRuleset, names: list[str], given: dict[str, str] | None
            ) -> tuple[list[tuple[str, dict[str, str], bool]], list[dict[str, Any]]]:
     """(procedure, arguments, whether it is a sample) to compare, and the procedures left out with the reason."""
     cases, skipped = [], []
@@ -51,7 +51,7 @@ def _cases(base: Ruleset, house: Ruleset, names: list[str], given: dict[str, str
     return cases, skipped
 
 
-def _people(base: Ruleset, house: Ruleset, sheet: str | None) -> Characters:
+def _people(base: CompiledRuleset, house: CompiledRuleset, sheet: str | None) -> Characters:
     if sheet is None:
         made = [new_character(rs) for rs in (base, house)]
         bound = [bind_to(rs, *m) if m is not None else None for rs, m in zip((base, house), made, strict=True)]

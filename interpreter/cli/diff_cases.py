@@ -16,7 +16,7 @@ from interpreter.errors import Refused, RulesError
 from interpreter.procedure.compare import Comparison, Sheet, compare
 from interpreter.record import record
 from interpreter.ruleset.changes import Change, affected
-from interpreter.ruleset.model import Param, Procedure, Ruleset
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Param
 from interpreter.ruleset.samples import as_arguments
 
 if TYPE_CHECKING:
@@ -41,8 +41,8 @@ class Characters:
 class Diff:
     """Everything `rules diff` found: both rulesets, the changed values, the comparisons, and what was left out."""
 
-    base: Ruleset
-    house: Ruleset
+    base: CompiledRuleset
+    house: CompiledRuleset
     found: list[Change]
     odds: list[Comparison]
     skipped: list[dict[str, Any]]
@@ -52,7 +52,7 @@ class Diff:
     sheet: str | None = None
 
 
-def new_character(rs: Ruleset, supply: Mapping[str, int] | None = None) -> tuple[object, Document] | None:
+def new_character(rs: CompiledRuleset, supply: Mapping[str, int] | None = None) -> tuple[object, Document] | None:
     """A new character of a ruleset as `rules sheet new` writes it (data, document), with `supply` set in its state."""
     from interpreter.load.yaml import load_text
     from interpreter.sheet.new_character import new_sheet
@@ -67,7 +67,7 @@ def new_character(rs: Ruleset, supply: Mapping[str, int] | None = None) -> tuple
     return doc.data, doc
 
 
-def bind_to(rs: Ruleset, data: Any, doc: Document | None) -> Sheet | None:
+def bind_to(rs: CompiledRuleset, data: Any, doc: Document | None) -> Sheet | None:
     """A sheet bound to a ruleset's names, or None when it cannot be (it breaks that ruleset's standing rules)."""
     from interpreter.sheet.session import bound
 
@@ -77,7 +77,7 @@ def bind_to(rs: Ruleset, data: Any, doc: Document | None) -> Sheet | None:
         return None
 
 
-def spendable(rs: Ruleset, proc: Procedure) -> list[str]:
+def spendable(rs: CompiledRuleset, proc: CompiledProcedure) -> list[str]:
     """The sheet's whole-number state values with no maximum that a procedure reads: what a purchase spends."""
     if rs.sheet is None:
         return []
@@ -85,7 +85,7 @@ def spendable(rs: Ruleset, proc: Procedure) -> list[str]:
             if v.type == "int" and v.maximum is None and (proc.reads is None or v.name in proc.reads)]
 
 
-def compare_case(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, str], people: Characters
+def compare_case(base: CompiledRuleset, house: CompiledRuleset, name: str, args: Mapping[str, str], people: Characters
                  ) -> tuple[Comparison, str | None]:
     """One case compared, and a note of what the diff supplied to the character when that was needed."""
     sheets = (people.base, people.house)
@@ -114,7 +114,7 @@ def compare_case(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, st
         raise
 
 
-def _supplied(base: Ruleset, house: Ruleset, people: Characters, supply: dict[str, int]
+def _supplied(base: CompiledRuleset, house: CompiledRuleset, people: Characters, supply: dict[str, int]
               ) -> tuple[Sheet | None, Sheet | None] | None:
     out = []
     for rs in (base, house):
@@ -127,7 +127,7 @@ def _supplied(base: Ruleset, house: Ruleset, people: Characters, supply: dict[st
     return (out[0], out[1])
 
 
-def _trait_cases(rs: Ruleset, proc: Procedure, sample: Mapping[str, object]) -> list[dict[str, str]]:
+def _trait_cases(rs: CompiledRuleset, proc: CompiledProcedure, sample: Mapping[str, object]) -> list[dict[str, str]]:
     """The sample with each trait parameter set to the first trait of every other trait group."""
     out = []
     for param in proc.params:
@@ -142,7 +142,7 @@ def _trait_cases(rs: Ruleset, proc: Procedure, sample: Mapping[str, object]) -> 
     return out
 
 
-def _keys(base: Ruleset, house: Ruleset) -> dict[str, set[int]]:
+def _keys(base: CompiledRuleset, house: CompiledRuleset) -> dict[str, set[int]]:
     """For every table both rulesets have, the keys of the rows that differ (each changed row's ends)."""
     out: dict[str, set[int]] = {}
     for name, new in house.tables.items():
@@ -170,8 +170,8 @@ def _param_value(param: Param, key: int) -> str | None:
     return str(key)
 
 
-def _row_cases(before: Mapping[str, Any], after: Mapping[str, Any], base: Ruleset, house: Ruleset, name: str,
-               proc: Procedure, sample: Mapping[str, object]) -> list[dict[str, str]]:
+def _row_cases(before: Mapping[str, Any], after: Mapping[str, Any], base: CompiledRuleset, house: CompiledRuleset, name: str,
+               proc: CompiledProcedure, sample: Mapping[str, object]) -> list[dict[str, str]]:
     """The sample with a number parameter set to each key of a changed row of a table the procedure uses."""
     out = []
     for table, keys in _keys(base, house).items():
@@ -186,7 +186,7 @@ def _row_cases(before: Mapping[str, Any], after: Mapping[str, Any], base: Rulese
     return out
 
 
-def extra_cases(before: Mapping[str, object], after: Mapping[str, object], base: Ruleset, house: Ruleset, name: str,
+def extra_cases(before: Mapping[str, object], after: Mapping[str, object], base: CompiledRuleset, house: CompiledRuleset, name: str,
                 sample: Mapping[str, object]) -> list[dict[str, str]]:
     """Parameters beyond a sample where the change may show (kept by the caller only where the odds differ)."""
     if name not in base.procedures or name not in house.procedures:
@@ -197,7 +197,7 @@ def extra_cases(before: Mapping[str, object], after: Mapping[str, object], base:
     return list(unique.values())[:MAX_EXTRA]
 
 
-def sheet_changes(base: Ruleset, house: Ruleset, people: Characters) -> list[tuple[str, object, object]]:
+def sheet_changes(base: CompiledRuleset, house: CompiledRuleset, people: Characters) -> list[tuple[str, object, object]]:
     """The character's derived numbers that differ between the rulesets: (name, before, after)."""
     if people.base is None or people.house is None:
         return []

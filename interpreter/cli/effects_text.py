@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from interpreter.ruleset.model import Procedure, Ruleset
-from interpreter.ruleset.specs import Roll, walk
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
+from interpreter.ruleset.specs import RollStep, walk
 from interpreter.ruleset.texts import prose
 
 
@@ -17,7 +17,7 @@ def _switched(effect: Any) -> str:
     return ", ".join(ways)
 
 
-def ruleset_effects(ruleset: Ruleset) -> list[str]:
+def ruleset_effects(ruleset: CompiledRuleset) -> list[str]:
     """The `## Effects` section of a whole ruleset's description (nothing when it has none)."""
     if not ruleset.effects:
         return []
@@ -32,11 +32,11 @@ def ruleset_effects(ruleset: Ruleset) -> list[str]:
     return lines + [""]
 
 
-def procedure_effects(ruleset: Ruleset, proc: Procedure) -> list[str]:
+def procedure_effects(ruleset: CompiledRuleset, proc: CompiledProcedure) -> list[str]:
     """The lines saying which effects reach a procedure, and why (nothing when none does)."""
     rolls: dict[str, list[str]] = {}
     for step in walk(proc.steps):
-        if isinstance(step.spec, Roll):
+        if isinstance(step.spec, RollStep):
             for r in step.spec.rolls:
                 for effect in r.effects:
                     rolls.setdefault(effect.name, []).append(r.name)

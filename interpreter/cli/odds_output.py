@@ -15,7 +15,7 @@ from interpreter.cli.odds_text import View
 from interpreter.cli.progress import Progress
 from interpreter.errors import BadParameter
 from interpreter.record import record
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 
 if TYPE_CHECKING:
     from interpreter.cli.chart_data import Chart
@@ -226,7 +226,7 @@ def expressions(exprs: Sequence[str], view: View, shown: Shown) -> None:
     _wrote(shown)
 
 
-def procedure(rs: Ruleset, name: str, params: Sequence[str], sheet: str | None, view: View, shown: Shown) -> None:
+def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str | None, view: View, shown: Shown) -> None:
     """The odds of a procedure, or of a sweep of it when a parameter names several values."""
     from interpreter.cli.ranges import parse_sweep
     from interpreter.ruleset.params import find_procedure
@@ -281,7 +281,7 @@ def procedure(rs: Ruleset, name: str, params: Sequence[str], sheet: str | None, 
     _wrote(shown)
 
 
-def _sweep(rs: Ruleset, name: str, fixed: dict[str, str], axes: Any, bound: Any, view: View, shown: Shown,
+def _sweep(rs: CompiledRuleset, name: str, fixed: dict[str, str], axes: Any, bound: Any, view: View, shown: Shown,
            percentiles: tuple[int, ...]) -> None:
     from interpreter.cli import sweep_text
     from interpreter.procedure.sweep import sweep

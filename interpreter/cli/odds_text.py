@@ -15,7 +15,7 @@ from interpreter.cli.cumulative import cumulative
 from interpreter.cli.render import bar
 from interpreter.cli.summary import number, summarize, summary_text
 from interpreter.dice.distribution import Distribution
-from interpreter.procedure.odds import Odds
+from interpreter.procedure.odds import ExactOdds
 from interpreter.record import record
 
 TINY = Fraction(5, 1_000_000)  # 0.0005%: the smallest chance the percentage format shows as non-zero
@@ -145,7 +145,7 @@ def _mean(dist: Mapping[Any, Any]) -> float | None:
     return sum(float(int(v) if isinstance(v, bool) else v) * float(p) for v, p in numeric.items()) / mass
 
 
-def procedure_text(odds: Odds, view: View, blocks: bool) -> str:
+def procedure_text(odds: ExactOdds, view: View, blocks: bool) -> str:
     """The odds of a procedure: its outcomes, best first, then each value that varies."""
     exact = odds.exact
     lines = [f"{odds.ruleset} {odds.procedure}"]

@@ -11,24 +11,24 @@ from interpreter.cli.cumulative import columns
 from interpreter.cli.summary import summary_json
 from interpreter.dice import expr as dice
 from interpreter.dice.report import dice_text
-from interpreter.procedure.odds import Odds
+from interpreter.procedure.odds import ExactOdds
 from interpreter.procedure.records import NoteRecord, RollRecord
-from interpreter.procedure.run import Result
+from interpreter.procedure.run import RunResult
 from interpreter.words import Json, value_text
 
 if TYPE_CHECKING:
 
-    from interpreter.procedure.sampler import Samples
+    from interpreter.procedure.sampler import SampleCounts
 
 BAR_WIDTH = 30
 _BLOCKS = " ▏▎▍▌▋▊▉█"
 
 
-def _rolls(result: Result) -> list[RollRecord]:
+def _rolls(result: RunResult) -> list[RollRecord]:
     return [r for r in result.trace if isinstance(r, RollRecord)]
 
 
-def result_json(result: Result) -> dict[str, object]:
+def result_json(result: RunResult) -> dict[str, object]:
     """The contract's JSON object for one run."""
     rolls = []
     for record in _rolls(result):
@@ -44,7 +44,7 @@ def result_json(result: Result) -> dict[str, object]:
     return out
 
 
-def result_text(result: Result) -> str:
+def result_text(result: RunResult) -> str:
     """One run as a few readable lines."""
     lines = [f"{result.ruleset} {result.procedure}: {result.outcome}"]
     if result.values:
@@ -109,7 +109,7 @@ def sides(at_least: bool, at_most: bool) -> tuple[str, ...]:
     return tuple(name for name, asked in (("at_least", at_least), ("at_most", at_most)) if asked)
 
 
-def odds_json(odds: Odds, cumulative: tuple[str, ...] = ()) -> dict[str, Json]:
+def odds_json(odds: ExactOdds, cumulative: tuple[str, ...] = ()) -> dict[str, Json]:
     """The contract's JSON object for the odds of a procedure; `cumulative` names the columns to add (see sides)."""
     values = {name: _distribution(dist, odds.exact and name not in odds.values_cut, cumulative)
               for name, dist in odds.values.items()}
@@ -129,7 +129,7 @@ def odds_json(odds: Odds, cumulative: tuple[str, ...] = ()) -> dict[str, Json]:
     return out
 
 
-def samples_json(counted: Samples) -> dict[str, object]:
+def samples_json(counted: SampleCounts) -> dict[str, object]:
     """`rules run --times N --json`: the share and count of each outcome and value, read as odds are."""
     times = counted.times
     values: dict[str, object] = {}
@@ -142,7 +142,7 @@ def samples_json(counted: Samples) -> dict[str, object]:
             "counts": dict(counted.outcomes), "values": values}
 
 
-def samples_text(counted: Samples, blocks: bool = True) -> str:
+def samples_text(counted: SampleCounts, blocks: bool = True) -> str:
     """The outcomes of many runs with their counts and shares, then each value's mean and range.
 
     Values that came out the same in every run are folded into one line (`always: ...`), as `rules odds` does.

@@ -1,7 +1,7 @@
 """Dice expressions: parsing, rolling with a full trace, and exact odds.
 
 The notation is described in docs/dice.md.  Everything other modules need is importable
-from here: parse, DiceExpr, DiceSource, RandomSource, GivenSource, Roll, TermTrace, Die,
+from here: parse, DiceExpr, DiceSource, RandomSource, GivenSource, RollTrace, TermTrace, Die,
 Distribution, render_roll, roll_json, distribution_json.
 """
 
@@ -17,7 +17,7 @@ from interpreter.dice.roller import Context, Draw, Env, Runner, Traces, compile_
 from interpreter.dice.sources import DiceSource, GivenSource, RandomSource
 from interpreter.dice.syntax import parse_tree
 from interpreter.dice.term import TermSpec, forget_resolved, free_names, parameter_nodes, spec_for, walk
-from interpreter.dice.trace import Die, Roll, TermTrace
+from interpreter.dice.trace import Die, RollTrace, TermTrace
 from interpreter.dice.tree import Dice, Name, Node, Num
 from interpreter.dice.warnings import DiceWarning, warnings_of
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
@@ -35,7 +35,7 @@ __all__ = [
     "Distribution",
     "GivenSource",
     "RandomSource",
-    "Roll",
+    "RollTrace",
     "TermTrace",
     "clear_caches",
     "distribution_json",
@@ -90,11 +90,11 @@ class DiceExpr:
     def __repr__(self) -> str:
         return f"DiceExpr({self.text!r})"
 
-    def roll(self, env: Env, source: DiceSource) -> Roll:
+    def roll(self, env: Env, source: DiceSource) -> RollTrace:
         """Roll the expression, drawing every die from `source`."""
         traces: Traces = []
         value, _ = self.rolled(env, source, traces)
-        return Roll(value, traces, env)
+        return RollTrace(value, traces, env)
 
     def rolled(self, env: Env, source: DiceSource,
                traces: Traces | None = None) -> tuple[int, int]:

@@ -16,7 +16,7 @@ from interpreter.dice.expr import DiceExpr, RandomSource, parse
 from interpreter.dice.report import render_roll
 from interpreter.dice.roller import Draw, Env, Runner, Traces
 from interpreter.dice.term import walk
-from interpreter.dice.trace import Die, Roll
+from interpreter.dice.trace import Die, RollTrace
 from interpreter.dice.tree import Chain, Num
 from interpreter.errors import EvaluationError
 
@@ -55,9 +55,9 @@ class RolledDice(tuple):  # type: ignore[type-arg]  # (value, raw traces, expres
         return value
 
     @property
-    def roll(self) -> Roll:
+    def roll(self) -> RollTrace:
         """The full trace of the roll."""
-        return Roll(self[0], self[1], _NOTHING)
+        return RollTrace(self[0], self[1], _NOTHING)
 
     @property
     def dice(self) -> tuple[Die, ...]:

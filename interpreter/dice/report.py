@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Protocol, SupportsFloat
 
 from interpreter.dice.term import parameter_nodes
-from interpreter.dice.trace import Roll, TermTrace
+from interpreter.dice.trace import RollTrace, TermTrace
 from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node, Num
 
 if TYPE_CHECKING:
@@ -100,7 +100,7 @@ def _labelled(text: str, label: str | None) -> str:
 class _Renderer:
     """Walks a tree in roll order, pairing each dice term with its trace."""
 
-    def __init__(self, roll: Roll):
+    def __init__(self, roll: RollTrace):
         self.terms: tuple[TermTrace, ...] = roll.terms
         self.at = 0
         self.env = roll.env
@@ -164,7 +164,7 @@ class _Renderer:
         return f"{node.name}({int(value) if value is not None else '?'})"
 
 
-def render_roll(expr: Expression, roll: Roll) -> str:
+def render_roll(expr: Expression, roll: RollTrace) -> str:
     """One readable line: the expression, its dice and the result."""
     tree = expr.tree
     if isinstance(tree, Dice) and not roll.terms:
@@ -213,7 +213,7 @@ def odds_line(text: str, dist: Distribution) -> str:
     return line
 
 
-def roll_json(expr: Expression, roll: Roll) -> dict[str, Any]:
+def roll_json(expr: Expression, roll: RollTrace) -> dict[str, Any]:
     """The roll as a JSON-ready object: expression, result, every die, and a summary per term."""
     terms = []
     first = 0

@@ -9,7 +9,7 @@ from interpreter.dice.term import TermSpec, meets
 
 Rerolls = dict[int, tuple[int, ...]]  # a die's index -> the throws it rerolled, in order
 # What the roller writes for one term as it rolls, at the cost of a tuple: the fields of RawTerm, in order.
-# Nothing reads it by position but `RawTerm`, which a roll's reader gets (Roll.raw).
+# Nothing reads it by position but `RawTerm`, which a roll's reader gets (RollTrace.raw).
 RawTuple = tuple[TermSpec, list[int], frozenset[int] | None, Rerolls | None, dict[int, int] | None, int, Rerolls | None]
 
 
@@ -20,7 +20,7 @@ class RawTerm(RawTuple):
     ``values`` are the dice in draw order (face indices; a compounding die's sum of throws),
     ``dropped`` the indices a keep/drop set aside, ``rerolls`` the earlier throws of each rerolled die,
     ``parents`` the die each exploded die came from, ``result`` the total, ``throws`` the throws of each
-    compounding die that exploded.  `raw_term` makes one, `Roll.raw` reads the roller's tuples as these.
+    compounding die that exploded.  `raw_term` makes one, `RollTrace.raw` reads the roller's tuples as these.
     """
 
     __slots__ = ()
@@ -168,7 +168,7 @@ class TermTrace:
         return f"TermTrace({self.text!r}, {list(self.dice)!r}, result={self.result})"
 
 
-class Roll:
+class RollTrace:
     """The outcome of rolling an expression: its value and a trace of every dice term."""
 
     __slots__ = ("_raw", "_terms", "_written", "env", "value")
@@ -234,4 +234,4 @@ class Roll:
         return out
 
     def __repr__(self) -> str:
-        return f"Roll(value={self.value}, terms={list(self.terms)!r})"
+        return f"{type(self).__name__}(value={self.value}, terms={list(self.terms)!r})"

@@ -21,7 +21,7 @@ from interpreter.load.find import Found, find
 from interpreter.lsp.pieces import Pieces
 from interpreter.lsp.schema_check import SchemaCheck
 from interpreter.record import field, record
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 
 __all__ = ["KINDS", "DocumentChecks", "Report", "kind_of", "shown_path"]
 
@@ -70,14 +70,14 @@ class Report:
     kind: str
     problems: dict[str, list[RulesError]]
     warnings: list[RulesError] = field(default_factory=list)
-    ruleset: Ruleset | None = None
+    ruleset: CompiledRuleset | None = None
     doc: Document | None = None
     merged: Document | None = None
-    partial: Ruleset | None = None
-    base: Ruleset | None = None
+    partial: CompiledRuleset | None = None
+    base: CompiledRuleset | None = None
 
     @property
-    def names(self) -> Ruleset | None:
+    def names(self) -> CompiledRuleset | None:
         """The ruleset whose names the features offer: the compiled one, else the parts that compile, else the base."""
         return self.ruleset or self.partial or self.base
 
@@ -161,7 +161,7 @@ class DocumentChecks:
             return self._check_sheet(path, doc, given)
         return self._check_ruleset(path, doc, given, kind)
 
-    def _compile(self, found: Found, given: Mapping[str, Document]) -> tuple[Ruleset, Document]:
+    def _compile(self, found: Found, given: Mapping[str, Document]) -> tuple[CompiledRuleset, Document]:
         from interpreter.pipeline import compile_documents
 
         ruleset, loaded = compile_documents(found, given, self.schema)
@@ -182,7 +182,7 @@ class DocumentChecks:
         warnings = self._warnings(ruleset, doc, merged) + _unread(ruleset, merged) + _dice_warnings(ruleset, merged)
         return Report(real, kind, {}, warnings, ruleset, doc, merged, base=base)
 
-    def _warnings(self, ruleset: Ruleset, doc: Document, merged: Document) -> list[RulesError]:
+    def _warnings(self, ruleset: CompiledRuleset, doc: Document, merged: Document) -> list[RulesError]:
         """The creation-rule warnings `rules validate` gives a valid ruleset, placed at the `sheet:` key
         (else at the top).
 
@@ -209,7 +209,7 @@ class DocumentChecks:
         real = os.path.realpath(path)
         merged: list[Document] = []
 
-        def compile(ref: str, folder: Path) -> Ruleset:
+        def compile(ref: str, folder: Path) -> CompiledRuleset:
             found = find(ref, folder)
             if os.path.realpath(found.file) in given:  # the ruleset is open too: its text as it stands
                 ruleset, base = self._compile(found, given)
@@ -217,7 +217,7 @@ class DocumentChecks:
                 return ruleset
             return compile_ref(ref, relative_to=folder)
 
-        compiler: Callable[[str, Path], Ruleset] = compile
+        compiler: Callable[[str, Path], CompiledRuleset] = compile
         try:
             ruleset = sheet_ruleset(doc, path, compiler)
         except Invalid as err:
@@ -230,7 +230,7 @@ class DocumentChecks:
 
 
 
-def _base(doc: Document, path: str) -> Ruleset | None:
+def _base(doc: Document, path: str) -> CompiledRuleset | None:
     """The compiled base an overlay extends, as it is saved (None when it does not compile)."""
     from interpreter.pipeline import compile_ref
 
@@ -241,14 +241,14 @@ def _base(doc: Document, path: str) -> Ruleset | None:
         return None
 
 
-def _unread(ruleset: Ruleset, merged: Document) -> list[RulesError]:
+def _unread(ruleset: CompiledRuleset, merged: Document) -> list[RulesError]:
     """The constants an overlay adds that nothing reads (a misspelt one, most often), as `rules validate` warns."""
     from interpreter.ruleset.unread import unread_constants
 
     return unread_constants(ruleset, merged.data, merged) if ruleset.extends is not None else []
 
 
-def _dice_warnings(ruleset: Ruleset, merged: Document) -> list[RulesError]:
+def _dice_warnings(ruleset: CompiledRuleset, merged: Document) -> list[RulesError]:
     """The dice expressions that likely do not say what was meant, as `rules validate` warns, each at its place."""
     from interpreter.ruleset.dice_warnings import dice_warnings
 

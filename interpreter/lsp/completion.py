@@ -9,7 +9,7 @@ from typing import Any
 from interpreter.lsp.context import PROSE, Place
 from interpreter.lsp.hover import person_text
 from interpreter.ruleset.kind import naming
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 
 __all__ = ["base_constants", "keys_at", "names_at", "ruleset_ids"]
 
@@ -66,7 +66,7 @@ def keys_at(schema: dict[str, Any], place: Place) -> list[tuple[str, str]]:
     return list(out.items())
 
 
-def _bound_before(lines: list[str], row: int, ruleset: Ruleset) -> list[str]:
+def _bound_before(lines: list[str], row: int, ruleset: CompiledRuleset) -> list[str]:
     """Names bound by the steps above a line in its procedure: `let` and `roll` keys, a call's `as` values."""
     start = row
     while start > 0 and not re.match(r"  [A-Za-z_]", lines[start]):
@@ -84,7 +84,7 @@ def _bound_before(lines: list[str], row: int, ruleset: Ruleset) -> list[str]:
     return names
 
 
-def names_at(ruleset: Ruleset, place: Place, lines: list[str], row: int,
+def names_at(ruleset: CompiledRuleset, place: Place, lines: list[str], row: int,
              written: dict[str, dict[str, object]] | None = None) -> list[tuple[str, str]]:
     """(name, what it is) for the names usable where the cursor is: in a formula, a `call:` or a `with:`.
 
@@ -138,6 +138,6 @@ def ruleset_ids() -> list[tuple[str, str]]:
     return [(i, "bundled") for i in bundled_ids()] + [(i, paths[0]) for i, paths in sorted(user_rulesets().items())]
 
 
-def base_constants(base: Ruleset) -> list[tuple[str, str]]:
+def base_constants(base: CompiledRuleset) -> list[tuple[str, str]]:
     """(name, value) of the constants of an overlay's base: what its `constants:` may change."""
     return [(name, f"= {value} in {base.id}") for name, value in base.constants.items()]

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node, Num
 from interpreter.record import record
-from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 
 __all__ = ["MAX_VALUES", "MAX_WORK", "Size", "roll_too_big", "size_of"]
 
@@ -130,18 +130,18 @@ def _argument(value: object, kind: str) -> object:
     return value
 
 
-def roll_too_big(ruleset: Ruleset, proc: Procedure, args: Mapping[str, str]) -> Size | None:
+def roll_too_big(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, str]) -> Size | None:
     """The size of the first roll of a procedure's own steps known to be too large to build here, at these
     arguments; None when none is.  A name the estimate cannot tell (a value the steps work out) counts as
     one value, so only what is too large whatever it holds is refused."""
-    from interpreter.ruleset.specs import Roll, walk
+    from interpreter.ruleset.specs import RollStep, walk
 
     env: dict[str, object] = {**ruleset.dice, **ruleset.constants}
     for p in proc.params:
         env[p.name] = _argument(args.get(p.name, p.default), p.type)
     lenient = Size(0, 0, 1)
     for step in walk(proc.steps):
-        if isinstance(step.spec, Roll):
+        if isinstance(step.spec, RollStep):
             for roll in step.spec.rolls:
                 for expr in (roll.expr, *roll.variants):
                     size = size_of(expr.tree, env, 0, lenient)

@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from interpreter.lsp.context import Place, words_in
 from interpreter.ruleset.kind import naming
-from interpreter.ruleset.model import Param, Procedure, Ruleset
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Param
 
 __all__ = ["MAX_SAMPLES", "hover_text", "person_text"]
 
@@ -16,7 +16,7 @@ _DICE = re.compile(r"\d*d(\d+|F|\{)")
 MAX_SAMPLES = 12  # samples a procedure's hover computes odds for (the rest are counted)
 
 
-def person_text(text: str, ruleset: Ruleset) -> str:
+def person_text(text: str, ruleset: CompiledRuleset) -> str:
     """A text of the ruleset as a person reads it: where its `{name}` placeholders are to be filled.
 
     Every summary and help a hover or a completion shows passes through here; today it is shown as written.
@@ -34,7 +34,7 @@ def _default(p: Param) -> str:
     return str(p.default)
 
 
-def _procedure(ruleset: Ruleset, proc: Procedure, odds: Callable[[str, dict[str, str]], str]) -> str:
+def _procedure(ruleset: CompiledRuleset, proc: CompiledProcedure, odds: Callable[[str, dict[str, str]], str]) -> str:
     from interpreter.ruleset.samples import as_arguments, shown
 
     lines = [f"**{proc.name}** (procedure): {person_text(proc.summary, ruleset)}".rstrip(": "), ""]
@@ -67,7 +67,7 @@ def _uses(lines: list[str], name: str) -> int:
     return sum(1 for line in lines for word, _ in words_in(line) if word == name)
 
 
-def _constant(ruleset: Ruleset, name: str, base: Ruleset | None, files: list[tuple[str, list[str]]]) -> str:
+def _constant(ruleset: CompiledRuleset, name: str, base: CompiledRuleset | None, files: list[tuple[str, list[str]]]) -> str:
     value = ruleset.constants[name]
     text = [f"**{name}** (constant) = `{value}`"]
     if base is not None and name in base.constants and base.constants[name] != value:
@@ -79,7 +79,7 @@ def _constant(ruleset: Ruleset, name: str, base: Ruleset | None, files: list[tup
     return "\n\n".join(text)
 
 
-def _dice(text: str, ruleset: Ruleset | None) -> str | None:
+def _dice(text: str, ruleset: CompiledRuleset | None) -> str | None:
     """A dice expression's mean and range, when its distribution is small enough to build here (told first)."""
     from interpreter.dice.expr import parse
     from interpreter.errors import RulesError
@@ -104,8 +104,8 @@ def _dice(text: str, ruleset: Ruleset | None) -> str | None:
     return f"`{text}`: mean {dist.mean:.4g}, from {values[0]} to {values[-1]}"
 
 
-def hover_text(ruleset: Ruleset, word: str, place: Place, row: str, lines: list[str],
-               odds: Callable[[str, dict[str, str]], str], base: Ruleset | None = None,
+def hover_text(ruleset: CompiledRuleset, word: str, place: Place, row: str, lines: list[str],
+               odds: Callable[[str, dict[str, str]], str], base: CompiledRuleset | None = None,
                bases: list[tuple[str, list[str]]] | None = None) -> str | None:
     """The hover for a word at a place, or None when there is nothing to say.
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from interpreter.errors import LimitExceeded, RulesError
 from interpreter.procedure.odds import odds
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 
 __all__ = ["TOO_BIG", "odds_line"]
 
@@ -21,7 +21,7 @@ def _chance(p: Fraction | float) -> str:
     return f"{p:.2%}"
 
 
-def odds_line(ruleset: Ruleset, procedure: str, args: Mapping[str, Any]) -> str:
+def odds_line(ruleset: CompiledRuleset, procedure: str, args: Mapping[str, Any]) -> str:
     """Every outcome's chance at these parameters (exact fractions where exact), within the work budget,
     or why they cannot be given: "too big to compute here" when the budget runs out, or at once when a roll
     of the procedure is too large to build here (told from its text, see ``estimate``)."""

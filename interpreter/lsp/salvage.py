@@ -13,7 +13,7 @@ from __future__ import annotations
 from interpreter.errors import Invalid, RulesError
 from interpreter.load.document import Document
 from interpreter.record import replace
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 from interpreter.ruleset.partial import json_steps
 
 __all__ = ["MAX_PROBLEMS", "salvage"]
@@ -42,7 +42,7 @@ def _left_out(data: dict[str, object], problems: list[RulesError]) -> tuple[dict
     return out, cut
 
 
-def salvage(doc: Document, problems: list[RulesError]) -> Ruleset | None:
+def salvage(doc: Document, problems: list[RulesError]) -> CompiledRuleset | None:
     """The ruleset compiled from the parts of a document free of problems, or None when nothing compiles."""
     from interpreter.load.schema import iter_errors
     from interpreter.procedure.kinds import KINDS

@@ -27,7 +27,7 @@ from interpreter.lsp.context import place
 from interpreter.lsp.session import Session
 from interpreter.lsp.spans import word_at
 from interpreter.lsp.transport import MAX_FRAME, Protocol, serve_frames
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 
 __all__ = ["HOVER_SECONDS", "make_server", "serve"]
 
@@ -72,7 +72,7 @@ def make_server() -> LanguageServer:  # noqa: C901
         col = document.position_from_client_units(position).character if document is not None else 0
         return lines, row, col
 
-    def names(uri: str) -> Ruleset | None:
+    def names(uri: str) -> CompiledRuleset | None:
         """The ruleset whose names a file's features offer: this text's, else its last valid text's."""
         report = session.reports.get(uri)
         known = report.names if report is not None else None

@@ -7,9 +7,9 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import Any
 
-from interpreter.procedure.odds import Odds, odds
+from interpreter.procedure.odds import ExactOdds, odds
 from interpreter.record import field, record
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 from interpreter.ruleset.params import find_procedure
 
 Number = Fraction | float
@@ -68,12 +68,12 @@ def mean(dist: Mapping[object, Number]) -> Number | None:
 Sheet = Mapping[str, object]  # a sheet bound to names (sheet.bind)
 
 
-def compare(base: Ruleset, house: Ruleset, name: str, args: Mapping[str, str],
+def compare(base: CompiledRuleset, house: CompiledRuleset, name: str, args: Mapping[str, str],
             sheets: tuple[Sheet | None, Sheet | None] = (None, None)) -> Comparison:
     """The odds of `name` with `args` under both rulesets; `sheets` are the base's and the house's
     sheet bound to names, used where the procedure works on one. A procedure only one ruleset has
     is computed on that side alone (the other side's numbers are None)."""
-    sides: list[Odds | None] = []
+    sides: list[ExactOdds | None] = []
     takes = [{p.name for p in rs.procedures[name].params} if name in rs.procedures else set() for rs in (base, house)]
     for i, (rs, sheet) in enumerate(zip((base, house), sheets, strict=True)):
         if name not in rs.procedures:

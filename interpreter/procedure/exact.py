@@ -36,7 +36,7 @@ from interpreter.procedure.program import Program
 from interpreter.procedure.state import END, State
 from interpreter.procedure.weights import Ratio
 from interpreter.ruleset.liveness import SHEET
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 from interpreter.ruleset.specs import RollInto
 
 if TYPE_CHECKING:
@@ -51,7 +51,7 @@ Outcomes = list[tuple[Any, Any]]  # (a result, its probability)
 class Exact:
     """One exact-odds computation: its worlds' context, the work done, what was cut off, what it keeps."""
 
-    def __init__(self, ruleset: Ruleset, functions: Mapping[str, Callable[..., Any]], sheet_names: tuple[str, ...],
+    def __init__(self, ruleset: CompiledRuleset, functions: Mapping[str, Callable[..., Any]], sheet_names: tuple[str, ...],
                  saturate: bool, cap_hint: int = 0) -> None:
         self.ruleset = ruleset
         self.functions = functions

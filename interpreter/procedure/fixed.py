@@ -11,10 +11,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from interpreter.ruleset.model import Procedure, Ruleset
+    from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 
 
-def fixed_names(ruleset: Ruleset, proc: Procedure) -> Mapping[str, object]:
+def fixed_names(ruleset: CompiledRuleset, proc: CompiledProcedure) -> Mapping[str, object]:
     """The names whose value is the same in every run of a procedure, from its start to its end: constants,
     named dice and the ranks of its outcomes that no parameter and no step of it binds. Their values are
     written into its code (a ruleset's constants are fixed once it is loaded; an overlay is another one)."""
@@ -31,7 +31,7 @@ def fixed_names(ruleset: Ruleset, proc: Procedure) -> Mapping[str, object]:
     return out
 
 
-def _changed(ruleset: Ruleset, proc: Procedure) -> frozenset[str]:
+def _changed(ruleset: CompiledRuleset, proc: CompiledProcedure) -> frozenset[str]:
     """The names a run of the procedure may change: those its steps bind, and a character sheet's."""
     from interpreter.ruleset.liveness import writes
 
@@ -42,7 +42,7 @@ def _changed(ruleset: Ruleset, proc: Procedure) -> frozenset[str]:
     return frozenset(changed)
 
 
-def unchanged(ruleset: Ruleset, proc: Procedure, start: Mapping[str, object]) -> dict[str, object]:
+def unchanged(ruleset: CompiledRuleset, proc: CompiledProcedure, start: Mapping[str, object]) -> dict[str, object]:
     """Of the names a run starts with, those no step changes and no sheet gives (its parameters, mostly):
     the code of one set of parameters can be written with their values in it."""
     fixed_names(ruleset, proc)

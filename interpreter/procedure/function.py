@@ -30,12 +30,12 @@ if TYPE_CHECKING:
 
     from interpreter.dice.expr import DiceExpr
     from interpreter.procedure.context import Function
-    from interpreter.ruleset.model import Procedure, Ruleset
+    from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
     from interpreter.ruleset.specs import Steps
 
 
 
-def resident(ruleset: Ruleset, proc: Procedure) -> frozenset[str]:
+def resident(ruleset: CompiledRuleset, proc: CompiledProcedure) -> frozenset[str]:
     """The names kept in `E` rather than in local variables: the sheet's, and those sheet changes write."""
     names = set(ruleset.traits) | set(ruleset.derived)
     sheet = ruleset.sheet
@@ -59,7 +59,7 @@ def too_long(where: Location) -> None:
 class LocalWriter(Writer):
     """Writes one procedure as one function over local variables."""
 
-    def __init__(self, ruleset: Ruleset, proc: Procedure, code: Code, writers: Mapping[str, StepWriter],
+    def __init__(self, ruleset: CompiledRuleset, proc: CompiledProcedure, code: Code, writers: Mapping[str, StepWriter],
                  bound: Mapping[str, object] | None = None) -> None:
         super().__init__(ruleset, proc, code, writers, bound=bound)
         self.resident = resident(ruleset, proc)
@@ -226,7 +226,7 @@ class LocalWriter(Writer):
         return run
 
 
-def write_function(ruleset: Ruleset, proc: Procedure, writers: Mapping[str, StepWriter],
+def write_function(ruleset: CompiledRuleset, proc: CompiledProcedure, writers: Mapping[str, StepWriter],
                    helpers: Mapping[str, object], bound: Mapping[str, object] | None = None,
                    listing: list[str] | None = None) -> Function:
     """The function that runs a procedure once (with `bound`, for runs that start with those values; with a

@@ -19,7 +19,7 @@ from interpreter.procedure.kinds import helpers, writers
 from interpreter.procedure.program import write
 
 if TYPE_CHECKING:
-    from interpreter.ruleset.model import Procedure, Ruleset
+    from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 
 FORMS = ("run", "exact")
 
@@ -33,7 +33,7 @@ _HEADERS = {
 }
 
 
-def listing(ruleset: Ruleset, proc: Procedure, form: str = "run") -> str:
+def listing(ruleset: CompiledRuleset, proc: CompiledProcedure, form: str = "run") -> str:
     """The source a procedure is written as, in one of FORMS, each step's code under its YAML line."""
     modules = [_HEADERS[form].format(name=" ".join(proc.name.split()))]
     if form == "exact":

@@ -19,7 +19,7 @@ from interpreter.procedure.weights import Ratio, add_all, exact
 from interpreter.procedure.writing import unchanged
 from interpreter.record import field, record
 from interpreter.ruleset.liveness import SHEET
-from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 from interpreter.ruleset.params import find_procedure
 from interpreter.ruleset.tables import table_functions
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 
 @record
-class Odds:
+class ExactOdds:
     """The exact probability of every outcome and the distribution of every value."""
 
     ruleset: str
@@ -46,7 +46,7 @@ class Odds:
         return not self.truncated and all(isinstance(p, Fraction) for p in self.outcomes.values())
 
 
-def odds(ruleset: Ruleset, name: str, args: Mapping[str, object], sheet: Mapping[str, object] | None = None) -> Odds:
+def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet: Mapping[str, object] | None = None) -> ExactOdds:
     """The exact distribution of a procedure's outcomes and values; `sheet` is a sheet bound to names (sheet.bind).
 
     Exploding rolls are first saturated (their tail lumped into one AtLeast value with its exact
@@ -79,12 +79,12 @@ def odds(ruleset: Ruleset, name: str, args: Mapping[str, object], sheet: Mapping
             values, cut = dict(found.values), dict(found.values_cut)
             for v in lumped:
                 values[v], cut[v] = plain.values[v], plain.truncated
-            return Odds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut)
+            return ExactOdds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut)
         return _odds(ruleset, proc, args, sheet, saturate=False)
 
 
-def _odds(ruleset: Ruleset, proc: Procedure, args: Mapping[str, object], sheet: Mapping[str, object] | None,
-          saturate: bool, cap_hint: int = 0) -> Odds:
+def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object], sheet: Mapping[str, object] | None,
+          saturate: bool, cap_hint: int = 0) -> ExactOdds:
     """The odds, with or without saturated explosions."""
     env = start_env(ruleset, proc, args, sheet)
     sheet_env = sheet or {}
@@ -128,7 +128,7 @@ def _odds(ruleset: Ruleset, proc: Procedure, args: Mapping[str, object], sheet: 
         if tail:  # a value with endless possible values: shown without its tail, which is reported
             values_cut[v] = float(tail)
             values[v] = {x: float(p) / float(1 - tail) for x, p in dist.items() if not isinstance(x, AtLeast)}
-    return Odds(ruleset.id, proc.name, outcomes,
+    return ExactOdds(ruleset.id, proc.name, outcomes,
                 {k: _worded_keys(proc, k, dict(sorted(d.items(), key=_order))) for k, d in values.items()},
                 truncated, values_cut)
 
@@ -160,7 +160,7 @@ def _sums(worlds: Worlds, names: list[str]) -> dict[str, dict[Any, Any]]:
     return out
 
 
-def _worded_keys(proc: Procedure, name: str, dist: dict[Any, Any]) -> dict[Any, Any]:
+def _worded_keys(proc: CompiledProcedure, name: str, dist: dict[Any, Any]) -> dict[Any, Any]:
     """A value's distribution with its numbers shown as their declared words."""
     if name not in proc.value_words:
         return dist
@@ -179,4 +179,4 @@ def _order(item: tuple[object, object]) -> tuple[int, object]:
 
 
 
-__all__ = ["Odds", "odds"]
+__all__ = ["ExactOdds", "odds"]

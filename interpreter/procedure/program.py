@@ -23,7 +23,7 @@ from interpreter.ruleset.liveness import ALL, SHEET, Liveness, writes
 if TYPE_CHECKING:
     from interpreter.dice.expr import DiceExpr
     from interpreter.procedure.context import Block
-    from interpreter.ruleset.model import Procedure, Ruleset
+    from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
     from interpreter.ruleset.specs import Steps
 
 
@@ -146,7 +146,7 @@ class BlockWriter(Writer):
                        tuple(p.retire for p in self.parts), reads, written)
 
 
-def write(ruleset: Ruleset, proc: Procedure, steps: Steps, writers: Mapping[str, StepWriter],
+def write(ruleset: CompiledRuleset, proc: CompiledProcedure, steps: Steps, writers: Mapping[str, StepWriter],
           helpers: Mapping[str, object], top: bool = True, out: frozenset[str] | None = None,
           bound: Mapping[str, object] | None = None, listing: list[str] | None = None) -> Program:
     """The program of a procedure's steps; with `out` (a best_of's body, not `top`) it also knows the names

@@ -20,7 +20,7 @@ from interpreter.errors import LimitExceeded, Location
 from interpreter.procedure.context import Function, Ran
 from interpreter.procedure.kinds import function_of
 from interpreter.procedure.records import NoteRecord, Record, RollRecord
-from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 from interpreter.ruleset.specs import RollInto
 from interpreter.words import value_text
 
@@ -37,7 +37,7 @@ class LiveRun:
 
     __slots__ = ("dice", "functions", "ruleset", "sheet_names", "source", "steps", "trace")
 
-    def __init__(self, ruleset: Ruleset, source: Any, functions: Mapping[str, Callable[..., Any]],
+    def __init__(self, ruleset: CompiledRuleset, source: Any, functions: Mapping[str, Callable[..., Any]],
                  sheet_names: tuple[str, ...] = (), traced: bool = False) -> None:
         self.ruleset = ruleset
         self.source = source
@@ -61,11 +61,11 @@ class LiveRun:
             if self.dice > limits.MAX_RUN_DICE:
                 self.thrown(0, where)
             return value
-        from interpreter.dice.trace import Roll
+        from interpreter.dice.trace import RollTrace
 
         traces: list[RawTuple] = []
         value, count = expr.rolled(env, self.source, traces)
-        self.trace.append(RollRecord(name, expr, env, Roll(value, traces, env)))
+        self.trace.append(RollRecord(name, expr, env, RollTrace(value, traces, env)))
         self.thrown(count, where)
         return value
 
@@ -109,7 +109,7 @@ class LiveRun:
                 self.trace = trace
         return outcome, values, {k: start[k] for k in sheet} if sheet else _NO_SHEET
 
-    def run(self, proc: Procedure, env: dict[str, object]) -> Ran:
+    def run(self, proc: CompiledProcedure, env: dict[str, object]) -> Ran:
         """Run a procedure's function over these starting names (changed in place: the sheet's as left)."""
         function: Function = function_of(self.ruleset, proc)
         return function(self, env)

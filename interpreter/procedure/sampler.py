@@ -24,7 +24,7 @@ from interpreter.procedure.run_context import LiveRun
 from interpreter.procedure.start import finished, sheet_names, start_env, worded_value
 from interpreter.procedure.writing import unchanged
 from interpreter.record import record
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 from interpreter.ruleset.params import find_procedure
 from interpreter.ruleset.tables import may_be_absent, table_functions
 
@@ -32,12 +32,12 @@ Sample = tuple[Any, ...]  # (outcome, value, ...): the values in the procedure's
 Sampler = Callable[[random.Random], Sample]
 
 
-def sampler(ruleset: Ruleset, name: str, args: Mapping[str, object]) -> Sampler:
+def sampler(ruleset: CompiledRuleset, name: str, args: Mapping[str, object]) -> Sampler:
     """A function giving one sampled run of the procedure with these parameters for a generator."""
     return _sampler(ruleset, name, args)[0]
 
 
-def _sampler(ruleset: Ruleset, name: str, args: Mapping[str, object]) -> tuple[Sampler, Callable[[], int]]:
+def _sampler(ruleset: CompiledRuleset, name: str, args: Mapping[str, object]) -> tuple[Sampler, Callable[[], int]]:
     """The sampler, and a function giving the work (steps and dice) of the last run it made."""
     proc = find_procedure(ruleset, name)
     start = start_env(ruleset, proc, args)
@@ -73,7 +73,7 @@ def _sampler(ruleset: Ruleset, name: str, args: Mapping[str, object]) -> tuple[S
 
 
 @record
-class Samples:
+class SampleCounts:
     """How often each outcome and each value came up in a number of sampled runs."""
 
     ruleset: str
@@ -84,7 +84,7 @@ class Samples:
     values: Mapping[str, Mapping[object, int]]
 
 
-def sample(ruleset: Ruleset, name: str, args: Mapping[str, object], times: int, seed: int | None = None) -> Samples:
+def sample(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], times: int, seed: int | None = None) -> SampleCounts:
     """Run a procedure `times` times with dice from `random.Random(seed)` and count what came up."""
     if not 1 <= times <= limits.MAX_SAMPLES:
         raise LimitExceeded(f"{times} runs asked for; a sample is 1 to {limits.MAX_SAMPLES} runs")
@@ -104,7 +104,7 @@ def sample(ruleset: Ruleset, name: str, args: Mapping[str, object], times: int, 
         outcomes[got[0]] = outcomes.get(got[0], 0) + 1
         for counts, value in zip(values, got[1:], strict=True):
             counts[value] = counts.get(value, 0) + 1
-    return Samples(ruleset.id, proc.name, times, seed, outcomes,
+    return SampleCounts(ruleset.id, proc.name, times, seed, outcomes,
                    {v: dict(sorted(c.items(), key=_order)) for v, c in zip(proc.values, values, strict=True)})
 
 
@@ -130,4 +130,4 @@ def _order(item: tuple[object, int]) -> tuple[int, object, str]:
     return (1, 0, str(value))
 
 
-__all__ = ["Sample", "Sampler", "Samples", "sample", "sampler"]
+__all__ = ["Sample", "SampleCounts", "Sampler", "sample", "sampler"]

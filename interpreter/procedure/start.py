@@ -11,11 +11,11 @@ from interpreter.errors import BadParameter, EvaluationError, Location
 from interpreter.hints import shown
 from interpreter.procedure.writing import fixed_names
 from interpreter.ruleset.liveness import SHEET
-from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 from interpreter.ruleset.params import bind
 
 
-def start_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, object],
+def start_env(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object],
               sheet: Mapping[str, object] | None = None) -> dict[str, object]:
     """The starting env of a run: parameters checked and bound, constants, outcome ranks, and the sheet's names.
 
@@ -36,7 +36,7 @@ def start_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, object],
     return env
 
 
-def _check_dice_params(proc: Procedure, params: Mapping[str, object], env: Mapping[str, object]) -> None:
+def _check_dice_params(proc: CompiledProcedure, params: Mapping[str, object], env: Mapping[str, object]) -> None:
     """A dice expression given for a parameter names only what the run knows, whatever branch it takes."""
     for param in proc.params:
         value = params.get(param.name)
@@ -47,19 +47,19 @@ def _check_dice_params(proc: Procedure, params: Mapping[str, object], env: Mappi
                                    hint="give dice such as 1d8, or a whole number")
 
 
-def sheet_names(ruleset: Ruleset, sheet: Mapping[str, object] | None) -> tuple[str, ...]:
+def sheet_names(ruleset: CompiledRuleset, sheet: Mapping[str, object] | None) -> tuple[str, ...]:
     """The names a bound sheet adds to the constants."""
     return tuple(k for k in sheet or () if k not in ruleset.constants)
 
 
-def finished(proc: Procedure, outcome: str | None) -> str:
+def finished(proc: CompiledProcedure, outcome: str | None) -> str:
     """A run's outcome; a run that ended without one is an error in the procedure."""
     if outcome is None:
         raise EvaluationError(f"procedure '{proc.name}' ended without an outcome", proc.where)
     return outcome
 
 
-def worded(proc: Procedure, name: str, value: object) -> object:
+def worded(proc: CompiledProcedure, name: str, value: object) -> object:
     """A reported value as its declared word, when it has one (formulas keep the number)."""
     return worded_value(proc.value_words.get(name), value)
 
@@ -71,7 +71,7 @@ def worded_value(words: Mapping[int, str] | None, value: object) -> object:
     return words.get(value, value)
 
 
-def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, object], where: Location | None = None) -> dict[str, object]:
+def initial_env(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object], where: Location | None = None) -> dict[str, object]:
     """The names a procedure starts with: constants and named dice its steps read, its outcomes' ranks, then
     its parameters."""
     env = dict(base_env(ruleset, proc))
@@ -85,7 +85,7 @@ def initial_env(ruleset: Ruleset, proc: Procedure, args: Mapping[str, object], w
     return env
 
 
-def base_env(ruleset: Ruleset, proc: Procedure) -> Mapping[str, object]:
+def base_env(ruleset: CompiledRuleset, proc: CompiledProcedure) -> Mapping[str, object]:
     """The constants and named dice a procedure reads (every one when that is not known), its outcomes'
     ranks, and the names a run without a sheet gives; worked out once, kept on the procedure."""
     found = proc.memo.base

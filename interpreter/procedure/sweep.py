@@ -12,9 +12,9 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Mapping, Sequence
 
-from interpreter.procedure.odds import Odds, odds
+from interpreter.procedure.odds import ExactOdds, odds
 from interpreter.record import record
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 from interpreter.ruleset.params import find_procedure
 
 
@@ -24,7 +24,7 @@ class Point:
 
     at: tuple[str, ...]
     args: Mapping[str, object]
-    odds: Odds
+    odds: ExactOdds
 
 
 @record
@@ -51,7 +51,7 @@ class Sweep:
         return tuple(seen)
 
 
-def sweep(ruleset: Ruleset, name: str, fixed: Mapping[str, object], axes: Sequence[tuple[str, Sequence[str]]],
+def sweep(ruleset: CompiledRuleset, name: str, fixed: Mapping[str, object], axes: Sequence[tuple[str, Sequence[str]]],
           sheet: Mapping[str, object] | None = None, each: Callable[[], None] | None = None) -> Sweep:
     """The odds of `name` at every combination of the swept values, with `fixed` for the other parameters.
 

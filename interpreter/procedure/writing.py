@@ -40,7 +40,7 @@ if TYPE_CHECKING:
     from interpreter.dice.expr import DiceExpr
     from interpreter.formula.compile import Formula
     from interpreter.ruleset.kind import Kinds
-    from interpreter.ruleset.model import Procedure, Ruleset
+    from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
     from interpreter.ruleset.specs import RollInto, Step, Steps
 
 StepWriter = Callable[["Writer", Any], None]
@@ -64,7 +64,7 @@ class Writer(ABC):
     env = "E"  # the code of the run's names, as a call hands them to its context
     stopped = "st"  # the code of the flag set when the procedure (or a best_of run) stops
 
-    def __init__(self, ruleset: Ruleset, proc: Procedure, code: Code, writers: Mapping[str, StepWriter],
+    def __init__(self, ruleset: CompiledRuleset, proc: CompiledProcedure, code: Code, writers: Mapping[str, StepWriter],
                  top: bool = True, bound: Mapping[str, object] | None = None) -> None:
         self.ruleset = ruleset
         self.proc = proc  # the procedure whose steps these are (a best_of ranks by its outcomes)

@@ -1,4 +1,4 @@
-"""Turning a validated document into an immutable Ruleset, with the checks a schema cannot make."""
+"""Turning a validated document into an immutable CompiledRuleset, with the checks a schema cannot make."""
 
 from __future__ import annotations
 
@@ -17,7 +17,17 @@ from interpreter.ruleset.entries import selected_traits
 from interpreter.ruleset.kind import Kinds
 from interpreter.ruleset.lazy import Procedures
 from interpreter.ruleset.liveness import with_liveness
-from interpreter.ruleset.model import Derived, Example, Note, Param, Procedure, Ruleset, SheetSpec, Table, Trait
+from interpreter.ruleset.model import (
+    CompiledProcedure,
+    CompiledRuleset,
+    Derived,
+    Example,
+    Note,
+    Param,
+    SheetSpec,
+    Table,
+    Trait,
+)
 from interpreter.ruleset.samples import compile_samples
 from interpreter.ruleset.sheet_links import acts_on_final, restated
 from interpreter.ruleset.sheet_section import compile_sheet
@@ -37,7 +47,7 @@ class Compiler(CompileContext):
         self.kinds = kinds  # step key -> its kind, in the order keys are tried
 
     # -- sections ------------------------------------------------------------------------
-    def compile(self, fresh: Callable[[], Ruleset] | None = None) -> Ruleset:
+    def compile(self, fresh: Callable[[], CompiledRuleset] | None = None) -> CompiledRuleset:
         """The compiled ruleset; raise Invalid with every problem found.
 
         ``fresh`` is given when these exact bytes compiled without a problem before: the
@@ -88,7 +98,7 @@ class Compiler(CompileContext):
                             MappingProxyType(raw_procedures), MappingProxyType(effects),
                             MappingProxyType(takers(effects, raw_procedures, self.kinds)))
         specs = data.get("procedures") or {}
-        procedures: Mapping[str, Procedure]
+        procedures: Mapping[str, CompiledProcedure]
         if fresh is not None:
             procedures = self.lazy(specs, base, sections, fresh, tables)
         else:
@@ -108,7 +118,7 @@ class Compiler(CompileContext):
             p.name in self.broken or p.name.startswith(tuple(self.broken_prefixes))))]
         if self.problems:
             raise Invalid(self.problems)
-        return Ruleset(
+        return CompiledRuleset(
             id=data["ruleset"], title=data.get("title", ""), description=data.get("description", ""),
             file=self.doc.file, constants=MappingProxyType(constants), dice=MappingProxyType(named_dice),
             traits=MappingProxyType(traits), derived=MappingProxyType(derived), tables=tables,
@@ -118,11 +128,11 @@ class Compiler(CompileContext):
         )
 
     def lazy(self, specs: Mapping[str, Any], base: set[str], sections: Sections,
-             fresh: Callable[[], Ruleset], tables: Mapping[str, Any]) -> Procedures[Procedure]:
+             fresh: Callable[[], CompiledRuleset], tables: Mapping[str, Any]) -> Procedures[CompiledProcedure]:
         """The procedures, each compiled when first read (the checks across procedures passed before)."""
         bare = Procedures(tuple(specs), lambda name: self.procedure(name, specs[name], base, sections))
 
-        def compiled(name: str) -> Procedure:
+        def compiled(name: str) -> CompiledProcedure:
             check_size(name, specs, self.where, self.kinds)  # (refused as it is: compiling it afresh takes longer)
             return self.trusted(lambda: with_liveness(bare[name], sections.dice, tables, bare, self.kinds),
                                 lambda: fresh().procedures[name])
@@ -181,7 +191,7 @@ class Compiler(CompileContext):
             if name not in state:
                 visit(name, [name])
 
-    def procedure(self, name: str, spec: dict[str, Any], base: set[str], sections: Sections) -> Procedure:
+    def procedure(self, name: str, spec: dict[str, Any], base: set[str], sections: Sections) -> CompiledProcedure:
         path: P = ("procedures", name)
         check_size(name, self.data.get("procedures") or {}, self.where, self.kinds)
         outcomes = tuple(spec.get("outcomes") or {})
@@ -237,7 +247,7 @@ class Compiler(CompileContext):
             if v not in ctx.bound and v not in {p.name for p in params} and v not in ctx.writable | readable:
                 self.problem(SchemaViolation(f"value '{v}' is never set by the steps of '{name}'",
                                              self.where(path + ("values", v), key=True)))
-        return Procedure(name, spec.get("summary", ""), params, outcomes,
+        return CompiledProcedure(name, spec.get("summary", ""), params, outcomes,
                          MappingProxyType(dict(spec.get("outcomes") or {})), values,
                          MappingProxyType(_value_help(spec)), steps, tuple(spec.get("refs") or ()),
                          self.where(path, key=True), spec.get("sheet", "none"),
@@ -300,7 +310,7 @@ class Compiler(CompileContext):
             self.problem(SchemaViolation(f"min {least} is above max {most}: no value would be allowed",
                                          self.where(path)))
 
-    def check_calls(self, procedures: dict[str, Procedure]) -> None:
+    def check_calls(self, procedures: dict[str, CompiledProcedure]) -> None:
         """Calls must name existing procedures and parameters and must not recurse."""
         graph: dict[str, set[str]] = {}
         for proc in procedures.values():
@@ -334,7 +344,7 @@ class Compiler(CompileContext):
                     + ("" if start in callees else " through other procedures"),
                     procedures[start].where, "a procedure may not call itself"))
 
-    def example(self, index: int, spec: dict[str, Any], procedures: Mapping[str, Procedure] | None) -> Example:
+    def example(self, index: int, spec: dict[str, Any], procedures: Mapping[str, CompiledProcedure] | None) -> Example:
         """An example; its procedure and outcome are checked unless ``procedures`` is None (checked before)."""
         path: P = ("examples", index)
         proc = procedures.get(spec["procedure"]) if procedures is not None else None

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter import limits
 from interpreter.errors import LimitExceeded
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.tracks import MARKS, box_numbers, sorted_marks
 
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from interpreter.load.document import Document
 
 
-def evaluate_derived(ruleset: Ruleset, env: dict[str, object], with_state: bool = True) -> None:
+def evaluate_derived(ruleset: CompiledRuleset, env: dict[str, object], with_state: bool = True) -> None:
     """Compute every derived value from the traits (and state values) in env, in dependency order.
 
     Without ``with_state`` the derived values that read sheet state are left out (the state
@@ -39,7 +39,7 @@ def evaluate_derived(ruleset: Ruleset, env: dict[str, object], with_state: bool 
             waiting.discard(name)
 
 
-def refresh(ruleset: Ruleset, env: dict[str, Any], doc: Document | None = None) -> None:
+def refresh(ruleset: CompiledRuleset, env: dict[str, Any], doc: Document | None = None) -> None:
     """Recompute what follows from the sheet's values: derived values, box tracks, resource maxima.
 
     A box track's size is refused past ``limits.MAX_TRACK_BOXES`` (at the sheet's trait that makes
@@ -75,7 +75,7 @@ def refresh(ruleset: Ruleset, env: dict[str, Any], doc: Document | None = None) 
             env[name] = value.maximum
 
 
-def statuses(ruleset: Ruleset, env: Mapping[str, object]) -> list[str]:
+def statuses(ruleset: CompiledRuleset, env: Mapping[str, object]) -> list[str]:
     """The names of the status conditions that hold."""
     spec = ruleset.sheet
     if spec is None:
@@ -84,7 +84,7 @@ def statuses(ruleset: Ruleset, env: Mapping[str, object]) -> list[str]:
     return [name for name, f in spec.status.items() if f.evaluate(env, functions)]
 
 
-def final_states(ruleset: Ruleset, env: Mapping[str, object]) -> list[str]:
+def final_states(ruleset: CompiledRuleset, env: Mapping[str, object]) -> list[str]:
     """The names of the final states (states that end play, such as dead) that hold."""
     spec = ruleset.sheet
     if spec is None or not spec.final:

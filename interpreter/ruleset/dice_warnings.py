@@ -11,8 +11,8 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import Location
-from interpreter.ruleset.model import Ruleset
-from interpreter.ruleset.specs import Roll, walk
+from interpreter.ruleset.model import CompiledRuleset
+from interpreter.ruleset.specs import RollStep, walk
 
 if TYPE_CHECKING:
     from interpreter.load.document import Document
@@ -30,7 +30,7 @@ class _Nowhere:
 _NOWHERE = _Nowhere()
 
 
-def dice_warnings(ruleset: Ruleset, doc: Document | Callable[[], Document]) -> list[str]:
+def dice_warnings(ruleset: CompiledRuleset, doc: Document | Callable[[], Document]) -> list[str]:
     """Every warning about the ruleset's dice: its named dice, its tables' dice and its roll steps.
 
     `doc` is the ruleset's document, or a function giving it (read only when there is a warning to place)."""
@@ -46,7 +46,7 @@ def dice_warnings(ruleset: Ruleset, doc: Document | Callable[[], Document]) -> l
     return out
 
 
-def _expressions(ruleset: Ruleset, doc: Document | _Nowhere) -> Iterator[tuple[Any, Location]]:
+def _expressions(ruleset: CompiledRuleset, doc: Document | _Nowhere) -> Iterator[tuple[Any, Location]]:
     """Each dice expression of the ruleset written in its file, with where it is written."""
     for name, expr in ruleset.dice.items():
         yield expr, doc.where(("dice", name))
@@ -55,7 +55,7 @@ def _expressions(ruleset: Ruleset, doc: Document | _Nowhere) -> Iterator[tuple[A
             yield table.die, doc.where(("tables", name, "die"))
     for proc in ruleset.procedures.values():
         for step in walk(proc.steps):
-            if isinstance(step.spec, Roll):
+            if isinstance(step.spec, RollStep):
                 for r in step.spec.rolls:
                     if r.expr is not None:
                         yield r.expr, r.where

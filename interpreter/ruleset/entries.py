@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from interpreter.ruleset.model import Ruleset, SheetField
+from interpreter.ruleset.model import CompiledRuleset, SheetField
 
 FIELD = "#field:"  # private env prefix: the traits a bound sheet's `trait_groups` field names
 
 
-def entry_trait(ruleset: Ruleset, field: SheetField, entry: str) -> str | None:
+def entry_trait(ruleset: CompiledRuleset, field: SheetField, entry: str) -> str | None:
     """The trait (by name or label, in any letter case) of one of the field's groups an entry names."""
     head = " ".join(entry.partition(":")[0].split()).casefold()
     for trait in ruleset.traits.values():
@@ -19,20 +19,20 @@ def entry_trait(ruleset: Ruleset, field: SheetField, entry: str) -> str | None:
     return None
 
 
-def named_traits(ruleset: Ruleset, field: SheetField, entries: Iterable[object]) -> frozenset[str]:
+def named_traits(ruleset: CompiledRuleset, field: SheetField, entries: Iterable[object]) -> frozenset[str]:
     """The traits a list of entries names."""
     found = (entry_trait(ruleset, field, entry) for entry in entries if isinstance(entry, str))
     return frozenset(name for name in found if name is not None)
 
 
-def trait_fields(ruleset: Ruleset) -> list[SheetField]:
+def trait_fields(ruleset: CompiledRuleset) -> list[SheetField]:
     """The list fields whose entries name traits."""
     if ruleset.sheet is None:
         return []
     return [f for f in ruleset.sheet.fields.values() if f.kind == "list" and f.trait_groups]
 
 
-def flags(ruleset: Ruleset, param: str, trait: str | None, sheet_env: Mapping[str, object] | None) -> dict[str, bool]:
+def flags(ruleset: CompiledRuleset, param: str, trait: str | None, sheet_env: Mapping[str, object] | None) -> dict[str, bool]:
     """`PARAM_in_GROUP` for every trait group and `PARAM_in_FIELD` for every field naming traits:
     whether the parameter named a trait of that group, or a trait the sheet's field has an entry for."""
     env: Mapping[str, object] = sheet_env or {}

@@ -29,7 +29,7 @@ from interpreter.ruleset.specs import Assign, Step, Steps, walk
 
 if TYPE_CHECKING:
     from interpreter.ruleset.kind import Kinds
-    from interpreter.ruleset.model import Procedure
+    from interpreter.ruleset.model import CompiledProcedure
 
 ALL = "*"  # every name the procedure writes
 SHEET = "#sheet"  # every name a bound character sheet gives
@@ -162,8 +162,8 @@ def names(formula: Any) -> Names:
     return formula.names if formula is not None else frozenset()
 
 
-def with_liveness(proc: Procedure, dice: Mapping[str, Any], tables: Mapping[str, Any],
-                  procedures: Mapping[str, Procedure], kinds: Kinds) -> Procedure:
+def with_liveness(proc: CompiledProcedure, dice: Mapping[str, Any], tables: Mapping[str, Any],
+                  procedures: Mapping[str, CompiledProcedure], kinds: Kinds) -> CompiledProcedure:
     """The procedure with each step knowing the names still live after it (see liveness)."""
     liveness = Liveness(dice, tables, [p.name for p in proc.params if p.type == "dice"], procedures, kinds)
     end = set(proc.values) | ({SHEET} if proc.sheet != "none" else set())

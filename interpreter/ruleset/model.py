@@ -49,7 +49,7 @@ class Memo:
 
 
 @record
-class Procedure:
+class CompiledProcedure:
     """A named procedure: parameters, ordered outcomes (best first), values and steps."""
 
     name: str
@@ -161,7 +161,7 @@ class Example:
 
 
 @record
-class Ruleset:
+class CompiledRuleset:
     """A whole compiled ruleset."""
 
     id: str
@@ -173,7 +173,7 @@ class Ruleset:
     traits: Mapping[str, Trait]
     derived: Mapping[str, Derived]
     tables: Mapping[str, Table]
-    procedures: Mapping[str, Procedure]
+    procedures: Mapping[str, CompiledProcedure]
     notes: Mapping[str, Note]
     examples: tuple[Example, ...]
     extra: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))  # top-level keys as written
@@ -295,16 +295,16 @@ def track_names(track: Track) -> tuple[str, ...]:
 
 
 __all__ = [
+    "CompiledProcedure",
+    "CompiledRuleset",
     "CreationRule",
     "Derived",
     "Example",
     "FinalState",
     "Note",
     "Param",
-    "Procedure",
     "Resource",
     "Row",
-    "Ruleset",
     "SheetField",
     "SheetSpec",
     "StateValue",

@@ -15,7 +15,7 @@ from interpreter.dice import expr as dice
 from interpreter.errors import BadParameter, RulesError
 from interpreter.hints import shown, suggest
 from interpreter.ruleset.entries import flags
-from interpreter.ruleset.model import Param, Procedure, Ruleset
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Param
 from interpreter.ruleset.param_values import param_value
 from interpreter.ruleset.sheet_sum import looks_like_names, sheet_sum, trait_named
 from interpreter.words import value_text
@@ -23,7 +23,7 @@ from interpreter.words import value_text
 FLAG_WORDS = ("true", "false", "1", "0", "yes", "no")
 
 
-def find_procedure(ruleset: Ruleset, name: str) -> Procedure:
+def find_procedure(ruleset: CompiledRuleset, name: str) -> CompiledProcedure:
     """The named procedure, or an error suggesting the closest names."""
     try:
         return ruleset.procedures[name]
@@ -82,8 +82,8 @@ def _suggest_option(text: str, param: Param) -> str | None:
     return suggest(text, param.options) if param.options else None
 
 
-def bind(proc: Procedure, args: Mapping[str, object], sheet_env: Mapping[str, object] | None = None,
-         ruleset: Ruleset | None = None) -> dict[str, object]:
+def bind(proc: CompiledProcedure, args: Mapping[str, object], sheet_env: Mapping[str, object] | None = None,
+         ruleset: CompiledRuleset | None = None) -> dict[str, object]:
     """Check and convert the given arguments against the procedure's parameters.
 
     A value of None is a parameter not given (its default applies). With a sheet, a number may
@@ -119,7 +119,7 @@ def bind(proc: Procedure, args: Mapping[str, object], sheet_env: Mapping[str, ob
     return bound
 
 
-def _restated(proc: Procedure, bound: Mapping[str, object], sheet_env: Mapping[str, object]) -> dict[str, object]:
+def _restated(proc: CompiledProcedure, bound: Mapping[str, object], sheet_env: Mapping[str, object]) -> dict[str, object]:
     """The parameters that restate a sheet value, read from the sheet: a given value must be the sheet's."""
     out: dict[str, object] = {}
     for param in proc.params:
@@ -138,7 +138,7 @@ def _plain(value: object) -> str:
     return shown(value) if isinstance(value, str) else value_text(value)
 
 
-def _named(param: Param, text: str, sheet_env: Mapping[str, object] | None, ruleset: Ruleset | None) -> dict[str, object]:
+def _named(param: Param, text: str, sheet_env: Mapping[str, object] | None, ruleset: CompiledRuleset | None) -> dict[str, object]:
     """A number or flag parameter given sheet names (`STR`, `str`, `Dexterity+Firearms`), with its trait flags."""
     if sheet_env is None:
         try:
@@ -155,7 +155,7 @@ def _named(param: Param, text: str, sheet_env: Mapping[str, object] | None, rule
     return out
 
 
-def _trait_param(param: Param, text: object, sheet_env: Mapping[str, object] | None, ruleset: Ruleset | None) -> dict[str, object]:
+def _trait_param(param: Param, text: object, sheet_env: Mapping[str, object] | None, ruleset: CompiledRuleset | None) -> dict[str, object]:
     if ruleset is None or sheet_env is None:
         raise BadParameter(f"parameter '{param.name}' names a trait of a character sheet: give --sheet FILE")
     found = trait_named(ruleset, text) if isinstance(text, str) else None
@@ -167,7 +167,7 @@ def _trait_param(param: Param, text: object, sheet_env: Mapping[str, object] | N
     return out
 
 
-def trait_argument(ruleset: Ruleset, text: object) -> str | None:
+def trait_argument(ruleset: CompiledRuleset, text: object) -> str | None:
     """The trait a trait parameter's value names (`Firearms`, `firearms`), or None."""
     return trait_named(ruleset, text) if isinstance(text, str) else None
 

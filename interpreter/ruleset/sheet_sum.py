@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from interpreter import limits
 from interpreter.errors import BadParameter
 from interpreter.hints import shown, suggest
-from interpreter.ruleset.model import Param, Ruleset
+from interpreter.ruleset.model import CompiledRuleset, Param
 
 __all__ = ["looks_like_names", "sheet_sum", "trait_named"]
 
@@ -34,7 +34,7 @@ def _unique(word: str, names: list[str]) -> str | None:
     return found[0] if len(found) == 1 else None
 
 
-def trait_named(ruleset: Ruleset, word: str) -> str | None:
+def trait_named(ruleset: CompiledRuleset, word: str) -> str | None:
     """The trait a word names: its name as written, in another letter case, or its label; else None."""
     if word in ruleset.traits:
         return word
@@ -46,7 +46,7 @@ def trait_named(ruleset: Ruleset, word: str) -> str | None:
     return found
 
 
-def _resolve(param: Param, word: str, env: Mapping[str, object], ruleset: Ruleset | None) -> str:
+def _resolve(param: Param, word: str, env: Mapping[str, object], ruleset: CompiledRuleset | None) -> str:
     """The sheet name a word means, or an error with the closest name."""
     if word in env and not word.startswith("#"):
         return word
@@ -61,7 +61,7 @@ def _resolve(param: Param, word: str, env: Mapping[str, object], ruleset: Rulese
     return found
 
 
-def sheet_sum(param: Param, text: str, env: Mapping[str, object], ruleset: Ruleset | None) -> tuple[object, str | None]:
+def sheet_sum(param: Param, text: str, env: Mapping[str, object], ruleset: CompiledRuleset | None) -> tuple[object, str | None]:
     """The value of sheet names (and whole numbers) added together, and the one name when only one is given."""
     parts = _PARTS.findall(text)
     if param.type == "flag":

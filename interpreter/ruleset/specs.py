@@ -87,7 +87,7 @@ class RollInto:
 
 
 @record
-class Roll(StepSpec):
+class RollStep(StepSpec):
     rolls: tuple[RollInto, ...]
 
 

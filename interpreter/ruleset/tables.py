@@ -13,7 +13,7 @@ from typing import Any
 from interpreter.errors import EvaluationError, RulesError, SchemaViolation
 from interpreter.load.document import Path
 from interpreter.ruleset.context import CompileContext, Scope
-from interpreter.ruleset.model import Procedure, Row, Ruleset, Table
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Row, Table
 from interpreter.ruleset.specs import TableLookup, walk
 
 P = Path
@@ -96,7 +96,7 @@ def _listing(numbers: list[int]) -> str:
     return text
 
 
-def table_functions(ruleset: Ruleset) -> dict[str, Callable[[object], object]]:
+def table_functions(ruleset: CompiledRuleset) -> dict[str, Callable[[object], object]]:
     """Number-keyed tables as one-argument functions for formulas, each made when first called for.
 
     (A lazily compiled ruleset compiles a table when first read; looking one up here does not
@@ -110,7 +110,7 @@ class _Lookups(dict[str, Callable[[object], object]]):
 
     __slots__ = ("ruleset",)
 
-    def __init__(self, ruleset: Ruleset):
+    def __init__(self, ruleset: CompiledRuleset):
         super().__init__()
         self.ruleset = ruleset
 
@@ -131,7 +131,7 @@ class _Lookups(dict[str, Callable[[object], object]]):
         return isinstance(name, str) and self.get(name) is not None
 
 
-def _lookup(ruleset: Ruleset, table: Table) -> Callable[[object], object]:
+def _lookup(ruleset: CompiledRuleset, table: Table) -> Callable[[object], object]:
     def lookup(key: Any) -> Any:
         row = table.row_for(int(key))
         if row is None:
@@ -142,7 +142,7 @@ def _lookup(ruleset: Ruleset, table: Table) -> Callable[[object], object]:
     return lookup
 
 
-def may_be_absent(ruleset: Ruleset, proc: Procedure) -> frozenset[str]:
+def may_be_absent(ruleset: CompiledRuleset, proc: CompiledProcedure) -> frozenset[str]:
     """The names a table step of the procedure may leave absent: bound by some rows only, or a value some
     row lacks."""
     out: set[str] = set()

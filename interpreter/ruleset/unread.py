@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from interpreter.errors import RulesError
 from interpreter.hints import suggest
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 
 if TYPE_CHECKING:
     from interpreter.load.document import Document
@@ -37,7 +37,7 @@ def _texts(node: object, skip: tuple[str, ...] = ()) -> Iterator[str]:
         first = False
 
 
-def unread_constants(ruleset: Ruleset, data: object, doc: Document) -> list[RulesError]:
+def unread_constants(ruleset: CompiledRuleset, data: object, doc: Document) -> list[RulesError]:
     """A warning for each constant an overlay adds that its base does not have and no text of the ruleset reads."""
     added = [path.removeprefix("$.constants.") for path, what in ruleset.changes
              if what == "added" and path.startswith("$.constants.") and path.count(".") == 2]

@@ -17,7 +17,7 @@ from interpreter.errors import BadParameter, Location
 from interpreter.hints import suggest
 from interpreter.ruleset.derived import evaluate_derived, refresh, statuses
 from interpreter.ruleset.entries import FIELD, named_traits, trait_fields
-from interpreter.ruleset.model import Ruleset, SheetSpec, Track
+from interpreter.ruleset.model import CompiledRuleset, SheetSpec, Track
 from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.tracks import EMPTY, MARKS, as_written, boxes_written, drawable
 
@@ -35,7 +35,7 @@ def _at(doc: Document | None, path: tuple[Any, ...]) -> Location | None:
     return doc.where(path) if doc is not None else None
 
 
-def bind(ruleset: Ruleset, data: Mapping[str, Any], doc: Document | None = None) -> dict[str, Any]:
+def bind(ruleset: CompiledRuleset, data: Mapping[str, Any], doc: Document | None = None) -> dict[str, Any]:
     """The names of a sheet's data for a procedure run; missing values take their defaults."""
     spec: SheetSpec | None = ruleset.sheet
     env: dict[str, object] = dict(ruleset.constants)
@@ -107,7 +107,7 @@ def _marks(track: Track, raw: object, doc: Document | None) -> tuple[int, ...]:
     return tuple(marks)
 
 
-def _choices(ruleset: Ruleset, spec: SheetSpec, choices: object, env: dict[str, object]) -> None:
+def _choices(ruleset: CompiledRuleset, spec: SheetSpec, choices: object, env: dict[str, object]) -> None:
     """The names a sheet's choices give: the traits a field names, and each field flag."""
     for field in trait_fields(ruleset):
         entries = choices.get(field.name) if isinstance(choices, Mapping) else None
@@ -124,7 +124,7 @@ def _entry_key(entry: str) -> str:
     return " ".join(entry.casefold().split())
 
 
-def sheet_paths(ruleset: Ruleset) -> Iterator[tuple[str, tuple[object, ...]]]:
+def sheet_paths(ruleset: CompiledRuleset) -> Iterator[tuple[str, tuple[object, ...]]]:
     """Each env name that is stored on a sheet, with its path in the sheet file."""
     for name in ruleset.traits:
         yield name, ("traits", name)
@@ -143,19 +143,19 @@ def sheet_paths(ruleset: Ruleset) -> Iterator[tuple[str, tuple[object, ...]]]:
         yield name, ("state", name)
 
 
-def _sheet(ruleset: Ruleset) -> SheetSpec:
+def _sheet(ruleset: CompiledRuleset) -> SheetSpec:
     assert ruleset.sheet is not None, "only a ruleset with a sheet section binds sheets"
     return ruleset.sheet
 
 
-def stored(ruleset: Ruleset, name: str, value: Any, like: Any = None) -> Any:
+def stored(ruleset: CompiledRuleset, name: str, value: Any, like: Any = None) -> Any:
     """An env value as it is written on the sheet: box marks the way the sheet writes the track (see as_written)."""
     if name.startswith(MARKS):
         return as_written(_sheet(ruleset).tracks[name[len(MARKS):]], value, like)
     return value
 
 
-def changed_paths(ruleset: Ruleset, before: Mapping[str, object], after: Mapping[str, object],
+def changed_paths(ruleset: CompiledRuleset, before: Mapping[str, object], after: Mapping[str, object],
                   data: Mapping[str, object] | None = None) -> list[tuple[tuple[object, ...], object, object]]:
     """(path, old, new) for every stored value a procedure changed, written as the sheet writes it."""
     out = []
@@ -170,7 +170,7 @@ def changed_paths(ruleset: Ruleset, before: Mapping[str, object], after: Mapping
 __all__ = ["bind", "changed_paths", "evaluate_derived", "names_ruleset", "refresh", "statuses"]
 
 
-def names_ruleset(value: object, ruleset: Ruleset, sheet_file: str | None) -> bool:
+def names_ruleset(value: object, ruleset: CompiledRuleset, sheet_file: str | None) -> bool:
     """Whether a sheet's `ruleset:` names this ruleset (its id, or its file relative to the sheet), or a base or
     an overlay of it (sheet.lineage: such a sheet is read with this ruleset's rules, and the command says so)."""
     from interpreter.sheet.lineage import kin_note, names_exactly

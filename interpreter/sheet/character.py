@@ -11,7 +11,7 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from interpreter.record import field, record
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 from interpreter.sheet.view import text, view
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ class Sheet:
         return self.shown
 
 
-def character(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None = None, path: str | None = None) -> Sheet:
+def character(ruleset: CompiledRuleset, data: Mapping[str, object], doc: Document | None = None, path: str | None = None) -> Sheet:
     """The typed sheet of a sheet's data (refused, as for a run, when it breaks a standing rule)."""
     shown = view(ruleset, data, doc)
     tracks: dict[str, BoxTrack | MeterTrack] = {}

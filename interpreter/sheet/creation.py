@@ -15,7 +15,7 @@ from interpreter import limits
 from interpreter.errors import LimitExceeded, Location, RulesError, SchemaViolation
 from interpreter.hints import sorted_unique, suggest
 from interpreter.ruleset.entries import entry_trait
-from interpreter.ruleset.model import CreationRule, Ruleset, SheetField
+from interpreter.ruleset.model import CompiledRuleset, CreationRule, SheetField
 from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.texts import fill
 from interpreter.ruleset.tracks import boxes_written
@@ -70,7 +70,7 @@ def spent(rule: CreationRule, env: Mapping[str, Any], functions: Mapping[str, An
     return total
 
 
-def check(ruleset: Ruleset, data: object, doc: Document | None, creation: bool = False) -> list[RulesError]:
+def check(ruleset: CompiledRuleset, data: object, doc: Document | None, creation: bool = False) -> list[RulesError]:
     """Every problem of a sheet under the standing rules, and with `creation` the creation rules too."""
     problems: list[RulesError] = []
     if not isinstance(data, dict):
@@ -110,7 +110,7 @@ def check(ruleset: Ruleset, data: object, doc: Document | None, creation: bool =
     return sorted_unique(problems)
 
 
-def _trait_ranges(ruleset: Ruleset, traits: Mapping[str, object], doc: Document | None) -> list[RulesError]:
+def _trait_ranges(ruleset: CompiledRuleset, traits: Mapping[str, object], doc: Document | None) -> list[RulesError]:
     """Every trait of the ruleset given, as a whole number within its range."""
     problems: list[RulesError] = []
     for name, trait in ruleset.traits.items():
@@ -128,7 +128,7 @@ def _trait_ranges(ruleset: Ruleset, traits: Mapping[str, object], doc: Document 
     return problems
 
 
-def refuse_broken(ruleset: Ruleset, data: object, doc: Document | None) -> None:
+def refuse_broken(ruleset: CompiledRuleset, data: object, doc: Document | None) -> None:
     """Refuse a sheet that breaks a standing rule, before any procedure reads or changes it.
 
     The refusal is the first line `rules sheet check` prints for the sheet.
@@ -144,7 +144,7 @@ def _kind(value: object) -> str:
     return {int: "a number", float: "a number", str: "text", list: "a list", dict: "a mapping"}.get(type(value), "?")
 
 
-def _shapes(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None) -> list[RulesError]:
+def _shapes(ruleset: CompiledRuleset, data: Mapping[str, object], doc: Document | None) -> list[RulesError]:
     """The parts of a sheet that have the wrong kind of value for binding to read them."""
     out: list[RulesError] = []
     for key in ("traits", "choices", "state"):
@@ -168,7 +168,7 @@ def _shapes(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None) 
     return out
 
 
-def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Document | None, env: Mapping[str, Any]) -> list[RulesError]:
+def _state(ruleset: CompiledRuleset, state: Mapping[str, Any], doc: Document | None, env: Mapping[str, Any]) -> list[RulesError]:
     """State values the sheet holds that binding would have to cut: too many boxes, values over a maximum."""
     out: list[RulesError] = []
     spec = ruleset.sheet
@@ -205,7 +205,7 @@ def _state(ruleset: Ruleset, state: Mapping[str, Any], doc: Document | None, env
     return out
 
 
-def _field(ruleset: Ruleset, field: SheetField, value: Any, doc: Document | None, env: Mapping[str, Any], functions: Mapping[str, Any],
+def _field(ruleset: CompiledRuleset, field: SheetField, value: Any, doc: Document | None, env: Mapping[str, Any], functions: Mapping[str, Any],
            creation: bool) -> list[RulesError]:
     at = _where(doc, ("choices", field.name))
     name = field.name
@@ -233,7 +233,7 @@ def _field(ruleset: Ruleset, field: SheetField, value: Any, doc: Document | None
     return _not_options(field, entries, doc)
 
 
-def _list_problems(ruleset: Ruleset, field: SheetField, entries: list[str], doc: Document | None, at: Location | None,
+def _list_problems(ruleset: CompiledRuleset, field: SheetField, entries: list[str], doc: Document | None, at: Location | None,
                    creation: bool) -> list[RulesError] | None:
     """The problems of a list field's entries (count, repeats, traits named, entries per trait), or None to go on."""
     name = field.name
@@ -266,7 +266,7 @@ def _not_options(field: SheetField, entries: list[str], doc: Document | None) ->
     return []
 
 
-def _entry_key(ruleset: Ruleset, field: SheetField, entry: str) -> str:
+def _entry_key(ruleset: CompiledRuleset, field: SheetField, entry: str) -> str:
     """An entry as `unique` compares it: in any letter case, spaces run together; an entry that names a
     trait by its name or its label, with any spacing around the colon, is the same entry."""
     key = " ".join(entry.casefold().split())
@@ -276,7 +276,7 @@ def _entry_key(ruleset: Ruleset, field: SheetField, entry: str) -> str:
     return f"{trait}:" + " ".join(entry.partition(":")[2].casefold().split())
 
 
-def _per_trait(ruleset: Ruleset, field: SheetField, entries: list[str], doc: Document | None) -> list[RulesError]:
+def _per_trait(ruleset: CompiledRuleset, field: SheetField, entries: list[str], doc: Document | None) -> list[RulesError]:
     """At creation, no more than `per_trait` entries of a list name one trait: the first entry past it is reported."""
     most = field.per_trait
     assert most is not None, "only a field with per_trait is counted"
@@ -294,11 +294,11 @@ def _per_trait(ruleset: Ruleset, field: SheetField, entries: list[str], doc: Doc
     return []
 
 
-def _trait_words(ruleset: Ruleset, field: SheetField) -> list[str]:
+def _trait_words(ruleset: CompiledRuleset, field: SheetField) -> list[str]:
     return [t.label or t.name for t in ruleset.traits.values() if t.group in field.trait_groups]
 
 
-def _names_trait(ruleset: Ruleset, field: SheetField, entry: str) -> str | None:
+def _names_trait(ruleset: CompiledRuleset, field: SheetField, entry: str) -> str | None:
     _, colon, detail = entry.partition(":")
     if not colon or not detail.strip():
         return "should read 'TRAIT: detail'"

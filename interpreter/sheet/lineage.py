@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from interpreter.errors import RulesError
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 
 MAX_CHAIN = 16  # overlays of overlays followed at most this deep
 
@@ -22,7 +22,7 @@ def _same_file(a: str, b: str) -> bool:
         return False
 
 
-def chain(ruleset: Ruleset) -> list[Ruleset]:
+def chain(ruleset: CompiledRuleset) -> list[CompiledRuleset]:
     """The ruleset, the ruleset it extends, that one's base, and so on (each base found beside its overlay)."""
     from interpreter.pipeline import compile_ref
 
@@ -35,7 +35,7 @@ def chain(ruleset: Ruleset) -> list[Ruleset]:
     return out
 
 
-def names_exactly(value: object, ruleset: Ruleset, sheet_file: str | None) -> bool:
+def names_exactly(value: object, ruleset: CompiledRuleset, sheet_file: str | None) -> bool:
     """Whether a sheet's `ruleset:` names this very ruleset: its id, or its file relative to the sheet."""
     if value == ruleset.id:
         return True
@@ -44,7 +44,7 @@ def names_exactly(value: object, ruleset: Ruleset, sheet_file: str | None) -> bo
     return _same_file(str(Path(sheet_file).parent / value), ruleset.file)
 
 
-def kin_note(value: object, ruleset: Ruleset, sheet_file: str | None) -> str | None:
+def kin_note(value: object, ruleset: CompiledRuleset, sheet_file: str | None) -> str | None:
     """A one-line note when a sheet's `ruleset:` names a base or an overlay of `ruleset`; None when it names neither."""
     if not isinstance(value, str) or not value.strip() or names_exactly(value, ruleset, sheet_file):
         return None

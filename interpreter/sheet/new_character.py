@@ -18,7 +18,7 @@ from typing import Any
 
 from interpreter import limits
 from interpreter.errors import BadParameter, RulesError
-from interpreter.ruleset.model import CreationRule, Ruleset, SheetField
+from interpreter.ruleset.model import CompiledRuleset, CreationRule, SheetField
 from interpreter.ruleset.tables import table_functions
 from interpreter.ruleset.texts import prose
 from interpreter.sheet.bind import bind
@@ -35,7 +35,7 @@ class Unmet(Exception):
         self.reason = reason
 
 
-def default_traits(ruleset: Ruleset) -> dict[str, int]:
+def default_traits(ruleset: CompiledRuleset) -> dict[str, int]:
     """Every trait at its default, kept within its range."""
     out = {}
     for trait in ruleset.traits.values():
@@ -48,14 +48,14 @@ def default_traits(ruleset: Ruleset) -> dict[str, int]:
     return out
 
 
-def default_choices(ruleset: Ruleset) -> dict[str, object]:
+def default_choices(ruleset: CompiledRuleset) -> dict[str, object]:
     """Every field's default, as a new sheet writes it."""
     spec = ruleset.sheet
     fields = spec.fields.values() if spec is not None else ()
     return {f.name: f.default if f.default is not None else ([] if f.kind == "list" else "") for f in fields}
 
 
-def _meet(ruleset: Ruleset, rule: CreationRule, traits: dict[str, int], names: tuple[str, ...], target: int,
+def _meet(ruleset: CompiledRuleset, rule: CreationRule, traits: dict[str, int], names: tuple[str, ...], target: int,
           env: Mapping[str, object], functions: Mapping[str, object], what: str) -> None:
     """Move the named traits a dot at a time until `rule` counts `target` points on them.
 
@@ -138,7 +138,7 @@ def _meet_points(field: SheetField, value: Any, total: int) -> dict[str, int]:
     return entries
 
 
-def starting_values(ruleset: Ruleset) -> tuple[dict[str, int], dict[str, object]]:
+def starting_values(ruleset: CompiledRuleset) -> tuple[dict[str, int], dict[str, object]]:
     """The traits and choices of a new sheet, spread to meet the creation rules; Unmet when they cannot."""
     traits = default_traits(ruleset)
     choices = default_choices(ruleset)
@@ -169,7 +169,7 @@ def starting_values(ruleset: Ruleset) -> tuple[dict[str, int], dict[str, object]
     return traits, choices
 
 
-def new_sheet(ruleset: Ruleset, name: str, ref: str | None, file: str) -> str:
+def new_sheet(ruleset: CompiledRuleset, name: str, ref: str | None, file: str) -> str:
     """The text of a new sheet that passes `rules sheet check --creation`, or BadParameter naming the rule it cannot meet."""
     from interpreter.load.yaml import load_text
 
@@ -187,7 +187,7 @@ def new_sheet(ruleset: Ruleset, name: str, ref: str | None, file: str) -> str:
     return text
 
 
-def default_problems(ruleset: Ruleset) -> list[str]:
+def default_problems(ruleset: CompiledRuleset) -> list[str]:
     """How a sheet of every trait and field at its default breaks the ruleset's own rules (empty when it does not)."""
     from interpreter.load.yaml import load_text
 
@@ -215,7 +215,7 @@ def _escape(c: str) -> str:
     return f"\\u{ord(c):04x}" if ord(c) < 0x10000 else f"\\U{ord(c):08x}"
 
 
-def new_sheet_text(ruleset: Ruleset, name: str, ref: str | None = None, traits: Mapping[str, int] | None = None,
+def new_sheet_text(ruleset: CompiledRuleset, name: str, ref: str | None = None, traits: Mapping[str, int] | None = None,
                    choices: Mapping[str, object] | None = None) -> str:
     """A commented starting sheet: every trait and choice as given, or else at its default; `ref` names the ruleset."""
     chosen = {t.name: t.default if t.default is not None else 0 for t in ruleset.traits.values()}

@@ -10,20 +10,20 @@ from typing import TYPE_CHECKING
 from interpreter.errors import BadParameter, Location, RulesetLoadError
 from interpreter.hints import shown
 from interpreter.pipeline import compile_ref
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 from interpreter.sheet.file import SheetFile
 
 if TYPE_CHECKING:
     from interpreter.load.document import Document
 
 
-def open_sheet(path: str) -> tuple[SheetFile, Ruleset]:
+def open_sheet(path: str) -> tuple[SheetFile, CompiledRuleset]:
     """Read a sheet file and compile the ruleset it names."""
     handle = SheetFile.read(path)
     return handle, sheet_ruleset(handle.doc, path)
 
 
-def sheet_ruleset(doc: Document, path: str, compile: Callable[[str, Path], Ruleset] | None = None) -> Ruleset:
+def sheet_ruleset(doc: Document, path: str, compile: Callable[[str, Path], CompiledRuleset] | None = None) -> CompiledRuleset:
     """The compiled ruleset a loaded sheet names (``compile(ref, folder)`` compiles it, when given)."""
     ref = doc.data.get("ruleset") if isinstance(doc.data, dict) else None
     if not isinstance(ref, str):
@@ -53,7 +53,7 @@ def _a_ruleset_file(ref: str, folder: Path, where: Location | None) -> None:
             raise not_a_ruleset(shown(ref), where)
 
 
-def create_sheet(ref: str, out: str, name: str) -> Ruleset:
+def create_sheet(ref: str, out: str, name: str) -> CompiledRuleset:
     """Write a commented starting sheet of a ruleset that passes its creation rules; never over a file.
 
     It names no schema file: a sheet travels between players and machines, where this machine's path

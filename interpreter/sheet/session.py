@@ -10,12 +10,12 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import BadParameter
-from interpreter.procedure.odds import Odds
+from interpreter.procedure.odds import ExactOdds
 from interpreter.procedure.odds import odds as procedure_odds
-from interpreter.procedure.run import Result, run_to_end
+from interpreter.procedure.run import RunResult, run_to_end
 from interpreter.record import replace
 from interpreter.ruleset.derived import final_states, refresh
-from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 from interpreter.ruleset.params import find_procedure, trait_argument
 from interpreter.ruleset.texts import fill
 from interpreter.sheet.bind import bind, changed_paths, names_ruleset
@@ -25,14 +25,14 @@ if TYPE_CHECKING:
     from interpreter.load.document import Document
 
 
-def kin(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None) -> str | None:
+def kin(ruleset: CompiledRuleset, data: Mapping[str, object], doc: Document | None) -> str | None:
     """The one-line note to show when the sheet is for a base or an overlay of this ruleset (see sheet.lineage)."""
     from interpreter.sheet.lineage import kin_note
 
     return kin_note(data.get("ruleset"), ruleset, doc.file if doc is not None else None)
 
 
-def bound(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None, procedure: str | None = None) -> dict[str, object]:
+def bound(ruleset: CompiledRuleset, data: Mapping[str, object], doc: Document | None, procedure: str | None = None) -> dict[str, object]:
     """A sheet's names for a run, once the sheet is known to be for this ruleset (or a base or an overlay
     of it) and to keep its standing rules; with `procedure`, also once it is known that the procedure
     may act on the sheet (see `refuse_final`)."""
@@ -46,7 +46,7 @@ def bound(ruleset: Ruleset, data: Mapping[str, object], doc: Document | None, pr
     return names
 
 
-def refuse_final(ruleset: Ruleset, proc: Procedure, names: Mapping[str, object], doc: Document | None) -> None:
+def refuse_final(ruleset: CompiledRuleset, proc: CompiledProcedure, names: Mapping[str, object], doc: Document | None) -> None:
     """Refuse a sheet in a final state (such as dead) unless the procedure names it under `acts_on_final`.
 
     This is the one check of final states: a run, its odds (and their sweeps), a diff with a sheet and
@@ -63,9 +63,9 @@ def refuse_final(ruleset: Ruleset, proc: Procedure, names: Mapping[str, object],
                            f"a procedure that may (a house rule) lists it: acts_on_final: [{name}]")
 
 
-def run(ruleset: Ruleset, name: str, args: Mapping[str, object], source: object, data: Mapping[str, object],
-        doc: Document | None) -> Result:
-    """Run a procedure once with a sheet; `Result.changes` lists what it changed, as sheet paths."""
+def run(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], source: object, data: Mapping[str, object],
+        doc: Document | None) -> RunResult:
+    """Run a procedure once with a sheet; `RunResult.changes` lists what it changed, as sheet paths."""
     proc = find_procedure(ruleset, name)
     names = bound(ruleset, data, doc, name)
     result, final = run_to_end(ruleset, name, args, source, names)
@@ -81,20 +81,20 @@ def run(ruleset: Ruleset, name: str, args: Mapping[str, object], source: object,
     return replace(result, changes=tuple(changed_paths(ruleset, names, final, data)))
 
 
-def odds(ruleset: Ruleset, name: str, args: Mapping[str, object], data: Mapping[str, object], doc: Document | None) -> Odds:
+def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], data: Mapping[str, object], doc: Document | None) -> ExactOdds:
     """The exact odds of a procedure for the character of a sheet (which is read, never written)."""
     return procedure_odds(ruleset, name, args, bound(ruleset, data, doc, name))
 
 
-def apply(handle: Any, result: Result) -> None:
+def apply(handle: Any, result: RunResult) -> None:
     """Set a run's changes on an open sheet file (written by the caller, or not for a dry run)."""
     for path, _old, new in result.changes:
         handle.set(path, new)
 
 
-def run_on_file(ruleset: Ruleset, name: str, args: Mapping[str, object], source: object, path: str, *,
+def run_on_file(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], source: object, path: str, *,
                 write: bool, backup: bool = True, after: Callable[[], None] | None = None,
-                told: Callable[[str], None] | None = None) -> tuple[Result, Any]:
+                told: Callable[[str], None] | None = None) -> tuple[RunResult, Any]:
     """Run a procedure with the sheet in a file; with `write`, the changes are written back atomically.
 
     `after` runs once the procedure has run and before anything is written (the check that given

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.hints import printable
 from interpreter.ruleset.derived import statuses
-from interpreter.ruleset.model import Ruleset
+from interpreter.ruleset.model import CompiledRuleset
 from interpreter.ruleset.tracks import MARKS, draw
 from interpreter.sheet.bind import bind
 from interpreter.sheet.creation import refuse_broken
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from interpreter.load.document import Document
 
 
-def view(ruleset: Ruleset, data: Mapping[str, Any], doc: Document | None = None) -> dict[str, Any]:
+def view(ruleset: CompiledRuleset, data: Mapping[str, Any], doc: Document | None = None) -> dict[str, Any]:
     """The contract's JSON object for a sheet; a sheet that breaks a standing rule is refused, as for a run."""
     refuse_broken(ruleset, data, doc)
     env = bind(ruleset, data, doc)
@@ -47,7 +47,7 @@ def view(ruleset: Ruleset, data: Mapping[str, Any], doc: Document | None = None)
     return out
 
 
-def text(ruleset: Ruleset, shown: Mapping[str, Any]) -> str:
+def text(ruleset: CompiledRuleset, shown: Mapping[str, Any]) -> str:
     """The sheet as a few readable lines."""
     lines = [f"{printable(str(shown['name']))} ({printable(ruleset.title)})"]  # (one line, whatever the name holds)
     groups: dict[str, list[str]] = {}

@@ -20,7 +20,7 @@ procedure.program; tracing a run, sampling runs and exact odds all run that code
 - ``for_each``: `for_each`, steps run once per trait.
 
 `KINDS` is the table of them, the one list of step keys: the pipeline hands it to the compiler,
-and the compiled ruleset keeps it for running (`Ruleset.kinds`).
+and the compiled ruleset keeps it for running (`CompiledRuleset.kinds`).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ from interpreter.ruleset.kind import Kinds, distinct
 from interpreter.ruleset.kind import table as kinds_table
 
 if TYPE_CHECKING:
-    from interpreter.ruleset.model import Procedure, Ruleset
+    from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 
 KINDS: Kinds = kinds_table(let.KIND, roll.KIND, decide.KIND, stop.KIND, branch.KIND, loop.KIND, best_of.KIND,
                            contest.KIND, table.KIND, call.KIND, sheet_change.KIND, require.KIND, for_each.KIND)
@@ -67,7 +67,7 @@ def helpers(kinds: Kinds) -> Mapping[str, object]:
     return {name: f for kind in distinct(kinds) for name, f in kind.helpers.items()}
 
 
-def program_of(ruleset: Ruleset, proc: Procedure, bound: Mapping[str, Any] | None = None) -> Program:
+def program_of(ruleset: CompiledRuleset, proc: CompiledProcedure, bound: Mapping[str, Any] | None = None) -> Program:
     """The blocks of a procedure for exact odds, written the first time they are needed and kept on the procedure;
     with `bound`, written with those start values in them (see writing.unchanged)."""
     key = ("program", tuple(sorted((bound or {}).items())))
@@ -79,7 +79,7 @@ def program_of(ruleset: Ruleset, proc: Procedure, bound: Mapping[str, Any] | Non
     return program
 
 
-def _kept(proc: Procedure, key: Any, made: Any) -> Any:
+def _kept(proc: CompiledProcedure, key: Any, made: Any) -> Any:
     written = proc.memo.written
     if len(written) >= 64:  # the code of many parameter sets: the oldest go
         del written[next(iter(written))]
@@ -87,7 +87,7 @@ def _kept(proc: Procedure, key: Any, made: Any) -> Any:
     return made
 
 
-def function_of(ruleset: Ruleset, proc: Procedure, bound: Mapping[str, Any] | None = None) -> Any:
+def function_of(ruleset: CompiledRuleset, proc: CompiledProcedure, bound: Mapping[str, Any] | None = None) -> Any:
     """The function that runs a procedure once, written the first time it is run and kept on the procedure;
     with `bound`, written with those start values in them (see writing.unchanged)."""
     key = ("function", tuple(sorted((bound or {}).items())))

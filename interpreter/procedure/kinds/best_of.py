@@ -24,7 +24,7 @@ from interpreter.ruleset import liveness
 from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, compile_steps, formula_at
 from interpreter.ruleset.kind import Instances, RawStep, StepKind
 from interpreter.ruleset.liveness import SHEET, Liveness, Names, names
-from interpreter.ruleset.model import Procedure
+from interpreter.ruleset.model import CompiledProcedure
 from interpreter.ruleset.specs import BestOf, Step, Steps
 
 
@@ -51,7 +51,7 @@ class Runs:
 
     __slots__ = ("keys", "program", "ranked", "ranks", "tiebreak", "tiebreak_names", "where", "worst_rank")
 
-    def __init__(self, ranked: Procedure, tiebreak: Formula | None, where: Location, keys: tuple[str, ...]) -> None:
+    def __init__(self, ranked: CompiledProcedure, tiebreak: Formula | None, where: Location, keys: tuple[str, ...]) -> None:
         self.ranked = ranked  # whose outcome order ranks the runs
         self.ranks = {o: -i for i, o in enumerate(ranked.outcomes)}  # larger is better
         self.worst_rank = -len(ranked.outcomes)  # a run that set no outcome

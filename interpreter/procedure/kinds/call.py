@@ -21,7 +21,7 @@ from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, S
 from interpreter.ruleset.effects import handles, own_rolls
 from interpreter.ruleset.kind import Instances, RawStep, StepKind
 from interpreter.ruleset.liveness import SHEET, Liveness, Names, names
-from interpreter.ruleset.model import Procedure, Ruleset
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 from interpreter.ruleset.specs import Arg, Call, Step
 
 End = tuple[str | None, tuple[Any, ...], dict[str, Any]]
@@ -32,7 +32,7 @@ class Site:
 
     __slots__ = ("bound", "callee", "function", "prefix", "quick", "required", "where")
 
-    def __init__(self, callee: Procedure, prefix: str | None, where: Location,
+    def __init__(self, callee: CompiledProcedure, prefix: str | None, where: Location,
                  bound: Mapping[str, Any] | None = None) -> None:
         self.callee = callee
         self.prefix = prefix
@@ -51,7 +51,7 @@ class Site:
                                "none to give", self.where)
         return {}
 
-    def start(self, ruleset: Ruleset, args: Mapping[str, Any], sheet: Mapping[str, Any]) -> dict[str, Any]:
+    def start(self, ruleset: CompiledRuleset, args: Mapping[str, Any], sheet: Mapping[str, Any]) -> dict[str, Any]:
         """The callee's starting names: its own start with these arguments, and the sheet."""
         env = initial_env(ruleset, self.callee, args, self.where)
         if sheet:
@@ -59,7 +59,7 @@ class Site:
             env["has_sheet"] = True
         return env
 
-    def light_start(self, ruleset: Ruleset, function: Any, args: Mapping[str, Any]) -> dict[str, Any]:
+    def light_start(self, ruleset: CompiledRuleset, function: Any, args: Mapping[str, Any]) -> dict[str, Any]:
         """The callee's starting names for a function that reads nothing of them but what it loads at its
         start: those names alone (the same values `start` gives them)."""
         quick = self.quick
@@ -140,7 +140,7 @@ def handed_dice(c: CompileContext, value: object, f: Any, at: P, scope: Scope, c
     return None
 
 
-def call_writes(call: Call, procedures: Mapping[str, Procedure]) -> Names:
+def call_writes(call: Call, procedures: Mapping[str, CompiledProcedure]) -> Names:
     """The names a call binds in the caller: the callee's values and outcomes under the prefix, and its sheet."""
     callee = procedures.get(call.procedure)
     if callee is None:
@@ -161,7 +161,7 @@ def reads(lv: Liveness, spec: Call, out: Names) -> tuple[Call, set[str]]:
     return spec, live_in
 
 
-def writes(spec: Call, procedures: Mapping[str, Procedure], tables: object) -> Names:
+def writes(spec: Call, procedures: Mapping[str, CompiledProcedure], tables: object) -> Names:
     return call_writes(spec, procedures)
 
 

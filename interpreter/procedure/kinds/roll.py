@@ -19,10 +19,10 @@ from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, S
 from interpreter.ruleset.effects import one_dice_term, reaches_roll, refuse_many, roll_variants
 from interpreter.ruleset.kind import Instances, RawStep, StepKind
 from interpreter.ruleset.liveness import Liveness, Names, names
-from interpreter.ruleset.specs import Roll, RollInto, Step
+from interpreter.ruleset.specs import RollInto, RollStep, Step
 
 
-def compile_roll(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Roll:
+def compile_roll(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> RollStep:
     rolls = []
     for name, value in spec["roll"].items():
         at = path + ("roll", name)
@@ -38,7 +38,7 @@ def compile_roll(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: Proc
         for name in spec["read"]:
             not_sheet(c, name, path + ("read", name), ctx)
             bind(scope, ctx, name)
-    return Roll(tuple(rolls))
+    return RollStep(tuple(rolls))
 
 
 def _with_effects(c: CompileContext, r: RollInto, text: object, spec: Spec, at: P, scope: Scope,
@@ -93,7 +93,7 @@ def _pool_reads(c: CompileContext, spec: Spec, path: P, expr: DiceExpr | None,
     return tuple(reads), tuple(thresholds)
 
 
-def reads(lv: Liveness, spec: Roll, out: Names) -> tuple[Roll, set[str]]:
+def reads(lv: Liveness, spec: RollStep, out: Names) -> tuple[RollStep, set[str]]:
     live_in = set(out)
     for r in reversed(spec.rolls):
         live_in.discard(r.name)
@@ -104,11 +104,11 @@ def reads(lv: Liveness, spec: Roll, out: Names) -> tuple[Roll, set[str]]:
     return spec, live_in
 
 
-def writes(spec: Roll, *_: object) -> set[str]:
+def writes(spec: RollStep, *_: object) -> set[str]:
     return {r.name for r in spec.rolls} | {name for r in spec.rolls for name, _ in r.reads}
 
 
-def write_roll(w: Writer, step: Step[Roll]) -> None:
+def write_roll(w: Writer, step: Step[RollStep]) -> None:
     for r in step.spec.rolls:
         write_roll_into(w, r, step.live)
 
@@ -171,7 +171,7 @@ def rolls(step: RawStep) -> list[tuple[str, str, object]]:
     return [("roll", str(name), text) for name, text in into.items()]
 
 
-def describe(step: Step[Roll]) -> str:
+def describe(step: Step[RollStep]) -> str:
     parts = []
     for r in step.spec.rolls:
         text = f"`{r.expr.text}` into `{r.name}`"
@@ -198,6 +198,6 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
 
 
 KIND = StepKind(
-    keys=("roll",), specs=(Roll,), compile=compile_roll, reads=reads, writes=writes, draws=True, jumps=False,
+    keys=("roll",), specs=(RollStep,), compile=compile_roll, reads=reads, writes=writes, draws=True, jumps=False,
     goes_on=True, write=write_roll, describe=describe, sample=sample, rolls=rolls
 )

@@ -15,7 +15,7 @@ from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, S
 from interpreter.ruleset.derived import refresh
 from interpreter.ruleset.kind import Instances, RawStep, StepKind
 from interpreter.ruleset.liveness import SHEET, Liveness, Names, assigned, names
-from interpreter.ruleset.model import Ruleset, SheetSpec, Track
+from interpreter.ruleset.model import CompiledRuleset, SheetSpec, Track
 from interpreter.ruleset.specs import Assign, BoxChange, Step, Update
 from interpreter.ruleset.tracks import MARKS, box_numbers, damage_marks, heal_marks
 
@@ -79,7 +79,7 @@ class Boxes:
 
     __slots__ = ("kind", "ruleset", "track", "where")
 
-    def __init__(self, kind: str, track: Track, ruleset: Ruleset, where: Location) -> None:
+    def __init__(self, kind: str, track: Track, ruleset: CompiledRuleset, where: Location) -> None:
         self.kind = kind
         self.track = track
         self.ruleset = ruleset
