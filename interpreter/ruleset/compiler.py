@@ -24,13 +24,12 @@ from interpreter.ruleset.model import (
     Example,
     Note,
     Param,
-    SheetSpec,
     Table,
     Trait,
 )
 from interpreter.ruleset.samples import compile_samples
 from interpreter.ruleset.sheet_links import acts_on_final, restated
-from interpreter.ruleset.sheet_section import compile_sheet
+from interpreter.ruleset.sheet_section import compile_sheet, writable_names
 from interpreter.ruleset.size import check_size
 from interpreter.ruleset.specs import Call, walk
 from interpreter.ruleset.tables import compile_table
@@ -228,7 +227,7 @@ class Compiler(CompileContext):
         if sheet is not None:
             readable = sheet.names(sections.traits, sections.derived)
             formulas |= readable
-            sheet_names = _writable(sheet, sections.traits)  # reading a derived name's shadow is harmless
+            sheet_names = writable_names(sheet, sections.traits)  # reading a derived name's shadow is harmless
             for o in outcomes:
                 if o in sheet_names:
                     self.problem(SchemaViolation(f"outcome '{o}' has the name of a sheet value",
@@ -370,14 +369,6 @@ def _state_read(name: str, derived: Mapping[str, Derived], state: set[str], seen
         if dep in derived and dep not in seen:
             out |= _state_read(dep, derived, state, seen)
     return frozenset(out)
-
-
-def _writable(sheet: SheetSpec, traits: Mapping[str, Trait]) -> set[str]:
-    names = set(traits) | set(sheet.state) | set(sheet.resources)
-    for track in sheet.tracks.values():
-        if track.kind == "current_max":
-            names |= {f"{track.name}_current", f"{track.name}_max"}
-    return names
 
 
 _KNOWN = {"ruleset", "title", "description", "source", "constants", "dice", "traits", "derived", "tables",

@@ -178,3 +178,13 @@ def _creation(c: CompileContext, rule: dict[str, Any], path: P, names: set[str],
     spec = {"check": c.formula(rule["check"], path + ("check",), names), "message": rule["message"],
             "at": rule.get("at")}
     return CreationRule("rule", rule["rule"], MappingProxyType(spec), c.where(path))
+def writable_names(sheet: SheetSpec, traits: Mapping[str, Trait]) -> set[str]:
+    """The names a procedure may write on a sheet: its traits, states and resources, and both halves of a
+    current-and-maximum track."""
+    names = set(traits) | set(sheet.state) | set(sheet.resources)
+    for track in sheet.tracks.values():
+        if track.kind == "current_max":
+            names |= {f"{track.name}_current", f"{track.name}_max"}
+    return names
+
+
