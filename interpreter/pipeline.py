@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from interpreter.errors import Invalid, RulesError
@@ -47,6 +48,26 @@ _COMPILED: dict[tuple[str, str, str, str], tuple[_Stats, bool, CompiledRuleset]]
 _COMPILED_MAX = 32
 
 
+# Called with every ruleset compile_ref gives and where it was found (the command line tells its warnings).
+_WATCHERS: list[Callable[[Found, CompiledRuleset], None]] = []
+
+
+@contextlib.contextmanager
+def watching(watcher: Callable[[Found, CompiledRuleset], None]) -> Iterator[None]:
+    """While the block runs, call `watcher(found, ruleset)` for every ruleset compile_ref gives."""
+    _WATCHERS.append(watcher)
+    try:
+        yield
+    finally:
+        _WATCHERS.remove(watcher)
+
+
+def _given(found: Found, ruleset: CompiledRuleset) -> CompiledRuleset:
+    for watcher in _WATCHERS:
+        watcher(found, ruleset)
+    return ruleset
+
+
 def forget_compiled() -> None:
     """Drop the rulesets this process compiled (the next compile_ref loads its file again)."""
     _COMPILED.clear()
@@ -72,7 +93,7 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
                 os.environ.get("XDG_CONFIG_HOME", ""))
     known = _COMPILED.get(memo_key)
     if known is not None and (trust_cache or known[1]) and _stats(tuple(f[0] for f in known[0])) == known[0]:
-        return known[2]
+        return _given(found, known[2])
     try:
         ruleset, loaded = _load_and_compile(found, trust_cache)
     except Invalid as err:
@@ -82,7 +103,7 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
         if len(_COMPILED) >= _COMPILED_MAX:
             _COMPILED.pop(next(iter(_COMPILED)))
         _COMPILED[memo_key] = (stats, not loaded.trusted, ruleset)
-    return ruleset
+    return _given(found, ruleset)
 
 
 def _load_and_compile(found: Found, trust_cache: bool) -> tuple[CompiledRuleset, Loaded]:
@@ -158,4 +179,4 @@ def document(ref: str) -> Document:
     return load_checked(find(ref)).doc
 
 
-__all__ = ["compile_documents", "compile_ref", "document", "forget_compiled", "problems", "resolve"]
+__all__ = ["compile_documents", "compile_ref", "document", "forget_compiled", "problems", "resolve", "watching"]

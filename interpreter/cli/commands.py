@@ -30,11 +30,16 @@ if TYPE_CHECKING:
              epilog=examples("rules list", "rules run {ruleset} {procedure} {params}",
                              "rules odds '2d20kh1+5>=15'"))
 @click.version_option(package_name="rulesmith-rpg")
-def main() -> None:
+@click.pass_context
+def main(ctx: click.Context) -> None:
     """Rules as data: validate rulesets, roll dice, run procedures and get exact odds.
 
     Exit codes: 0 done, 1 bad input (one line on stderr), 2 a command-line usage mistake.
     """
+    if ctx.invoked_subcommand != "lsp":  # (an editor shows the warnings where they are)
+        from interpreter.cli.file_warnings import telling
+
+        ctx.with_resource(telling())
 
 
 @main.command("list", epilog=examples("rules list", "rules list --json"))
@@ -85,6 +90,13 @@ def validate(rulesets: Sequence[str], as_json: bool) -> None:
     Each problem is one line, FILE:LINE:COL: $.json.path: message; the exit code is 1 when any
     ruleset has a problem. A warning (on stderr) is something that is valid but likely not meant.
     """
+    from interpreter.cli.file_warnings import told_elsewhere
+
+    with told_elsewhere():  # (each ruleset's warnings are in its report)
+        _validate(rulesets, as_json)
+
+
+def _validate(rulesets: Sequence[str], as_json: bool) -> None:
     from interpreter.load.find import user_rulesets
 
     reports = []
@@ -92,7 +104,7 @@ def validate(rulesets: Sequence[str], as_json: bool) -> None:
     for ref in rulesets or every:
         found = problems(ref)
         shown = resolve(ref)[1] if not found else (found[0].where.file if found[0].where else ref)
-        warnings = [] if found else _default_warnings(ref, shown)
+        warnings = [] if found else _default_warnings(ref)
         reports.append({"ruleset": ref, "file": shown, "valid": not found,
                         "problems": [output.error_json(p)["error"] for p in found], "warnings": warnings})
         if as_json:
@@ -109,21 +121,12 @@ def validate(rulesets: Sequence[str], as_json: bool) -> None:
         sys.exit(1)
 
 
-def _default_warnings(ref: str, shown: str) -> list[str]:
-    """A warning for each constant an overlay adds that nothing reads, each way the trait and field defaults
-    break the ruleset's own creation rules, and each dice expression that likely does not mean what it says."""
-    from interpreter.pipeline import document
-    from interpreter.ruleset.dice_warnings import dice_warnings
-    from interpreter.ruleset.unread import unread_constants
-    from interpreter.sheet.new_character import default_problems
+def _default_warnings(ref: str) -> list[str]:
+    """The warnings of a valid ruleset (see cli.file_warnings)."""
+    from interpreter.cli.file_warnings import warnings_of
+    from interpreter.load.find import find
 
-    rs = compile_ref(ref)
-    unread: list[str] = []
-    if rs.extends is not None:
-        doc = document(ref)
-        unread = [str(w) for w in unread_constants(rs, doc.data, doc)]
-    return unread + [f"{shown}: a sheet at the defaults breaks a creation rule: {message}"
-                     for message in default_problems(rs)] + dice_warnings(rs, lambda: document(ref))
+    return warnings_of(find(ref), compile_ref(ref))
 
 
 def parse_dice_list(text: str | None) -> list[int] | None:

@@ -107,7 +107,18 @@ def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Se
             notes[len(odds)] = note
         odds.append(compared)
     character = sheet_changes(base, house, people) if sheet is not None else []
-    return Diff(base, house, found, odds, skipped, notes, people, character, sheet)
+    return Diff(base, house, found, odds, skipped, notes, people, character, sheet, _warned(house, house_ref))
+
+
+def _warned(house: CompiledRuleset, house_ref: str) -> dict[str, str]:
+    """The changes `rules validate` warns about (a constant nothing reads), by path: the warning, hint included."""
+    from interpreter.ruleset.unread import unread_constants
+
+    if house.extends is None:
+        return {}
+    doc = document(house_ref)
+    return {w.where.path: f"{w.message}; {w.hint}" if w.hint else w.message
+            for w in unread_constants(house, doc.data, doc) if w.where is not None and w.where.path}
 
 
 def _number(value: object) -> object:
@@ -151,8 +162,8 @@ def to_json(d: Diff) -> dict[str, object]:
         out_odds.append(entry)
     out: dict[str, object] = {
         "base": d.base.id, "house": d.house.id,
-        "changes": [{"path": ch.path, "before": _number(ch.before), "after": _number(ch.after), "kind": ch.kind}
-                    for ch in d.found],
+        "changes": [{"path": ch.path, "before": _number(ch.before), "after": _number(ch.after), "kind": ch.kind,
+                     **({"warning": d.warned[ch.path]} if ch.path in d.warned else {})} for ch in d.found],
         "odds": out_odds, "skipped": d.skipped}
     if d.sheet is not None:
         out["sheet"] = {"file": d.sheet, "changes": [{"name": n, "before": old, "after": new}

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import Refused, RulesError
 from interpreter.procedure.compare import Comparison, Sheet, compare
-from interpreter.record import record
+from interpreter.record import field, record
 from interpreter.ruleset.changes import Change, affected
 from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Param
 from interpreter.ruleset.samples import as_arguments
@@ -50,6 +50,7 @@ class Diff:
     people: Characters
     character: list[tuple[str, object, object]]  # the given sheet's derived numbers that differ
     sheet: str | None = None
+    warned: dict[str, str] = field(default_factory=dict)  # a change's path -> the warning validate gives there
 
 
 def new_character(rs: CompiledRuleset, supply: Mapping[str, int] | None = None) -> tuple[object, Document] | None:

@@ -85,7 +85,8 @@ def to_text(d: Diff) -> str:
     """The diff for a reader: changed values, then each case's outcomes, means and changed distributions."""
     base, house = d.base, d.house
     lines = [f"{base.id} {ARROW} {house.id}", "", "Changed values:"]
-    lines += [f"  {ch.path}: {_value(ch.before)} {ARROW} {_value(ch.after)}" for ch in d.found] or ["  (none)"]
+    lines += [f"  {ch.path}: {_value(ch.before)} {ARROW} {_value(ch.after)}"
+              + (f"  (warning: {d.warned[ch.path]})" if ch.path in d.warned else "") for ch in d.found] or ["  (none)"]
     if d.sheet is not None:
         lines += ["", f"For the character of {d.sheet}:"]
         lines += [f"  {name}: {value_text(old)} {ARROW} {value_text(new)}" for name, old, new in d.character] or [

@@ -1,0 +1,84 @@
+"""The warnings of a ruleset file, told once by every command that loads it.
+
+`rules validate` lists what is valid but likely not meant: a constant an overlay adds that nothing
+reads (a misspelled name), defaults that break the ruleset's own creation rules, dice that do not
+say what they seem to. Every other command that loads the file (`run`, `odds`, `diff`, `describe`,
+`sheet ...`) prints the same lines on stderr, once each however often the command loads the file,
+so that a mistake is seen where its effect is. Under `--json` they stay on stderr: stdout holds the
+answer alone. The bundled rulesets are kept free of warnings by the test suite and are not checked
+again at every start.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from contextvars import ContextVar
+from typing import TYPE_CHECKING
+
+from interpreter.cli import output
+
+if TYPE_CHECKING:
+    from interpreter.load.document import Document
+    from interpreter.load.find import Found
+    from interpreter.ruleset.model import CompiledRuleset
+
+# The files whose warnings this command has told (None: no command is telling them).
+_TOLD: ContextVar[set[str] | None] = ContextVar("told", default=None)
+
+
+def unread(rs: CompiledRuleset, doc: Document | None) -> list[str]:
+    """A warning for each constant an overlay adds that nothing reads (the name most likely meant in each)."""
+    from interpreter.ruleset.unread import unread_constants
+
+    if rs.extends is None or doc is None:
+        return []
+    return [str(w) for w in unread_constants(rs, doc.data, doc)]
+
+
+def warnings_of(found: Found, rs: CompiledRuleset) -> list[str]:
+    """Every warning of a ruleset file, as `rules validate` prints them (one located line each)."""
+    from interpreter.load.checked import load_checked
+    from interpreter.ruleset.dice_warnings import dice_warnings
+    from interpreter.sheet.new_character import default_problems
+
+    added = any(what == "added" and path.startswith("$.constants.") for path, what in rs.changes)
+    doc = load_checked(found).doc if added else None
+    return unread(rs, doc) + [f"{found.shown}: a sheet at the defaults breaks a creation rule: {message}"
+                              for message in default_problems(rs)] + dice_warnings(rs, lambda: load_checked(found).doc)
+
+
+def tell(found: Found, rs: CompiledRuleset) -> None:
+    """Print the warnings of a file this command loads, the first time it loads it."""
+    told = _TOLD.get()
+    if told is None or found.origin == "bundled" or found.file in told:
+        return
+    told.add(found.file)  # first: telling may load the file again
+    for warning in warnings_of(found, rs):
+        output.echo(f"warning: {warning}", err=True)
+
+
+@contextlib.contextmanager
+def told_elsewhere() -> Iterator[None]:
+    """While the block runs, nothing is told here (a command that prints the warnings its own way, as validate)."""
+    mark = _TOLD.set(None)
+    try:
+        yield
+    finally:
+        _TOLD.reset(mark)
+
+
+@contextlib.contextmanager
+def telling() -> Iterator[None]:
+    """While the block runs, every ruleset file loaded has its warnings printed once on stderr."""
+    from interpreter.pipeline import watching
+
+    mark = _TOLD.set(set())
+    try:
+        with watching(tell):
+            yield
+    finally:
+        _TOLD.reset(mark)
+
+
+__all__ = ["tell", "telling", "told_elsewhere", "unread", "warnings_of"]
