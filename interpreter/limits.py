@@ -43,6 +43,9 @@ MAX_TRACK_BOXES = 1000  # boxes of one damage track, written in the ruleset or c
 MAX_CREATION_DOTS = 10_000  # dots a creation cost that reads `dot` is evaluated for, one sheet and rule
 MAX_CREATION_MOVES = 10_000  # one-dot moves `sheet new` tries to meet one budget
 
+MAX_DIFF_CASES = 200  # cases (a procedure at one parameter set) one `rules diff` compares, samples and probes together
+MAX_DIFF_PROBES = 24  # cases beyond its samples one procedure may add where the change may show
+
 LOCK_WAIT_SECONDS = 60.0  # how long a write waits for another writer of the same sheet
 
 

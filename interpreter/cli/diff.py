@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from interpreter import limits
 from interpreter.cli import complete, output
 from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.diff_cases import (
@@ -15,9 +16,11 @@ from interpreter.cli.diff_cases import (
     Diff,
     bind_to,
     compare_case,
-    extra_cases,
     new_character,
+    probes,
+    reached,
     sheet_changes,
+    thresholds,
 )
 from interpreter.cli.examples import ExampleCommand, examples
 from interpreter.cli.help import json_option
@@ -25,30 +28,25 @@ from interpreter.cli.progress import Progress
 from interpreter.errors import RulesError
 from interpreter.pipeline import compile_ref, document
 from interpreter.procedure.compare import Comparison, Pair
-from interpreter.ruleset.changes import MISSING, affected, changes
+from interpreter.ruleset.changes import MISSING, affected, changes, touched_effects
 from interpreter.ruleset.model import CompiledRuleset
 from interpreter.ruleset.params import find_procedure
 from interpreter.ruleset.samples import as_arguments
 from interpreter.words import value_text
 
 
-def _cases(base: CompiledRuleset, house: CompiledRuleset, names: list[str], given: dict[str, str] | None
-           ) -> tuple[list[tuple[str, dict[str, str], bool]], list[dict[str, Any]]]:
-    """(procedure, arguments, whether it is a sample) to compare, and the procedures left out with the reason."""
-    cases, skipped = [], []
-    for name in names:
-        if given:
-            cases.append((name, given, True))
-            continue
-        proc = house.procedures.get(name) or base.procedures[name]
-        samples = proc.samples or (base.procedures[name].samples if name in base.procedures else ())
-        if samples:
-            cases += [(name, as_arguments(s), True) for s in samples]
-        elif any(p.required for p in proc.params):
-            skipped.append({"procedure": name, "reason": "no samples: name it with parameters"})
-        else:
-            cases.append((name, {}, True))
-    return cases, skipped
+def _samples(base: CompiledRuleset, house: CompiledRuleset, name: str, given: dict[str, str] | None
+             ) -> tuple[list[dict[str, str]], str | None]:
+    """The parameter sets a procedure is compared at first (its samples, or those given), or why it is left out."""
+    if given:
+        return [given], None
+    proc = house.procedures.get(name) or base.procedures[name]
+    samples = proc.samples or (base.procedures[name].samples if name in base.procedures else ())
+    if samples:
+        return [as_arguments(s) for s in samples], None
+    if any(p.required for p in proc.params):
+        return [], "no samples: name it with parameters"
+    return [{}], None
 
 
 def _people(base: CompiledRuleset, house: CompiledRuleset, sheet: str | None) -> Characters:
@@ -71,43 +69,90 @@ def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Se
     base, house = compile_ref(base_ref), compile_ref(house_ref)
     before, after = document(base_ref).data, document(house_ref).data
     found = changes(before, after)
+    touched = touched_effects(before, after)
     if procedure is not None:
         if procedure not in base.procedures and procedure not in house.procedures:
             find_procedure(house, procedure)  # raises with a suggestion
         names = [procedure]
     else:
-        names = affected(before, after)
-    cases, skipped = _cases(base, house, names, parse_assignments(params) if params else None)
-    if not params:
-        cases = [extra for name, args, sample in cases
-                 for extra in [(name, args, sample)] + [(name, more, False) for more in
-                                                        extra_cases(before, after, base, house, name, args)]]
-    people = _people(base, house, sheet)
+        names = affected(before, after, reached(base, house))
+    given = parse_assignments(params) if params else None
+    job = _Job(base, house, procedure is not None, _people(base, house, sheet), progress)
+    plan = []  # (procedure, samples, probes, probes at the comparisons, tried only where nothing else differs)
+    for name in names:
+        samples, why = _samples(base, house, name, given)
+        if why is not None:
+            job.skipped.append({"procedure": name, "reason": why})
+        more = given is None and bool(samples)
+        plan.append((name, samples, probes(before, after, found, touched, base, house, name, samples[0]) if more else [],
+                     thresholds(after, found, house, name, samples[0]) if more else []))
     if progress is not None:
-        progress.total = len(cases)
-    odds: list[Comparison] = []
-    notes: dict[int, str] = {}
-    seen: set[tuple[str, str]] = set()  # (procedure, what its comparison found): an extra case that repeats one is left out
-    for name, args, sample in cases:
-        if progress is not None:
-            progress.step()
+        progress.total = min(limits.MAX_DIFF_CASES, sum(len(a) + len(b) + len(c) for _, a, b, c in plan))
+    for name, samples, tried, at_comparisons in plan:
+        for args in samples:
+            job.case(name, args, True)
+        job.probe(name, tried)
+        job.probe(name, at_comparisons if not job.changed(name) else [], stop_at_first=True, planned=len(at_comparisons))
+    character = sheet_changes(base, house, job.people) if sheet is not None else []
+    effects = {e: sorted(n for n in names if any(e in (rs.procedures[n].effects if n in rs.procedures else ())
+                                                 for rs in (base, house))) for e in touched}
+    return Diff(base, house, found, job.odds, job.skipped, job.notes, job.people, character, sheet,
+                _warned(house, house_ref), effects)
+
+
+class _Job:
+    """The cases compared so far, within limits.MAX_DIFF_CASES: what they found and what was left out."""
+
+    def __init__(self, base: CompiledRuleset, house: CompiledRuleset, named: bool, people: Characters,
+                 progress: Progress | None) -> None:
+        self.base, self.house, self.named, self.people, self.progress = base, house, named, people, progress
+        self.odds: list[Comparison] = []
+        self.skipped: list[dict[str, Any]] = []
+        self.notes: dict[int, str] = {}
+        self.seen: set[tuple[str, str]] = set()  # (procedure, what its comparison found): a probe that repeats one is left out
+        self.count = 0
+        self.cut: set[str] = set()
+
+    def changed(self, name: str) -> bool:
+        return any(c.procedure == name and c.changed for c in self.odds)
+
+    def case(self, name: str, args: dict[str, str], sample: bool) -> bool:
+        """Compare one case; whether it was kept. A probe (not a sample) is kept only where it shows something new."""
+        if self.count >= limits.MAX_DIFF_CASES:
+            if name not in self.cut:
+                self.cut.add(name)
+                self.skipped.append({"procedure": name, "reason": f"the diff compares at most {limits.MAX_DIFF_CASES} "
+                                     "cases (MAX_DIFF_CASES): name it to compare it alone"})
+            return False
+        self.count += 1
+        if self.progress is not None:
+            self.progress.step()
         try:
-            compared, note = compare_case(base, house, name, args, people)
+            compared, note = compare_case(self.base, self.house, name, args, self.people)
         except RulesError as err:
-            if procedure is not None:
+            if self.named and sample:
                 raise
             if sample:
-                skipped.append({"procedure": name, "params": output.typed_params(args), "reason": err.message})
-            continue
+                self.skipped.append({"procedure": name, "params": output.typed_params(args), "reason": err.message})
+            return False
         found_there = (name, repr((compared.outcomes, compared.distributions)))
-        if not sample and (not compared.changed or found_there in seen):
-            continue  # a case added to reach the change that shows none, or nothing new
-        seen.add(found_there)
+        if not sample and (not compared.changed or found_there in self.seen):
+            return False  # a case added to reach the change that shows none, or nothing new
+        self.seen.add(found_there)
         if note is not None:
-            notes[len(odds)] = note
-        odds.append(compared)
-    character = sheet_changes(base, house, people) if sheet is not None else []
-    return Diff(base, house, found, odds, skipped, notes, people, character, sheet, _warned(house, house_ref))
+            self.notes[len(self.odds)] = note
+        self.odds.append(compared)
+        return True
+
+    def probe(self, name: str, cases: list[dict[str, str]], stop_at_first: bool = False, planned: int = 0) -> None:
+        """Compare the cases (until the first kept, with `stop_at_first`); `planned`: the cases the progress counted."""
+        done = 0
+        for args in cases:
+            done += 1
+            if self.case(name, args, False) and stop_at_first:
+                break
+        if self.progress is not None and planned > done:
+            self.progress.step(planned - done)
 
 
 def _warned(house: CompiledRuleset, house_ref: str) -> dict[str, str]:
@@ -164,7 +209,8 @@ def to_json(d: Diff) -> dict[str, object]:
         "base": d.base.id, "house": d.house.id,
         "changes": [{"path": ch.path, "before": _number(ch.before), "after": _number(ch.after), "kind": ch.kind,
                      **({"warning": d.warned[ch.path]} if ch.path in d.warned else {})} for ch in d.found],
-        "odds": out_odds, "skipped": d.skipped}
+        "odds": out_odds, "skipped": d.skipped,
+        "effects": [{"name": name, "procedures": reached} for name, reached in d.effects.items()]}
     if d.sheet is not None:
         out["sheet"] = {"file": d.sheet, "changes": [{"name": n, "before": old, "after": new}
                                                       for n, old, new in d.character]}

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from interpreter import limits
 from interpreter.errors import Refused, RulesError
 from interpreter.procedure.compare import Comparison, Sheet, compare
 from interpreter.record import field, record
-from interpreter.ruleset.changes import Change, affected
+from interpreter.ruleset.changes import Change, Data, affected
 from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Param
 from interpreter.ruleset.samples import as_arguments
 
@@ -23,7 +24,6 @@ if TYPE_CHECKING:
     from interpreter.load.document import Document
 
 SUPPLIED = (100, 10_000)  # what the diff gives a sheet's spendable amount (experience) when a new character has too little
-MAX_EXTRA = 24  # extra cases (trait groups, table rows) one procedure may add
 
 
 @record
@@ -51,6 +51,7 @@ class Diff:
     character: list[tuple[str, object, object]]  # the given sheet's derived numbers that differ
     sheet: str | None = None
     warned: dict[str, str] = field(default_factory=dict)  # a change's path -> the warning validate gives there
+    effects: dict[str, list[str]] = field(default_factory=dict)  # each effect the change touches -> procedures it reaches
 
 
 def new_character(rs: CompiledRuleset, supply: Mapping[str, int] | None = None) -> tuple[object, Document] | None:
@@ -171,7 +172,7 @@ def _param_value(param: Param, key: int) -> str | None:
     return str(key)
 
 
-def _row_cases(before: Mapping[str, Any], after: Mapping[str, Any], base: CompiledRuleset, house: CompiledRuleset, name: str,
+def _row_cases(before: Data, after: Data, base: CompiledRuleset, house: CompiledRuleset, name: str,
                proc: CompiledProcedure, sample: Mapping[str, object]) -> list[dict[str, str]]:
     """The sample with a number parameter set to each key of a changed row of a table the procedure uses."""
     out = []
@@ -187,15 +188,46 @@ def _row_cases(before: Mapping[str, Any], after: Mapping[str, Any], base: Compil
     return out
 
 
-def extra_cases(before: Mapping[str, object], after: Mapping[str, object], base: CompiledRuleset, house: CompiledRuleset, name: str,
-                sample: Mapping[str, object]) -> list[dict[str, str]]:
-    """Parameters beyond a sample where the change may show (kept by the caller only where the odds differ)."""
-    if name not in base.procedures or name not in house.procedures:
+def reached(base: CompiledRuleset, house: CompiledRuleset) -> dict[str, set[str]]:
+    """Each procedure's effects (those whose flag or change it takes), in either ruleset."""
+    out: dict[str, set[str]] = {}
+    for rs in (base, house):
+        for name, proc in rs.procedures.items():
+            out.setdefault(name, set()).update(proc.effects)
+    return out
+
+
+def probes(before: Data, after: Data, found: list[Change], touched: list[str],
+           base: CompiledRuleset, house: CompiledRuleset, name: str, sample: Mapping[str, object]) -> list[dict[str, str]]:
+    """Parameters beyond a sample where the change may show (kept by the caller only where the odds differ):
+    the effects the change touches turned on, the flags of the texts it touches, a trait of every group,
+    the keys of changed table rows; at most limits.MAX_DIFF_PROBES."""
+    from interpreter.cli.diff_probes import changed_texts, effect_cases, flag_cases, hot_words, unique
+
+    out = []
+    for rs in (house, base):  # an effect the house removed is turned on in the base
+        if name in rs.procedures:
+            out += [case for e in touched if e in rs.effects and e in rs.procedures[name].effects
+                    for case in effect_cases(rs, rs.procedures[name], rs.effects[e], sample)]
+    if name in base.procedures and name in house.procedures:
+        proc = house.procedures[name]
+        spec = (after.get("procedures") or {}).get(name)
+        out += flag_cases(proc, spec, hot_words(found), changed_texts(found), sample)
+        out += _trait_cases(house, proc, sample) + _row_cases(before, after, base, house, name, proc, sample)
+    return unique(out)[:limits.MAX_DIFF_PROBES]
+
+
+def thresholds(after: Data, found: list[Change], house: CompiledRuleset, name: str,
+               sample: Mapping[str, object]) -> list[dict[str, str]]:
+    """The sample with a number parameter on either side of a comparison of the procedure's formulas
+    (diff_probes), at most limits.MAX_DIFF_PROBES."""
+    from interpreter.cli.diff_probes import changed_texts, threshold_cases, unique
+
+    if name not in house.procedures:
         return []
-    proc = house.procedures[name]
-    found = _trait_cases(house, proc, sample) + _row_cases(before, after, base, house, name, proc, sample)
-    unique = {tuple(sorted(args.items())): args for args in found}
-    return list(unique.values())[:MAX_EXTRA]
+    spec = (after.get("procedures") or {}).get(name)
+    return unique(threshold_cases(house, house.procedures[name], spec, changed_texts(found), sample))[
+        :limits.MAX_DIFF_PROBES]
 
 
 def sheet_changes(base: CompiledRuleset, house: CompiledRuleset, people: Characters) -> list[tuple[str, object, object]]:
@@ -214,5 +246,5 @@ def sheet_changes(base: CompiledRuleset, house: CompiledRuleset, people: Charact
     return out
 
 
-__all__ = ["MAX_EXTRA", "SUPPLIED", "Characters", "Diff", "bind_to", "compare_case", "extra_cases", "new_character",
-           "sheet_changes", "spendable"]
+__all__ = ["SUPPLIED", "Characters", "Diff", "bind_to", "compare_case", "new_character", "probes", "reached",
+           "sheet_changes", "spendable", "thresholds"]

@@ -81,12 +81,23 @@ def _case(c: Comparison, label: str) -> list[str]:
     return lines
 
 
+def _effect_line(d: Diff, name: str, reached: list[str]) -> str:
+    effect = d.house.effects.get(name) or d.base.effects.get(name)
+    kind = "new" if name not in d.base.effects else "removed" if name not in d.house.effects else "changed"
+    what = f"{kind}, {effect.change()}" if effect is not None and effect.change() else kind
+    switch = f"{effect.param}=true" if effect is not None and effect.param else "the sheet"
+    return f"{what}; on with {switch}; reaches {', '.join(reached) or 'no procedure'}"
+
+
 def to_text(d: Diff) -> str:
     """The diff for a reader: changed values, then each case's outcomes, means and changed distributions."""
     base, house = d.base, d.house
     lines = [f"{base.id} {ARROW} {house.id}", "", "Changed values:"]
     lines += [f"  {ch.path}: {_value(ch.before)} {ARROW} {_value(ch.after)}"
               + (f"  (warning: {d.warned[ch.path]})" if ch.path in d.warned else "") for ch in d.found] or ["  (none)"]
+    if d.effects:
+        lines += ["", "Effects the change adds or touches (their odds below, with the flag on):"]
+        lines += [f"  {name}: {_effect_line(d, name, reached)}" for name, reached in d.effects.items()]
     if d.sheet is not None:
         lines += ["", f"For the character of {d.sheet}:"]
         lines += [f"  {name}: {value_text(old)} {ARROW} {value_text(new)}" for name, old, new in d.character] or [

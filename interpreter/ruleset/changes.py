@@ -4,18 +4,20 @@ procedures may behave differently because of it."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from interpreter.load.document import json_path
 from interpreter.record import record
 
+Data = Mapping[str, Any]  # a ruleset's document, as loaded
 IDENTITY = ("ruleset", "extends", "examples")  # keys that name a file or hold worked examples, not rules
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _SECTIONS = ("constants", "dice", "tables", "derived", "procedures", "traits")
 _SHEET_SECTIONS = ("traits", "derived", "sheet")  # what a procedure working on a sheet may read
 _PROSE = {"summary", "help", "label", "refs", "title", "text", "description", "message"}
 _REPORTED = ("outcomes", "values", "samples")  # a procedure's descriptions of what it reports, and its samples
+_EFFECT_READS = ("change", "when")  # the parts of an effect whose names it reads (its selector names procedures)
 
 
 class _Missing:
@@ -73,11 +75,12 @@ def _names(value: object) -> set[str]:
     return set()
 
 
-def _uses(data: Mapping[str, Any], procedure: str) -> set[tuple[str, str]]:
-    """The (section, name) entries a procedure may depend on, followed through constants, dice,
-    tables, derived values and called procedures; a sheet procedure depends on the whole sheet."""
+def _uses(data: Data, start: tuple[str, str], reached: Mapping[str, Iterable[str]]) -> set[tuple[str, str]]:
+    """The (section, name) entries a procedure (or effect) may depend on, followed through constants, dice,
+    tables, derived values, called procedures and the effects that reach it (`reached`: procedure -> effect
+    names); a sheet procedure depends on the whole sheet."""
     found: set[tuple[str, str]] = set()
-    todo = [("procedures", procedure)]
+    todo = [start]
     while todo:
         section, name = todo.pop()
         if (section, name) in found:
@@ -86,8 +89,12 @@ def _uses(data: Mapping[str, Any], procedure: str) -> set[tuple[str, str]]:
         spec = data.get(section) if name == "*" else (data.get(section) or {}).get(name)
         if section == "procedures" and isinstance(spec, Mapping) and spec.get("sheet", "none") != "none":
             todo += [(s, "*") for s in _SHEET_SECTIONS]
+        if section == "procedures":
+            todo += [("effects", effect) for effect in reached.get(name, ())]
         if section == "procedures" and isinstance(spec, Mapping):
             spec = {k: v for k, v in spec.items() if k not in _REPORTED}
+        if section == "effects" and isinstance(spec, Mapping):
+            spec = {k: v for k, v in spec.items() if k in _EFFECT_READS}
         for word in _names(spec):
             for other in _SECTIONS:
                 if word in (data.get(other) or {}) and (other, word) not in found:
@@ -102,16 +109,27 @@ def _part(data: Mapping[str, object], section: str, name: str) -> object:
     return value.get(name, MISSING) if isinstance(value, Mapping) else MISSING
 
 
-def affected(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
-    """The procedures of both documents whose definition, or anything they use, differs."""
+def affected(before: Data, after: Data,
+             reached: Mapping[str, Iterable[str]] | None = None) -> list[str]:
+    """The procedures of both documents whose definition, or anything they use, differs; `reached` maps a
+    procedure to the effects that reach it (in either ruleset), whose changes count too."""
     names = list(before.get("procedures") or {})
     names += [n for n in (after.get("procedures") or {}) if n not in names]
     out = []
     for name in names:
-        uses = _uses(before, name) | _uses(after, name)
+        uses = _uses(before, ("procedures", name), reached or {}) | _uses(after, ("procedures", name), reached or {})
         if any(not _deep_same(_part(before, s, n), _part(after, s, n)) for s, n in uses):
             out.append(name)
     return out
+
+
+def touched_effects(before: Data, after: Data) -> list[str]:
+    """The effects of both documents that differ, or whose change or switch reads something that differs."""
+    names = list(before.get("effects") or {})
+    names += [n for n in (after.get("effects") or {}) if n not in names]
+    return [name for name in names
+            if any(not _deep_same(_part(before, s, n), _part(after, s, n))
+                   for s, n in _uses(before, ("effects", name), {}) | _uses(after, ("effects", name), {}))]
 
 
 def _deep_same(a: object, b: object) -> bool:
@@ -122,4 +140,4 @@ def _deep_same(a: object, b: object) -> bool:
     return _same(a, b)
 
 
-__all__ = ["MISSING", "Change", "affected", "changes"]
+__all__ = ["MISSING", "Change", "Data", "affected", "changes", "touched_effects"]
