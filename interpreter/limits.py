@@ -45,6 +45,7 @@ MAX_CREATION_MOVES = 10_000  # one-dot moves `sheet new` tries to meet one budge
 
 MAX_DIFF_CASES = 200  # cases (a procedure at one parameter set) one `rules diff` compares, samples and probes together
 MAX_DIFF_PROBES = 24  # cases beyond its samples one procedure may add where the change may show
+MAX_SHEET_FIXES = 32  # places `rules diff --sheet` may adapt a character at that one side's rules no longer fit
 
 LOCK_WAIT_SECONDS = 60.0  # how long a write waits for another writer of the same sheet
 

@@ -54,13 +54,13 @@ def _people(base: CompiledRuleset, house: CompiledRuleset, sheet: str | None) ->
         made = [new_character(rs) for rs in (base, house)]
         bound = [bind_to(rs, *m) if m is not None else None for rs, m in zip((base, house), made, strict=True)]
         return Characters(bound[0], bound[1], False)
+    from interpreter.cli.diff_fit import fitted
     from interpreter.sheet.file import SheetFile
-    from interpreter.sheet.session import bound as bind_sheet
 
     handle = SheetFile.read(sheet)
-    # the sheet must suit both rulesets: a refusal is the user's to see, with its place in the file
-    return Characters(bind_sheet(base, handle.data, handle.doc), bind_sheet(house, handle.data, handle.doc), True,
-                      handle.data, handle.doc)
+    # a side the sheet no longer fits reads it adapted (diff_fit); what cannot be adapted is refused, at its place
+    (old, old_data, old_unfit), (new, new_data, new_unfit) = (fitted(rs, handle.data, handle.doc) for rs in (base, house))
+    return Characters(old, new, True, (old_data, new_data), handle.doc, (old_unfit, new_unfit))
 
 
 def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Sequence[str],
@@ -213,7 +213,9 @@ def to_json(d: Diff) -> dict[str, object]:
         "effects": [{"name": name, "procedures": reached} for name, reached in d.effects.items()]}
     if d.sheet is not None:
         out["sheet"] = {"file": d.sheet, "changes": [{"name": n, "before": old, "after": new}
-                                                      for n, old, new in d.character]}
+                                                      for n, old, new in d.character],
+                        "unfit": [{"ruleset": rs.id, "message": unfit}
+                                  for rs, unfit in zip((d.base, d.house), d.people.unfit, strict=True) if unfit]}
     return out
 
 

@@ -33,8 +33,9 @@ class Characters:
     base: Sheet | None
     house: Sheet | None
     given: bool  # a sheet the user gave (else a new character of each ruleset)
-    data: Any = None  # the sheet's data and document, to supply amounts to
+    data: tuple[Mapping[str, object], Mapping[str, object]] | None = None  # the given sheet's data as each side reads it
     doc: Document | None = None
+    unfit: tuple[str | None, str | None] = (None, None)  # what of the given sheet did not fit each side's rules
 
 
 @record
@@ -119,9 +120,11 @@ def compare_case(base: CompiledRuleset, house: CompiledRuleset, name: str, args:
 def _supplied(base: CompiledRuleset, house: CompiledRuleset, people: Characters, supply: dict[str, int]
               ) -> tuple[Sheet | None, Sheet | None] | None:
     out = []
-    for rs in (base, house):
-        if people.given:
-            data = {**people.data, "state": {**(people.data.get("state") or {}), **supply}}
+    for i, rs in enumerate((base, house)):
+        if people.given and people.data is not None:
+            mine = people.data[i]
+            state = mine.get("state")
+            data = {**mine, "state": {**(state if isinstance(state, dict) else {}), **supply}}
             out.append(bind_to(rs, data, people.doc))
         else:
             made = new_character(rs, supply)

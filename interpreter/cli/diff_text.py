@@ -100,6 +100,8 @@ def to_text(d: Diff) -> str:
         lines += [f"  {name}: {_effect_line(d, name, reached)}" for name, reached in d.effects.items()]
     if d.sheet is not None:
         lines += ["", f"For the character of {d.sheet}:"]
+        lines += [f"  (it does not fit {rs.id} as written: {unfit}; {rs.id} reads it adapted)"
+                  for rs, unfit in zip((base, house), d.people.unfit, strict=True) if unfit]
         lines += [f"  {name}: {value_text(old)} {ARROW} {value_text(new)}" for name, old, new in d.character] or [
             "  (no derived number changes)"]
     lines += ["", "Odds:"]
