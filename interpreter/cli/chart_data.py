@@ -49,6 +49,7 @@ class Chart:
     title: str
     panels: tuple[Panel, ...]
     note: str = ""
+    key: tuple[tuple[str, int], ...] = ()  # (label, colour) meaning the same in every panel: one legend, above them
 
 
 def exact_text(value: Fraction | float | None) -> str:

@@ -12,6 +12,7 @@ import io
 import os
 import sys
 import tempfile
+import textwrap
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -98,9 +99,8 @@ def _bars(ax: Any, panel: Panel, p: int, title: str, tips: dict[str, str]) -> bo
     return bool(bars) and upright and len(panel.x) * len(bars) <= 16
 
 
-def _draw_panel(ax: Any, panel: Panel, p: int, tips: dict[str, str], title: str, width: int) -> None:
-    import textwrap
-
+def _draw_panel(ax: Any, panel: Panel, p: int, tips: dict[str, str], chart: Chart, width: int) -> None:
+    title = chart.title
     positions = list(range(len(panel.x)))
     bars = [s for s in panel.series if not s.line]
     scale = 100.0 if panel.percent else 1.0
@@ -128,7 +128,7 @@ def _draw_panel(ax: Any, panel: Panel, p: int, tips: dict[str, str], title: str,
     ax.set_ylabel("chance (%)" if panel.percent else "mean")
     if panel.percent:  # scaled to the tallest bar, with room above it for its label
         ax.set_ylim(0, max(top_of(panel), 0.01) * (1.3 if upright else 1.12))
-    if len(panel.series) > 1 or panel.legend:
+    if (len(panel.series) > 1 or panel.legend) and not chart.key:  # (a chart's key says it once for all)
         ax.legend(fontsize=7, frameon=False)
 
 
@@ -146,11 +146,17 @@ def figure(chart: Chart, titled: bool = True) -> tuple[Any, dict[str, str]]:
     tips: dict[str, str] = {}
     axes = fig.subplots(rows, cols, squeeze=False)
     for p, panel in enumerate(chart.panels):
-        _draw_panel(axes[p // cols][p % cols], panel, p, tips, chart.title, 70 if cols == 1 else 50)
+        _draw_panel(axes[p // cols][p % cols], panel, p, tips, chart, 70 if cols == 1 else 50)
     for extra in range(count, rows * cols):
         axes[extra // cols][extra % cols].set_visible(False)
-    if titled:
-        fig.suptitle(chart.title + (f"\n({chart.note})" if chart.note else ""))
+    if titled:  # wrapped, never cut
+        head = [chart.title] + ([f"({chart.note})"] if chart.note else [])
+        fig.suptitle("\n".join(line for text in head for line in textwrap.wrap(text, 80 if cols == 1 else 120)))
+    if chart.key:  # under the panels, where it covers no bar, label or title
+        from matplotlib.patches import Patch
+
+        handles = [Patch(color=_color(color), label="\n".join(textwrap.wrap(label, 60))) for label, color in chart.key]
+        fig.legend(handles=handles, loc="outside lower center", ncols=len(handles), frameon=False, fontsize=8)
     return fig, tips
 
 

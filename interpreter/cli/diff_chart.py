@@ -3,7 +3,8 @@
 A whole-ruleset diff can change more panels than a chart holds: the chart keeps those that changed
 most (by how much of the chance moved), and leaves out the panels that did not change at all.
 Before is always the first colour and after the second, so a procedure or value only the house rule
-has is drawn in the after colour, with a legend saying so.
+has is drawn in the after colour; one legend under the panels says which is which, where it covers
+no bar and no label.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from typing import TYPE_CHECKING, TypeVar
 from interpreter.cli.chart_data import MAX_PANELS, Chart, Panel, Series, key_text, limited
 from interpreter.cli.odds_text import TINY
 from interpreter.cli.summary import numeric
+from interpreter.record import replace
 from interpreter.ruleset.samples import shown
 
 if TYPE_CHECKING:
@@ -37,8 +39,11 @@ def _as_number(key: object) -> float:
 
 
 def _ordered(keys: list[K]) -> list[K]:
-    """Numbers in increasing order (a house rule may add a value past the base's); anything else as listed."""
-    return sorted(keys, key=_as_number) if all(numeric(k) for k in keys) else keys
+    """Numbers in increasing order (a house rule may add a value past the base's), unset first; anything else
+    as listed."""
+    if all(numeric(k) or k is None for k in keys):
+        return sorted(keys, key=lambda k: (k is not None, _as_number(k)))
+    return keys
 
 
 def _pair_panel(title: str, x_label: str, old: Mapping[K, Fraction | float] | None,
@@ -62,6 +67,8 @@ def diff_chart(d: Diff) -> Chart:
         if not c.changed:
             continue
         label = f"{c.procedure} {shown(c.params)}".rstrip()
+        if c.only is not None:
+            label += f" (only in {d.base.id if c.only == 'before' else d.house.id})"
         old = {o: p.before for o, p in c.outcomes.items() if p.before is not None} if c.only != "after" else None
         new = {o: p.after for o, p in c.outcomes.items() if p.after is not None} if c.only != "before" else None
         if moved(old, new) > 0:
@@ -75,8 +82,10 @@ def diff_chart(d: Diff) -> Chart:
         return Chart(title, (Panel("no procedure behaves differently", (), ()),))
     if len(ranked) > MAX_PANELS:  # the most changed first (a stable sort: ties keep the order of the cases)
         ranked.sort(key=lambda item: -item[0])
-        return limited(title, [panel for _, panel in ranked], rest="panels that changed less")
-    return limited(title, [panel for _, panel in ranked])
+        chart = limited(title, [panel for _, panel in ranked], rest="panels that changed less")
+    else:
+        chart = limited(title, [panel for _, panel in ranked])
+    return replace(chart, key=((f"before ({d.base.id})", BEFORE), (f"after ({d.house.id})", AFTER)))
 
 
 __all__ = ["diff_chart", "moved"]
