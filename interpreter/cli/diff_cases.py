@@ -13,11 +13,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from interpreter import limits
+from interpreter.cli.diff_probes import param_value
 from interpreter.errors import Refused, RulesError
 from interpreter.procedure.compare import Comparison, Sheet, compare
 from interpreter.record import field, record
 from interpreter.ruleset.changes import Change, Data, affected
-from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Param
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 from interpreter.ruleset.samples import as_arguments
 
 if TYPE_CHECKING:
@@ -161,20 +162,6 @@ def _keys(base: CompiledRuleset, house: CompiledRuleset) -> dict[str, set[int]]:
     return out
 
 
-def _param_value(param: Param, key: int) -> str | None:
-    """A table key as this parameter takes it (a word for a choice), or None when the parameter cannot take it."""
-    if param.type == "choice":
-        words = [w for w, n in param.options.items() if n == key]
-        return words[0] if words else None
-    if param.type != "int":
-        return None
-    if (param.minimum is not None and key < param.minimum) or (param.maximum is not None and key > param.maximum):
-        return None
-    if param.one_of is not None and key not in param.one_of:
-        return None
-    return str(key)
-
-
 def _row_cases(before: Data, after: Data, base: CompiledRuleset, house: CompiledRuleset, name: str,
                proc: CompiledProcedure, sample: Mapping[str, object]) -> list[dict[str, str]]:
     """The sample with a number parameter set to each key of a changed row of a table the procedure uses."""
@@ -185,7 +172,7 @@ def _row_cases(before: Data, after: Data, base: CompiledRuleset, house: Compiled
             continue  # the procedure does not use this table
         for param in proc.params:
             for key in sorted(keys):
-                value = _param_value(param, key)
+                value = param_value(param, key)
                 if value is not None and value != str(sample.get(param.name)):
                     out.append({**as_arguments(sample), param.name: value})
     return out

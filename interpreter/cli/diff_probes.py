@@ -66,15 +66,18 @@ def changed_texts(found: list[Change]) -> set[str]:
     return {t for change in found for t in _texts(change.after)}
 
 
-def _value(param: Param, value: int) -> str | None:
-    """A number as this parameter takes it, or None when it cannot."""
+def param_value(param: Param, key: int) -> str | None:
+    """A number as this parameter takes it (a word for a choice), or None when the parameter cannot take it."""
+    if param.type == "choice":
+        words = [w for w, n in param.options.items() if n == key]
+        return words[0] if words else None
     if param.type != "int":
         return None
-    if (param.minimum is not None and value < param.minimum) or (param.maximum is not None and value > param.maximum):
+    if (param.minimum is not None and key < param.minimum) or (param.maximum is not None and key > param.maximum):
         return None
-    if param.one_of is not None and value not in param.one_of:
+    if param.one_of is not None and key not in param.one_of:
         return None
-    return str(value)
+    return str(key)
 
 
 def effect_cases(house: CompiledRuleset, proc: CompiledProcedure, effect: Effect, sample: Mapping[str, object]
@@ -162,7 +165,7 @@ def threshold_cases(house: CompiledRuleset, proc: CompiledProcedure, spec: objec
                 if value is None:
                     continue
                 for moved in (value, value - 1, value + 1):
-                    shown = _value(params[mine.id], moved)
+                    shown = param_value(params[mine.id], moved)
                     if shown is not None and str(given.get(mine.id)) != shown:
                         out.append({**as_arguments(sample), mine.id: shown})
     return out
@@ -173,4 +176,4 @@ def unique(cases: list[Args]) -> list[Args]:
     return list({tuple(sorted(args.items())): args for args in cases}.values())
 
 
-__all__ = ["changed_texts", "effect_cases", "flag_cases", "hot_words", "threshold_cases", "unique"]
+__all__ = ["changed_texts", "effect_cases", "flag_cases", "hot_words", "param_value", "threshold_cases", "unique"]
