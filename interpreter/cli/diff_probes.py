@@ -88,7 +88,8 @@ def effect_cases(house: CompiledRuleset, proc: CompiledProcedure, effect: Effect
         return []
     on = {**as_arguments(sample), effect.param: "true"}
     out = [on]
-    traits = list(effect.traits or ()) + [t.name for t in house.traits.values() if t.group in (effect.groups or ())]
+    traits = [t.name for t in house.traits.values()  # (an effect may name a trait by its label)
+              if t.name in (effect.traits or ()) or t.label in (effect.traits or ()) or t.group in (effect.groups or ())]
     named = [p.name for p in proc.params if p.type in ("int", "trait")][:1]  # the trait a procedure is run on
     if traits and named:
         out.append({**on, named[0]: traits[0]})
