@@ -127,10 +127,14 @@ def test_the_number_of_cases_is_capped(rules, tmp_path, monkeypatch):
 
     house = tmp_path / "night.yaml"
     house.write_text(NIGHT, encoding="utf-8")
-    monkeypatch.setattr(limits, "MAX_DIFF_CASES", 3)
+    monkeypatch.setattr(limits, "MAX_DIFF_CASES", 2)
     got = diff_json(rules, "lockwood", str(house))
-    assert len(got["odds"]) <= 3
+    assert len(got["odds"]) == 2
+    [first, second] = [case["params"] for case in got["odds"] if case["procedure"] == "check"]
+    assert first == {"stat": 12, "dc": 15} and second == {"stat": 12, "dc": 15, "advantage": True}  # its samples
+    assert got["cut"] == ["check"]  # its case with the flag on was the first the limit left out
     cut = [s for s in got["skipped"] if "MAX_DIFF_CASES" in s["reason"]]
-    assert cut and all("at most 3 cases" in s["reason"] for s in cut)
+    assert cut and all("at most 2 cases" in s["reason"] and s["params"] for s in cut)
     text = rules("diff", "lockwood", str(house)).stdout
-    assert "not compared (the diff compares at most 3 cases (MAX_DIFF_CASES)" in text
+    assert "opposed actor=12 defender=12: not compared (the diff compares at most 2 cases (MAX_DIFF_CASES)" in text
+    assert "Cases beyond the samples of check were left out: a diff compares at most 2 cases" in text

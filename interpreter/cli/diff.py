@@ -97,7 +97,7 @@ def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Se
     effects = {e: sorted(n for n in names if any(e in (rs.procedures[n].effects if n in rs.procedures else ())
                                                  for rs in (base, house))) for e in touched}
     return Diff(base, house, found, job.odds, job.skipped, job.notes, job.people, character, sheet,
-                _warned(house, house_ref), effects)
+                _warned(house, house_ref), effects, job.cut)
 
 
 class _Job:
@@ -111,7 +111,7 @@ class _Job:
         self.notes: dict[int, str] = {}
         self.seen: set[tuple[str, str]] = set()  # (procedure, what its comparison found): a probe that repeats one is left out
         self.count = 0
-        self.cut: set[str] = set()
+        self.cut: list[str] = []  # procedures whose cases beyond the samples the limit left out
 
     def changed(self, name: str) -> bool:
         return any(c.procedure == name and c.changed for c in self.odds)
@@ -119,10 +119,12 @@ class _Job:
     def case(self, name: str, args: dict[str, str], sample: bool) -> bool:
         """Compare one case; whether it was kept. A probe (not a sample) is kept only where it shows something new."""
         if self.count >= limits.MAX_DIFF_CASES:
-            if name not in self.cut:
-                self.cut.add(name)
-                self.skipped.append({"procedure": name, "reason": f"the diff compares at most {limits.MAX_DIFF_CASES} "
-                                     "cases (MAX_DIFF_CASES): name it to compare it alone"})
+            if sample:
+                self.skipped.append({"procedure": name, "params": output.typed_params(args), "reason":
+                                     f"the diff compares at most {limits.MAX_DIFF_CASES} cases (MAX_DIFF_CASES): "
+                                     "name the procedure to compare it alone"})
+            elif name not in self.cut and any(c.procedure == name for c in self.odds):
+                self.cut.append(name)  # (one whose samples were left out too is listed with them)
             return False
         self.count += 1
         if self.progress is not None:
@@ -210,7 +212,7 @@ def to_json(d: Diff) -> dict[str, object]:
         "changes": [{"path": ch.path, "before": _number(ch.before), "after": _number(ch.after), "kind": ch.kind,
                      **({"warning": d.warned[ch.path]} if ch.path in d.warned else {})} for ch in d.found],
         "odds": out_odds, "skipped": d.skipped,
-        "effects": [{"name": name, "procedures": reached} for name, reached in d.effects.items()]}
+        "effects": [{"name": name, "procedures": reached} for name, reached in d.effects.items()], "cut": d.cut}
     if d.sheet is not None:
         out["sheet"] = {"file": d.sheet, "changes": [{"name": n, "before": old, "after": new}
                                                       for n, old, new in d.character],

@@ -54,6 +54,7 @@ class Diff:
     sheet: str | None = None
     warned: dict[str, str] = field(default_factory=dict)  # a change's path -> the warning validate gives there
     effects: dict[str, list[str]] = field(default_factory=dict)  # each effect the change touches -> procedures it reaches
+    cut: list[str] = field(default_factory=list)  # procedures whose cases beyond their samples limits.MAX_DIFF_CASES left out
 
 
 def new_character(rs: CompiledRuleset, supply: Mapping[str, int] | None = None) -> tuple[object, Document] | None:

@@ -8,6 +8,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
+from interpreter import limits
 from interpreter.procedure.compare import Comparison
 from interpreter.ruleset.changes import MISSING
 from interpreter.ruleset.samples import shown
@@ -120,6 +121,9 @@ def to_text(d: Diff) -> str:
     for s in d.skipped:
         label = f"{s['procedure']} {shown(s.get('params', {}))}".rstrip()
         lines.append(f"  {label}: not compared ({s['reason']})")
+    if d.cut:
+        lines += ["", (f"Cases beyond the samples of {', '.join(d.cut)} were left out: a diff compares at most "
+                       f"{limits.MAX_DIFF_CASES} cases (MAX_DIFF_CASES); name a procedure to compare it alone.")]
     sheet_run = any((house.procedures.get(c.procedure) or base.procedures[c.procedure]).sheet == "required"
                     for c in d.odds)
     if sheet_run and d.sheet is None:
