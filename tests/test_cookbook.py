@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 COOKBOOK = Path(__file__).resolve().parent.parent / "docs" / "cookbook.md"
-EXPECT = re.compile(r"^Expect: `rules (?P<cmd>[^`]+)` (?:has (?P<outcome>\w+) (?P<p>\d+(?:/\d+)?)"
+EXPECT = re.compile(r"^Expect: `rules (?P<cmd>[^`]+)` (?:has mean (?P<value>\w+) (?P<mean>\d+(?:/\d+)?)"
+                    r"|has (?P<outcome>\w+) (?P<p>\d+(?:/\d+)?)"
                     r"|matches `rules (?P<other>[^`]+)`|passes `rules (?P<check>[^`]+)`)", re.MULTILINE)
 
 
@@ -72,6 +73,8 @@ def test_cookbook_recipe_behaves_as_it_says(rules, tmp_path, overlays, expects):
             assert got["outcomes"].keys() == want["outcomes"].keys()
             for name, p in want["outcomes"].items():
                 assert abs(got["outcomes"][name] - p) < 1e-9, name
+        elif expect["value"]:
+            assert Fraction(got["values"][expect["value"]]["exact_mean"]) == Fraction(expect["mean"])
         else:
             assert Fraction(got["exact"][expect["outcome"]]) == Fraction(expect["p"])
 
