@@ -102,7 +102,7 @@ class DiceExpr:
         run = self._run
         if isinstance(run, int):
             return run, 0
-        ctx: Context = [self._static, 0, source]
+        ctx: Context = [self._static, 0, source, source.uniform]
         value = run(env, source.draw, ctx, [] if traces is None else traces)
         if not limits.INT_MIN <= value <= limits.INT_MAX:
             raise EvaluationError(f"the result of '{self.text}' is too large")
