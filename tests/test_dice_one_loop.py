@@ -59,7 +59,7 @@ def test_one_loop_draws_the_same_dice_as_die_by_die(text: str) -> None:
 def test_kept_total_is_the_sum_of_what_dropped_leaves(kind: str) -> None:
     rng = random.Random(7)
     for n in range(1, 7):
-        for k in range(0, n + 1):
+        for k in range(n + 1):
             total = kept_total((kind, k), n)
             _, count = keep_plan((kind, k), n)
             assert (total is None) == (count not in (1, n - 1, n) or n == 0)
