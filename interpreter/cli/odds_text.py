@@ -17,6 +17,7 @@ from interpreter.cli.summary import number, summarize, summary_text
 from interpreter.dice.distribution import Distribution
 from interpreter.procedure.odds import ExactOdds
 from interpreter.record import record
+from interpreter.words import value_text
 
 TINY = Fraction(5, 1_000_000)  # 0.0005%: the smallest chance the percentage format shows as non-zero
 RUN = 3  # neighbouring values with the same chance shown as one row from this many on
@@ -63,14 +64,6 @@ def _fraction(p: object) -> str:
             f"({len(top)}/{len(bottom)} digits; whole in --json)")
 
 
-def _key(value: object) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 @record
 class _Row:
     label: str
@@ -91,10 +84,10 @@ def _runs(items: Sequence[tuple[Any, Any]]) -> list[_Row]:
                and isinstance(items[j][0], int) and items[j + 1][0] == items[j][0] + 1 and items[j + 1][1] == p):
             j += 1
         if j - i + 1 >= RUN:
-            rows.append(_Row(f"{_key(value)}..{_key(items[j][0])}", p, each=True))
+            rows.append(_Row(f"{value_text(value)}..{value_text(items[j][0])}", p, each=True))
             i = j + 1
         else:
-            rows.append(_Row(_key(value), p))
+            rows.append(_Row(value_text(value), p))
             i += 1
     return rows
 
@@ -106,7 +99,7 @@ def _table(items: Sequence[tuple[Any, Any]], view: View, blocks: bool, exact: bo
     shown = rows_all if view.show_all else [c for c in rows_all if c[1] >= TINY]
     hidden = [c for c in rows_all if c not in shown]
     if view.at_least or view.at_most or view.show_all:
-        rows = [_Row(_key(v), p, False, up, down) for v, p, up, down in shown]
+        rows = [_Row(value_text(v), p, False, up, down) for v, p, up, down in shown]
     else:
         rows = _runs([(v, p) for v, p, _, _ in shown])
     width = max((len(r.label) for r in rows), default=1)
@@ -162,7 +155,7 @@ def procedure_text(odds: ExactOdds, view: View, blocks: bool) -> str:
     for name, dist in odds.values.items():
         items = list(dist.items())
         if len(items) == 1 and not view.show_all:
-            fixed.append(f"{name} = {_key(items[0][0])}")
+            fixed.append(f"{name} = {value_text(items[0][0])}")
             continue
         summary = summarize(items, cut=name in odds.values_cut)
         mean = _mean(dist) if summary is None else None  # flags and numbers mixed: a mean, no deviation
