@@ -48,6 +48,7 @@ class Effect:
     traits: tuple[str, ...] | None  # rolls of a procedure run on one of these traits (a parameter naming it)
     groups: tuple[str, ...] | None  # ... or on a trait of one of these groups
     die: str | None  # advantage | disadvantage
+    die_count: int  # how many times the roll is made for the die, the best (or worst) kept
     modifier: int
     floor: int | None
     reroll: int | None  # dice showing this or less are rolled once more
@@ -92,18 +93,31 @@ class Effect:
             parts.append("the first such roll of a run only")
         return "; ".join(parts) if parts else "every roll"
 
-    def change(self) -> str:
-        """What it does to a roll it reaches, in words."""
-        parts = [f"{self.die} die"] if self.die else []
+    def change(self, rolled: str | None = None, better: str = "high") -> str:
+        """What it does to a roll it reaches, in words; `rolled` names what the roll rolls (`d20`), and
+        `better` says which result is the better (`low` for a roll-under die)."""
+        parts = [die_words(self.die, self.die_count, rolled, better)] if self.die else []
         if self.modifier:
             parts.append(f"{self.modifier:+d}")
         if self.reroll is not None:
             parts.append(f"dice showing {self.reroll} or less rolled again")
         if self.floor is not None:
             parts.append(f"at least {self.floor}")
-        parts += [f"{name} {number:+d}" for name, number in self.adds.items()]
+        parts += [f"{name} {number:+d}" for name, number in self.adds.items()]  # parameters or values
         parts += [f"{name} on" for name in self.flags]
         return ", ".join(parts)
+
+
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def die_words(die: str, count: int, rolled: str | None = None, better: str = "high") -> str:
+    """An advantage or disadvantage die in words: `two d20, the higher kept`, `three rolls, the lowest kept`."""
+    number = _COUNTS[count] if count < len(_COUNTS) else str(count)
+    what = rolled if rolled is not None else "rolls"
+    high = (die == "advantage") == (better == "high")
+    kept = ("higher" if high else "lower") if count == 2 else ("highest" if high else "lowest")
+    return f"{die} die ({number} {what}, the {kept} kept)"
 
 
 def when_text(when: object) -> str:
@@ -137,6 +151,14 @@ def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Map
         modifier = c.number(change, "modifier", path + ("change",)) or 0
         floor = c.number(change, "floor", path + ("change",))
         reroll = c.number(change, "reroll", path + ("change",))
+        count = c.number(change, "dice", path + ("change",))
+        if count is not None and count < 2:
+            c.problem(SchemaViolation(f"an advantage or disadvantage die rolls at least 2 dice, not {count}",
+                                      c.where(path + ("change", "dice")), "give dice: 2 or more"))
+        if count is not None and "die" not in change:
+            c.problem(SchemaViolation("'dice' says how many dice an advantage or disadvantage die rolls, and "
+                                      "this change has no die", c.where(path + ("change", "dice"), key=True),
+                                      "add die: advantage (or disadvantage), or remove dice"))
         adds = {k: c.number(change["adds"], k, path + ("change", "adds")) or 0 for k in change.get("adds") or {}}
         param = spec.get("param", None if "when" in spec else name)
         if param is None and "after" in spec:
@@ -147,7 +169,7 @@ def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Map
             MappingProxyType(dict(spec.get("after") or {})), spec.get("handled_by"), _names(reaches, "procedures"),
             _names(reaches, "tags"), _names(reaches, "dice"), _names(reaches, "rolls"), bool(reaches.get("first")),
             _names(reaches, "traits"),
-            _names(reaches, "groups"), change.get("die"),
+            _names(reaches, "groups"), change.get("die"), max(count or 2, 2),
             modifier, floor, reroll, MappingProxyType(adds), tuple(change.get("flags") or ()), c.where(path, key=True))
     return out
 
@@ -274,13 +296,13 @@ def one_dice_term(text: str, named_dice: Mapping[str, Any]) -> str | None:
 def changed(text: str, effects: list[Effect], better: str, one_term: str | None = None) -> str:
     """A roll's dice expression with these effects' changes: the reroll, the die, then the modifiers, then
     the floor."""
-    advantage = any(e.die == "advantage" for e in effects)
-    disadvantage = any(e.die == "disadvantage" for e in effects)
+    advantage = [e.die_count for e in effects if e.die == "advantage"]
+    disadvantage = [e.die_count for e in effects if e.die == "disadvantage"]
     rerolls = [e.reroll for e in effects if e.reroll is not None]
     out = f"{one_term}r<={max(rerolls)}" if rerolls and one_term is not None else text
-    if advantage != disadvantage:  # an advantage and a disadvantage cancel; two of a kind are one die
-        keep = "kh1" if advantage == (better == "high") else "kl1"
-        out = f"{{{out}, {out}}}{keep}"
+    if bool(advantage) != bool(disadvantage):  # an advantage and a disadvantage cancel; two of a kind are one
+        keep = "kh1" if bool(advantage) == (better == "high") else "kl1"  # die, of the most dice either rolls
+        out = "{" + ", ".join([out] * max(advantage or disadvantage)) + "}" + keep
     modifier = sum(e.modifier for e in effects)
     if modifier:
         out = f"({out}) {'+' if modifier > 0 else '-'} {abs(modifier)}"
