@@ -53,6 +53,8 @@ def procedure_effects(ruleset: CompiledRuleset, proc: CompiledProcedure) -> list
         elif effect.handled_by in params:
             how.append("applied by its own steps")
         how += [f"`{k}` {v:+d}" for k, v in effect.adds.items() if k in params]
+        how += [f"`{k}` {v:+d} after each step that sets it (the dice as rolled)" for k, v in effect.adds.items()
+                if k in proc.values and k not in params]
         how += [f"turns on `{k}`" for k in effect.flags if k in params]
         if not how:
             how.append("passed on to the procedures it calls")

@@ -17,6 +17,7 @@ steps (a `best_of` of its own, say): the effect then turns that flag on instead 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any
 
@@ -69,12 +70,14 @@ class Effect:
             ways.append(f"the sheet: {when_text(self.when)}")
         return ", or ".join(ways)
 
-    def switch_in(self, spec: Mapping[str, Any]) -> str:
+    def switch_in(self, spec: Mapping[str, Any], read: AbstractSet[str] | None = None) -> str:
         """`switch`, in a procedure (as written): with a trait or group selector, also whether one of its
-        number or trait parameters names such a trait (known when it is given a trait's name, with --sheet)."""
+        number or trait parameters names such a trait (known when it is given a trait's name, with --sheet);
+        of those `read` (the parameters a value is worked out from), when it holds any."""
         parts = [self.switch()]
         named = [p for p, ps in (spec.get("params") or {}).items()
                  if isinstance(ps, Mapping) and ps.get("type") in ("int", "trait")]
+        named = [p for p in named if p in read] if read is not None and read & set(named) else named
         if self.traits is not None:
             parts.append(" or ".join(f"{p}_is_{t}" for p in named for t in self.traits) or "false")
         if self.groups is not None:
@@ -241,11 +244,14 @@ def handles(effect: Effect, spec: Mapping[str, Any]) -> bool:
 
 
 def _reached(effect: Effect, proc: str, spec: Mapping[str, Any], kinds: Kinds) -> bool:
-    """Whether one of the procedure's own rolls is reached, or it handles the effect's change itself."""
+    """Whether one of the procedure's own rolls is reached, it handles the effect's change itself, or takes or
+    reports a name the effect adds to or turns on."""
     if own_rolls(effect, proc, spec, kinds):
         return True
     params = spec.get("params") or {}
-    return _selected(effect, proc, spec) and (handles(effect, spec) or any(k in params for k in effect.adds)
+    values = spec.get("values") or {}
+    return _selected(effect, proc, spec) and (handles(effect, spec) or any(k in params or k in values
+                                                                           for k in effect.adds)
                                               or any(k in params for k in effect.flags))
 
 
