@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from interpreter.formula.compile import Formula
 from interpreter.ruleset.context import CompileContext, P, Scope, Spec
 from interpreter.ruleset.effects import Effect, handles, when_text
 from interpreter.ruleset.kind import Kinds, key_of
@@ -92,7 +93,14 @@ def value_adds(effects: tuple[Effect, ...], proc: Mapping[str, Any], kinds: Kind
                 continue
             note = f"effect {effect.name} ({effect.why()}): {name} {number:+d}" + (
                 f": {effect.summary}" if effect.summary else "")
-            out.append(Step(key_of(kinds, Let), Let(tuple(assign), ((condition, note),)), c.where(path)))
+            notes: tuple[tuple[Formula, str], ...] = ((condition, note),)
+            if on != effect.switch():  # on, but the run is on no trait it reaches: say so rather than stay silent
+                off = c.formula(f"({effect.switch()}) and not ({on})", at, scope.formulas)
+                traits = ", ".join((*(effect.traits or ()), *(effect.groups or ())))
+                text = (f"effect {effect.name} ({effect.why()}): {name} unchanged, as the run is on no trait of "
+                        f"{traits} (give a parameter the trait's name, with --sheet)")
+                notes += ((off, text),) if off is not None else ()
+            out.append(Step(key_of(kinds, Let), Let(tuple(assign), notes), c.where(path)))
     return tuple(out)
 
 

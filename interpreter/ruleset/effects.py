@@ -139,8 +139,11 @@ def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Map
             _known(c, proc, "procedure", procedures, path + ("reaches", "procedures", i))
         for i, die in enumerate(reaches.get("dice") or ()):
             _known(c, die, "named dice", named_dice, path + ("reaches", "dice", i))
+        labels = {t.label: key for key, t in traits.items() if t.label}  # `Perception` names PER
+        if reaches.get("traits"):
+            reaches = {**reaches, "traits": [labels.get(t, t) if t not in traits else t for t in reaches["traits"]]}
         for i, trait in enumerate(reaches.get("traits") or ()):
-            _known(c, trait, "trait", traits, path + ("reaches", "traits", i))
+            _known(c, trait, "trait", {**traits, **labels}, path + ("reaches", "traits", i))
         groups = {t.group: t for t in traits.values() if t.group}
         for i, group in enumerate(reaches.get("groups") or ()):
             _known(c, group, "trait group", groups, path + ("reaches", "groups", i))
