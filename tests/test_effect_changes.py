@@ -209,3 +209,12 @@ def test_three_dice_for_an_opposed_attacker_two_for_a_hindered_defender(house):
         decided = crit[0] != crit[1] or crit[0] != 0
         wins += (crit[0] > crit[1]) if decided else (a > d)
     assert got["success"] == Fraction(wins, len(dice))
+
+
+def test_three_dice_advantage_for_either_side_of_an_attack(house):
+    ref = house / "three.yaml"
+    got = interpreter.run(ref, "attack", {"attack": 11, "defense": 11, "advantage": True}, dice=[3, 17, 9, 10])
+    assert (got.values["attack_total"], got.values["defense_total"]) == (17 + 11, 10 + 11)
+    got = interpreter.run(ref, "attack", {"attack": 11, "defense": 11, "defender_advantage": True,
+                                          "disadvantage": True}, dice=[12, 4, 2, 19, 6])
+    assert (got.values["attack_total"], got.values["defense_total"]) == (4 + 11, 19 + 11)
