@@ -12,6 +12,7 @@ from pathlib import Path
 
 import icepool
 import pytest
+from helpers import one_line_error
 
 import interpreter
 
@@ -218,3 +219,19 @@ def test_three_dice_advantage_for_either_side_of_an_attack(house):
     got = interpreter.run(ref, "attack", {"attack": 11, "defense": 11, "defender_advantage": True,
                                           "disadvantage": True}, dice=[12, 4, 2, 19, 6])
     assert (got.values["attack_total"], got.values["defense_total"]) == (4 + 11, 19 + 11)
+
+
+@pytest.mark.parametrize("change,message", [
+    ("{die: advantage, dice: 1}", ("$.effects.bad.change.dice: an advantage or disadvantage die rolls at least 2 "
+                                  "dice, not 1; give dice: 2 or more")),
+    ("{modifier: 1, dice: 3}", ("$.effects.bad.change.dice: 'dice' says how many dice an advantage or disadvantage "
+                               "die rolls, and this change has no die; add die: advantage (or disadvantage), "
+                               "or remove dice")),
+    ("{die: advantage, dice: advantage_dize}", "unknown name 'advantage_dize'"),
+])
+def test_a_mistaken_die_count_is_one_line_at_its_place(rules, tmp_path, change, message):
+    house = tmp_path / "house.yaml"
+    house.write_text(f"extends: lockwood\nruleset: lockwood-bad\neffects:\n  bad:\n    change: {change}\n",
+                     encoding="utf-8")
+    line = one_line_error(rules("validate", str(house)))
+    assert line.startswith(f"{house}:5:") and message in line, line
