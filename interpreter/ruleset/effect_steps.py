@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from interpreter.formula.compile import Formula
 from interpreter.ruleset.context import CompileContext, P, Scope, Spec
@@ -33,10 +32,10 @@ def effect_params(effects: tuple[Effect, ...], declared: tuple[Param, ...]) -> t
     return tuple(out)
 
 
-def switches(c: CompileContext, effects: tuple[Effect, ...], spec: Mapping[str, Any], scope: Scope,
+def switches(c: CompileContext, effects: tuple[Effect, ...], spec: Spec, scope: Scope,
              reads_sheet: bool, kinds: Kinds) -> Steps:
     """The `let` steps a procedure starts with for the effects it takes (of the kind of `Let` in `kinds`)."""
-    out: list[Step[Any]] = []
+    out: list[Step[Let]] = []
     for effect in effects:
         path = ("effects", effect.name)
         assign: list[Assign] = []
@@ -72,7 +71,7 @@ def _assign(c: CompileContext, assign: list[Assign], name: str, text: str, path:
         assign.append(Assign(name, f, c.where(path)))
 
 
-def value_adds(effects: tuple[Effect, ...], proc: Mapping[str, Any], kinds: Kinds, c: CompileContext, step: Spec,
+def value_adds(effects: tuple[Effect, ...], proc: Spec, kinds: Kinds, c: CompileContext, step: Spec,
                path: P, scope: Scope, names: tuple[str, ...]) -> Steps:
     """The `let` steps that follow a step of a procedure (as written: `proc`) which sets `names`: each number an
     effect adds to a value the procedure reports, added when the effect is on. The dice the value was worked
