@@ -151,12 +151,21 @@ def test_opposed_odds_change_at_night_for_the_side_rolling_perception(house, her
 def test_the_night_flag_is_taken_where_the_effect_reaches(rules, house):
     """friendly_fire and opposed declare no `mod` parameter, and take `night=true` all the same; a run on
     no Perception says the total is unchanged instead of staying silent."""
-    for args in (["friendly_fire", "perception=11", "in_the_way=2"], ["opposed", "actor=11", "defender=11"]):
+    for args in (["opposed", "actor=11", "defender=11"], ["move", "agility=11"]):
         result = rules("run", str(house / "night.yaml"), *args, "night=true", "--seed", "1")
         assert result.exit_code == 0, result.stderr
         assert "unchanged, as the run is on no trait of PER" in result.stdout
     described = rules("describe", str(house / "night.yaml"), "check").stdout
     assert "- `night` (`night=true`): `total` +2 after each step that sets it (the dice as rolled)" in described
+
+
+def test_friendly_fire_is_a_perception_roll_whatever_number_is_given(house):
+    """lockwood's friendly_fire declares `perception: {type: int, trait: PER}`: no sheet is needed."""
+    got = interpreter.run(house / "night.yaml", "friendly_fire", {"perception": 11, "in_the_way": 5, "night": True},
+                          dice=[2])
+    assert (got.outcome, got.values["total"]) == ("success", 2 + 11 + 2)
+    night = outcomes(house / "night.yaml", "friendly_fire", {"perception": 11, "in_the_way": 5, "night": True})
+    assert night == {"success": Fraction(19, 20), "failure": Fraction(1, 20)}  # a natural 1 alone fails DC 15
 
 
 # ----------------------------------------------------------------------------- advantage of three d20
@@ -235,3 +244,12 @@ def test_a_mistaken_die_count_is_one_line_at_its_place(rules, tmp_path, change, 
                      encoding="utf-8")
     line = one_line_error(rules("validate", str(house)))
     assert line.startswith(f"{house}:5:") and message in line, line
+
+
+def test_a_parameter_declaring_an_unknown_trait_is_one_line_at_its_place(rules, tmp_path):
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: lockwood\nruleset: lockwood-bad\nprocedures:\n  friendly_fire:\n    params:\n"
+                     "      perception: {type: int, trait: PRE}\n", encoding="utf-8")
+    line = one_line_error(rules("validate", str(house)))
+    assert line.startswith(f"{house}:6:") and "$.procedures.friendly_fire.params.perception.trait: unknown trait " \
+                                                 "'PRE'; did you mean 'PER'?" in line, line

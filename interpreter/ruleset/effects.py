@@ -48,6 +48,7 @@ class Effect:
     first: bool  # the first roll it reaches in a run only (the next roll)
     traits: tuple[str, ...] | None  # rolls of a procedure run on one of these traits (a parameter naming it)
     groups: tuple[str, ...] | None  # ... or on a trait of one of these groups
+    members: frozenset[str]  # the traits of those groups
     die: str | None  # advantage | disadvantage
     die_count: int  # how many times the roll is made for the die, the best (or worst) kept
     modifier: int
@@ -78,10 +79,13 @@ class Effect:
         named = [p for p, ps in (spec.get("params") or {}).items()
                  if isinstance(ps, Mapping) and ps.get("type") in ("int", "trait")]
         named = [p for p in named if p in read] if read is not None and read & set(named) else named
+        declared = {p: (spec.get("params") or {})[p].get("trait") for p in named}  # `trait: PER`: it is PER
         if self.traits is not None:
-            parts.append(" or ".join(f"{p}_is_{t}" for p in named for t in self.traits) or "false")
+            parts.append(" or ".join("true" if declared[p] == t else f"{p}_is_{t}" for p in named
+                                     for t in self.traits) or "false")
         if self.groups is not None:
-            parts.append(" or ".join(f"{p}_in_{g}" for p in named for g in self.groups) or "false")
+            parts.append(" or ".join("true" if declared[p] in self.members else f"{p}_in_{g}" for p in named
+                                     for g in self.groups) or "false")
         return " and ".join(f"({part})" for part in parts) if len(parts) > 1 else parts[0]
 
     def changes_rolls(self) -> bool:
@@ -131,6 +135,10 @@ def when_text(when: object) -> str:
 def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Mapping[str, Any],
                     named_dice: Mapping[str, Any], traits: Mapping[str, Any]) -> dict[str, Effect]:
     """The `effects` section compiled; names it refers to are checked against the procedures as written."""
+    for proc, pspec in procedures.items():  # `trait: NAME` says which trait a number parameter is (for effects)
+        for pname, param in (pspec.get("params") or {}).items():
+            if isinstance(param, Mapping) and "trait" in param:
+                _known(c, param["trait"], "trait", traits, ("procedures", proc, "params", pname, "trait"))
     out = {}
     for name, spec in specs.items():
         path: P = ("effects", name)
@@ -175,7 +183,9 @@ def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Map
             MappingProxyType(dict(spec.get("after") or {})), spec.get("handled_by"), _names(reaches, "procedures"),
             _names(reaches, "tags"), _names(reaches, "dice"), _names(reaches, "rolls"), bool(reaches.get("first")),
             _names(reaches, "traits"),
-            _names(reaches, "groups"), change.get("die"), max(count or 2, 2),
+            _names(reaches, "groups"), frozenset(t for t, trait in traits.items()
+                                                 if trait.group in (reaches.get("groups") or ())),
+            change.get("die"), max(count or 2, 2),
             modifier, floor, reroll, MappingProxyType(adds), tuple(change.get("flags") or ()), c.where(path, key=True))
     return out
 
