@@ -12,7 +12,7 @@ from pathlib import Path
 
 import icepool
 import pytest
-from helpers import one_line_error
+from helpers import assert_sampling_matches_odds, one_line_error
 
 import interpreter
 
@@ -253,3 +253,12 @@ def test_a_parameter_declaring_an_unknown_trait_is_one_line_at_its_place(rules, 
     line = one_line_error(rules("validate", str(house)))
     assert line.startswith(f"{house}:6:") and "$.procedures.friendly_fire.params.perception.trait: unknown trait " \
                                                  "'PRE'; did you mean 'PER'?" in line, line
+
+
+@pytest.mark.parametrize("overlay,procedure,params,value", [
+    ("night.yaml", "friendly_fire", {"perception": 11, "in_the_way": 5, "night": True}, "total"),
+    ("three.yaml", "move", {"agility": 0, "advantage": True}, "total"),
+    ("three.yaml", "opposed", {"actor": 11, "defender": 11, "advantage": True, "defender_disadvantage": True}, None),
+])
+def test_sampled_runs_follow_the_same_changes_as_exact_odds(house, overlay, procedure, params, value):
+    assert_sampling_matches_odds(str(house / overlay), procedure, params, value=value)
