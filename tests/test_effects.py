@@ -78,7 +78,7 @@ def test_L14_friendly_fire_takes_the_disadvantage_of_a_failed_move(rules):
     assert result.exit_code == 0, result.stderr
     assert result.stdout.splitlines()[0] == "lockwood friendly_fire: failure"
     assert "natural: {1d20,1d20}kl1: [~~15~~] [6] = 6" in result.stdout
-    assert "effect disadvantage (disadvantage=true): disadvantage die on natural" in result.stdout
+    assert "effect disadvantage (disadvantage=true): disadvantage die (two d20, the lower kept) on natural" in result.stdout
     move = run_json(rules, "lockwood", "move", "agility=3", "--dice", "1")
     assert move["outcome"] == "failure" and move["follow_up"] == {"disadvantage": True}
     assert "follow-up: disadvantage=true (effect disadvantage)" in rules(
@@ -330,7 +330,7 @@ def test_describe_says_which_effects_reach_a_procedure_and_how(rules):
     shown = rules("describe", "lockwood", "friendly_fire").stdout
     assert "Effects:" in shown
     assert "- `disadvantage` (`disadvantage=true`, a result of `move` with `disadvantage_this_turn` true " \
-           "(for the next run)): disadvantage die on the roll of `natural`" in shown
+           "(for the next run)): disadvantage die (two d20, the lower kept) on the roll of `natural`" in shown
     assert "turns on its own `disadvantage` flag" in rules("describe", "lockwood", "check").stdout
     assert "`pool` +1" in rules("describe", "nwod", "extended").stdout
     whole = rules("describe", "rollunder").stdout

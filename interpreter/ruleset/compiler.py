@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -11,7 +12,7 @@ from interpreter.hints import suggest
 from interpreter.load.document import Document
 from interpreter.record import replace
 from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Sections, compile_steps
-from interpreter.ruleset.effect_steps import effect_params, switches
+from interpreter.ruleset.effect_steps import effect_params, switches, value_adds
 from interpreter.ruleset.effects import compile_effects, takers
 from interpreter.ruleset.entries import selected_traits
 from interpreter.ruleset.kind import Kinds
@@ -240,6 +241,7 @@ class Compiler(CompileContext):
         writable = sheet_names | {p.name for p in params if p.type == "trait"}
         scope = Scope(formulas, set(sections.dice) | {p.name for p in params if p.type == "dice"})
         ctx = ProcContext(name, outcomes, sections, self.kinds, sheet, writable, frozenset(sheet_names))
+        ctx.after_step = partial(value_adds, sections.takes.get(name, ()), spec, self.kinds)  # effects' adds to values
         steps = switches(self, sections.takes.get(name, ()), spec, scope, sheet is not None, self.kinds)
         steps += compile_steps(self, spec.get("steps") or [], path + ("steps",), scope, ctx)
         for v in values:

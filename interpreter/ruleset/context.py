@@ -193,7 +193,8 @@ StepCompiler = Callable[[CompileContext, Spec, P, Scope, "ProcContext"], StepSpe
 class ProcContext:
     """The procedure a step is compiled in, and the names its steps bind."""
 
-    __slots__ = ("bound", "kinds", "name", "outcomes", "sections", "sheet", "sheet_writable", "writable")
+    __slots__ = ("after_step", "bound", "fresh", "kinds", "name", "outcomes", "sections", "sheet", "sheet_writable",
+                 "writable")
 
     def __init__(self, name: str, outcomes: tuple[str, ...], sections: Sections,
                  kinds: Kinds, sheet: SheetSpec | None, writable: set[str],
@@ -206,6 +207,10 @@ class ProcContext:
         self.writable = writable  # names `update` may change
         self.sheet_writable = sheet_writable  # sheet names, which only sheet steps change
         self.bound: set[str] = set()  # every name some step binds
+        self.fresh: list[str] = []  # the names the step being compiled binds
+        # the steps that follow a step with no steps of its own, given it as written and the names it binds
+        # (an effect adding to a value it sets): (compiler, step as written, path, scope, names) -> steps
+        self.after_step: Callable[[CompileContext, Spec, P, Scope, tuple[str, ...]], Steps] | None = None
 
 
 def outcome_declared(c: CompileContext, name: str | None, path: P, ctx: ProcContext) -> None:
@@ -235,11 +240,19 @@ def bind(scope: Scope, ctx: ProcContext, *names: str | None) -> None:
         if name:
             scope.define(name)
             ctx.bound.add(name)
+            ctx.fresh.append(name)
 
 
 def compile_steps(c: CompileContext, specs: Sequence[Spec], path: P, scope: Scope, ctx: ProcContext) -> Steps:
-    """Compile a list of steps; ``scope`` is updated with the names they define."""
-    return tuple(compile_step(c, spec, path + (i,), scope, ctx) for i, spec in enumerate(specs))
+    """Compile a list of steps; ``scope`` is updated with the names they define. A step with no steps of its
+    own is followed by the steps `ctx.after_step` gives for it."""
+    out: Steps = ()
+    for i, spec in enumerate(specs):
+        ctx.fresh = []
+        out += (compile_step(c, spec, path + (i,), scope, ctx),)
+        if ctx.after_step is not None and not any(key in spec for key in ("then", "else", "steps")):
+            out += ctx.after_step(c, spec, path + (i,), scope, tuple(ctx.fresh))
+    return out
 
 
 def compile_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:

@@ -84,6 +84,7 @@ class RollInto:
     effects: tuple[Any, ...] = ()  # the effects that reach it (ruleset.effects.Effect), each with a bit of `pick`
     switches: tuple[Formula, ...] = ()  # per effect: whether it is on (its flag)
     variants: tuple[DiceExpr, ...] = ()  # per set of effects on (a bit each): the expression rolled
+    changes: tuple[str, ...] = ()  # per effect: what it does to this roll, in words
 
 
 @record
