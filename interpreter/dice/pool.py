@@ -21,6 +21,7 @@ from itertools import product
 from typing import Any
 
 from interpreter import budget, limits
+from interpreter.dice.additive import additive, convolved
 from interpreter.dice.atleast import AtLeast
 from interpreter.dice.keep import kept_span
 from interpreter.dice.statistic import RESULT, Face, Fold, Statistic, fold_for, fold_rolled, order_key, parse_statistic
@@ -163,6 +164,12 @@ def pool_odds(spec: TermSpec, stats: Sequence[Statistic], saturate: bool = False
     if spec.compound:
         return _compound_pool(spec, folds, saturate)
     faces = term_faces(spec)
+    if spec.keep is None and spec.explode is None and additive(stats):
+        weights = spec.draw_weights()
+        die: dict[Face, int] = {}
+        for face, w in zip(faces[1:], weights[1:], strict=True):
+            die[face] = die.get(face, 0) + w
+        return convolved([(die, spec.count)], folds), sum(weights) ** spec.count
     merged: Joint = {}
     ways, den = pools(spec, spec.draw_weights())
     for kinds, factor in ways:

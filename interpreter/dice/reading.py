@@ -12,10 +12,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from interpreter import limits
+from interpreter.dice.additive import additive, convolved
 from interpreter.dice.atleast import AtLeast
 from interpreter.dice.keep import dropped
 from interpreter.dice.pool import Joint, marks_in, pool_odds, symbols_of, walk
-from interpreter.dice.statistic import Face, Statistic, fold_for, fold_rolled
+from interpreter.dice.statistic import Face, Fold, Statistic, fold_for, fold_rolled
 from interpreter.dice.term import TermSpec, parameter_nodes
 from interpreter.dice.term import walk as nodes
 from interpreter.dice.tree import Dice, DiceGroup, Name, Node
@@ -99,6 +100,10 @@ def read_odds(expr: Any, env: Mapping[str, Any], stats: Sequence[Statistic], sat
     specs = [owner.spec_of(m, env) for m in tree.members if isinstance(m, Dice)]
     symbols = symbols_of(specs)
     folds = [fold_for(s, symbols) for s in stats]
+    if tree.keep is None and additive(stats):
+        found = _convolved_group(specs, symbols, stats, folds, saturate)
+        if found is not None:
+            return found
     members = _member_odds(specs, symbols, saturate)
     table: dict[tuple[Any, ...], int] = {}  # a face's identity -> its index
     faces: list[Face] = []
@@ -128,6 +133,36 @@ def read_odds(expr: Any, env: Mapping[str, Any], stats: Sequence[Statistic], sat
         if keep[1] < 0:
             raise BadParameter(f"'{tree.text}' keeps or drops a negative number of members ({keep[1]})")
     return walk(faces, pools, keep, folds), den
+
+
+def _convolved_group(specs: Sequence[TermSpec], symbols: Sequence[str], stats: Sequence[Statistic],
+                     folds: Sequence[Fold], saturate: bool) -> tuple[Joint, int] | None:
+    """A group read only for sums, as one convolution (dice.additive); None when a member's values are lumped.
+
+    Read only for what dice add up (not for how many members there are or what each totals), a member of
+    symbol dice is its dice, one kind of die thrown as many times; any other member is one die of its own.
+    """
+    per_die = all(s.kind in ("result", "sum", "total") for s in stats)
+    units: list[tuple[dict[Face, int], int]] = []
+    den = 1
+    whole = []
+    for spec in specs:
+        if not (per_die and spec.marks is not None and spec.explode is None and spec.keep is None):
+            whole.append(spec)
+            continue
+        weights = spec.draw_weights()
+        die: dict[Face, int] = {}
+        for i in range(1, spec.sides + 1):
+            face = (spec.value(i), spec.value(i), marks_in(spec, i, symbols))
+            die[face] = die.get(face, 0) + weights[i]
+        units.append((die, spec.count))
+        den *= sum(weights) ** spec.count
+    for faces, member_den in _member_odds(whole, symbols, saturate):
+        if any(type(face[0]) is AtLeast for face in faces):
+            return None
+        units.append((faces, 1))
+        den *= member_den
+    return convolved(units, folds), den
 
 
 def _member_odds(specs: Sequence[TermSpec], symbols: Sequence[str],
