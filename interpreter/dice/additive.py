@@ -12,7 +12,8 @@ statistic a digit of its own base), so adding two outcomes is adding two numbers
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import math
+from collections.abc import Callable, Sequence
 
 from interpreter import budget, limits
 from interpreter.dice.statistic import Face, Fold, Statistic
@@ -28,24 +29,19 @@ def additive(stats: Sequence[Statistic]) -> bool:
     return all(s.kind in ADDITIVE and s.where is None for s in stats)
 
 
-def convolved(units: Sequence[Unit], folds: Sequence[Fold]) -> Joint:
+ADVICE = "use fewer dice, or sample it with `rules run ... --seed N`"
+
+
+def convolved(units: Sequence[Unit], folds: Sequence[Fold], check_only: bool = False) -> Joint:
     """Integer weights of every combination of the folds' values over independent dice.
 
     Each unit is a kind of die and how many of it are thrown; the weights are those of ordered throws.
+    The work is bounded before it is done (at most as many outcomes as the values each statistic can
+    still take, for each die added); `check_only` stops there, refused or not.
     """
     keys = [f.key for f in folds if f.key is not None]
     assert len(keys) == len(folds)
-    kinds: dict[tuple[tuple[tuple[int, ...], int], ...], int] = {}
-    for faces, count in units:
-        if count <= 0:
-            continue
-        projected: dict[tuple[int, ...], int] = {}
-        for face, w in faces.items():
-            if w:
-                read = tuple(int(k(face)) for k in keys)
-                projected[read] = projected.get(read, 0) + w
-        kind = tuple(sorted(projected.items()))
-        kinds[kind] = kinds.get(kind, 0) + count
+    kinds = _kinds(units, keys)
     width = len(folds)
     low = [0] * width
     high = [0] * width
@@ -56,17 +52,16 @@ def convolved(units: Sequence[Unit], folds: Sequence[Fold]) -> Joint:
     bases = [1] * width  # each statistic's digit: its value less its least, times the product of the spans before
     for i in range(1, width):
         bases[i] = bases[i - 1] * (high[i - 1] - low[i - 1] + 1)
+    order = sorted(kinds.items(), key=lambda item: len(item[0]))
+    if _work(order, width) > limits.MAX_ODDS_WORK:
+        raise LimitExceeded(f"exact odds of this pool would take too much work; {ADVICE}")
+    if check_only:
+        return {}
     acc: dict[int, int] = {0: 1}
-    most = limits.MAX_ODDS_WORK
-    work = 0
-    for kind, count in sorted(kinds.items(), key=lambda item: len(item[0])):
+    for kind, count in order:
         floor = [min(v[i] for v, _ in kind) for i in range(width)]
         die = [(sum((v[i] - floor[i]) * bases[i] for i in range(width)), w) for v, w in kind]
         for _ in range(count):
-            work += len(acc) * len(die)
-            if work > most:
-                raise LimitExceeded("exact odds of this pool would take too much work; "
-                                    "use fewer dice, or sample it with `rules run ... --seed N`")
             nxt: dict[int, int] = {}
             get = nxt.get
             for code, x in acc.items():
@@ -74,7 +69,7 @@ def convolved(units: Sequence[Unit], folds: Sequence[Fold]) -> Joint:
                     at = code + step
                     nxt[at] = get(at, 0) + x * y
             acc = nxt
-            budget.check("these exact odds", "use fewer dice, or sample it with `rules run ... --seed N`")
+            budget.check("these exact odds", ADVICE)
     out: Joint = {}
     for code, x in acc.items():
         digits = []
@@ -83,3 +78,36 @@ def convolved(units: Sequence[Unit], folds: Sequence[Fold]) -> Joint:
             digits.append(digit + low[i])
         out[tuple(reversed(digits))] = x
     return out
+
+
+Kind = tuple[tuple[tuple[int, ...], int], ...]  # what one die reads, with its weight
+
+
+def _kinds(units: Sequence[Unit], keys: Sequence[Callable[[Face], int]]) -> dict[Kind, int]:
+    """Each kind of die as what it reads, with how many are thrown: kinds that read alike are one."""
+    kinds: dict[Kind, int] = {}
+    for faces, count in units:
+        if count <= 0:
+            continue
+        projected: dict[tuple[int, ...], int] = {}
+        for face, w in faces.items():
+            if w:
+                read = tuple(int(k(face)) for k in keys)
+                projected[read] = projected.get(read, 0) + w
+        kind = tuple(sorted(projected.items()))
+        kinds[kind] = kinds.get(kind, 0) + count
+    return kinds
+
+
+def _work(order: Sequence[tuple[Kind, int]], width: int) -> int:
+    """At most how many products the convolution takes: for each die added, the outcomes so far (no more
+    than the dice's faces multiplied, nor than the values the statistics can have taken) times its faces."""
+    work, outcomes = 0, 1
+    spans = [1] * width
+    for kind, count in order:
+        for _ in range(count):
+            work += outcomes * len(kind)
+            for i in range(width):
+                spans[i] += max(v[i] for v, _ in kind) - min(v[i] for v, _ in kind)
+            outcomes = min(outcomes * len(kind), math.prod(spans))
+    return work

@@ -88,20 +88,22 @@ def _die_face(spec: TermSpec, v: int, symbols: Sequence[str]) -> Face:
     return spec.value(v), spec.gain[v], marks_in(spec, v, symbols)
 
 
-def read_odds(expr: Any, env: Mapping[str, Any], stats: Sequence[Statistic], saturate: bool) -> tuple[Joint, int]:
+def read_odds(expr: Any, env: Mapping[str, Any], stats: Sequence[Statistic], saturate: bool,
+              check_only: bool = False) -> tuple[Joint, int]:
     """Integer weights of every combination of the statistics of a pool, and their denominator.
 
     With `saturate`, a die of endless values is exact below a cap and "at least the cap" above it;
-    without, what lies above is cut off (the weights then add up to less than the denominator).
+    without, what lies above is cut off (the weights then add up to less than the denominator).  With
+    `check_only`, only whether the work estimate refuses it (LimitExceeded; no weights otherwise).
     """
     owner, tree = _pool(expr, env)
     if isinstance(tree, Dice):
-        return pool_odds(owner.spec_of(tree, env), stats, saturate)
+        return pool_odds(owner.spec_of(tree, env), stats, saturate, check_only)
     specs = [owner.spec_of(m, env) for m in tree.members if isinstance(m, Dice)]
     symbols = symbols_of(specs)
     folds = [fold_for(s, symbols) for s in stats]
     if tree.keep is None and additive(stats):
-        found = _convolved_group(specs, symbols, stats, folds, saturate)
+        found = _convolved_group(specs, symbols, stats, folds, saturate, check_only)
         if found is not None:
             return found
     members = _member_odds(specs, symbols, saturate)
@@ -132,11 +134,11 @@ def read_odds(expr: Any, env: Mapping[str, Any], stats: Sequence[Statistic], sat
         keep = (tree.keep[0], owner.fixed(tree.keep[1], env))
         if keep[1] < 0:
             raise BadParameter(f"'{tree.text}' keeps or drops a negative number of members ({keep[1]})")
-    return walk(faces, pools, keep, folds), den
+    return walk(faces, pools, keep, folds, check_only), den
 
 
 def _convolved_group(specs: Sequence[TermSpec], symbols: Sequence[str], stats: Sequence[Statistic],
-                     folds: Sequence[Fold], saturate: bool) -> tuple[Joint, int] | None:
+                     folds: Sequence[Fold], saturate: bool, check_only: bool) -> tuple[Joint, int] | None:
     """A group read only for sums, as one convolution (dice.additive); None when a member's values are lumped.
 
     Read only for what dice add up (not for how many members there are or what each totals), a member of
@@ -162,7 +164,7 @@ def _convolved_group(specs: Sequence[TermSpec], symbols: Sequence[str], stats: S
             return None
         units.append((faces, 1))
         den *= member_den
-    return convolved(units, folds), den
+    return convolved(units, folds, check_only), den
 
 
 def _member_odds(specs: Sequence[TermSpec], symbols: Sequence[str],
