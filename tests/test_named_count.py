@@ -89,6 +89,8 @@ def test_a_named_die_keeps_its_modifiers(rules, tmp_path):
 @pytest.mark.parametrize("pool,words", [
     ("{(ability)#abilty}", ["no named die 'abilty'", "named dice: ability, difficulty, pair, setback, wild"]),
     ("{(ability)#pair}", ["'#pair' counts dice of a named die of one die", "'pair' is '2d{1,2}'"]),
+    ("{setback, setback}", ["'{setback, setback}' is a group with the name 'setback' as a member",
+                            "#setback is one die of a die named 'setback', (n)#setback n of them"]),
     ("{(ability)d(setback)}", ["rolls dice with as many sides as the named die 'setback' shows",
                                "write (n)#setback"]),
 ])

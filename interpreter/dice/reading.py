@@ -32,6 +32,9 @@ def pool_problem(tree: Node) -> str | None:
     if not isinstance(tree, DiceGroup):
         return "is not one dice term or a dice group, so it has no pool to read"
     for member in tree.members:
+        if isinstance(member, Name):
+            return (f"is a group with the name '{member.name}' as a member, so it has no pool to read; a member is "
+                    f"a dice term: #{member.name} is one die of a die named '{member.name}', (n)#{member.name} n of them")
         if not isinstance(member, Dice):
             return "is a group whose members are not all dice terms, so it has no pool to read"
         if any(isinstance(n, Dice) for p in parameter_nodes(member) if p is not None for n in nodes(p)):
