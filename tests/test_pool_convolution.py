@@ -24,7 +24,7 @@ from interpreter.dice.throws import pools
 
 SYMBOL_DICE = ["d{blank,S,S,SS,A,A,SA,AA}", "d{blank,F,FF,T,T,T,TT,FT}", "d{blank,blank,S,SA,AA,A}",
                "d{blank,S,STr,A}", "d{F,FDe,blank}"]
-NUMBERED = ["d6", "d4", "d10cs>=8", "d{0,0,1,1,1,2}", "d8r1"]
+NUMBERED = ["d6", "d4", "d10cs>=8", "d{0,0,1,1,1,2}", "d8r1", "dF", "d{-2,0,3}", "d6mi3"]
 
 
 def walked(text: str, reads: list[str]) -> tuple[dict, int]:
