@@ -90,3 +90,27 @@ def test_six_kinds_read_for_net_symbols_match_every_throw():
               shown.count("?"))] += 1
     assert den == 8 * 4 * 8 * 3
     assert got == dict(want)
+
+
+def test_members_of_no_dice_are_one_kind_and_the_walk_takes_six_kinds():
+    """Read for order statistics (no convolution), a group with empty members is one walk, exact; the
+    members of no dice show 0 and count as members (`count == 0`)."""
+    text = ("{0d{blank,blank,S,SA,AA,A}, 1d{blank,blank,F,F,T,T}, 2d{blank,S,S,SS,A,A,SA,AA}, "
+            "1d{blank,F,FF,T,T,T,TT,FT}, 1d{blank,S,S,SS,SS,A,SA,SA,SA,AA,AA,STr}, "
+            "0d{blank,F,F,FF,FF,T,T,FT,FT,TT,TT,FDe}, 0d6}")
+    reads = ["highest", "total S", "total F", "count == 0"]
+    got, den = read_odds(parse(text), {}, [parse_statistic(r) for r in reads], False)
+    members = [[["", "", "F", "F", "T", "T"]], [["", "S", "S", "SS", "A", "A", "SA", "AA"]] * 2,
+               [["", "F", "FF", "T", "T", "T", "TT", "FT"]],
+               [["", "S", "S", "SS", "SS", "A", "SA", "SA", "SA", "AA", "AA", "STr"]]]
+    want: Counter = Counter()
+    for throw in itertools.product(*(faces for member in members for faces in member)):
+        shown, at = [], 0
+        for member in members:
+            shown.append("".join(throw[at:at + len(member)]))
+            at += len(member)
+        totals = [len(re.findall(r"[A-Z][a-z]*", s)) for s in shown] + [0, 0, 0]  # three members of no dice
+        every = "".join(shown)
+        want[(max(totals), every.count("S"), every.count("F"), totals.count(0))] += 1
+    assert den == 6 * 8 ** 3 * 12
+    assert got == dict(want)

@@ -68,12 +68,14 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
     below.reverse()
     values = [int.__int__(face[0]) for face, _ in groups]
     span = max(values) - min(values) + 1 if values else 1
-    # At most: for each face, each count of dice still to place of each kind, each choice of how many show
-    # it, each state the statistics can be in (no more than the multisets of faces placed so far).
+    # At most: for each face, each choice of how many dice of each kind show it, from each state: each count
+    # of dice still to place of each kind with each state the statistics can be in (no more than the
+    # multisets of faces placed so far), and never more than the multisets of each kind's faces placed so far.
     kinds = math.prod(c + 1 for c, _ in pools)
     per_face = sum(math.prod(c + 1 for (c, _), w in zip(pools, ws, strict=True) if w) for _, ws in groups)
     bound = min(math.prod(f.states(hi - lo, len(groups), span) for f in folds), math.comb(total + len(groups), total))
-    if per_face * kinds * bound > GUESS_LIMIT * limits.MAX_ODDS_WORK:  # refused before any work
+    placed = math.prod(math.comb(sum(1 for _, ws in groups if ws[p]) + c, c) for p, (c, _) in enumerate(pools))
+    if per_face * min(kinds * bound, placed) > GUESS_LIMIT * limits.MAX_ODDS_WORK:  # refused before any work
         raise LimitExceeded(f"exact odds of this pool would take too much work; {ADVICE}")
     if check_only:
         return {}

@@ -112,17 +112,10 @@ def read_odds(expr: Any, env: Mapping[str, Any], stats: Sequence[Statistic], sat
     members = _member_odds(specs, symbols, saturate)
     table: dict[tuple[Any, ...], int] = {}  # a face's identity -> its index
     faces: list[Face] = []
-    kinds: dict[TermSpec, int] = {}
-    counts: list[int] = []
-    weights: list[dict[int, int]] = []
+    kinds: dict[tuple[tuple[int, int], ...], int] = {}  # members that show the same faces as often are one kind
     den = 1
-    for spec, (dist, member_den) in zip(specs, members, strict=True):
+    for dist, member_den in members:
         den *= member_den
-        if spec in kinds:
-            counts[kinds[spec]] += 1
-            continue
-        kinds[spec] = len(counts)
-        counts.append(1)
         by_face: dict[int, int] = {}
         for face, w in dist.items():
             ident = (int.__int__(face[0]), type(face[0]) is AtLeast, face[2])
@@ -130,8 +123,9 @@ def read_odds(expr: Any, env: Mapping[str, Any], stats: Sequence[Statistic], sat
                 table[ident] = len(faces)
                 faces.append(face)
             by_face[table[ident]] = w
-        weights.append(by_face)
-    pools = [(c, [w.get(i, 0) for i in range(len(faces))]) for c, w in zip(counts, weights, strict=True)]
+        kind = tuple(sorted(by_face.items()))
+        kinds[kind] = kinds.get(kind, 0) + 1
+    pools = [(c, [dict(kind).get(i, 0) for i in range(len(faces))]) for kind, c in kinds.items()]
     keep = None
     if tree.keep is not None:
         keep = (tree.keep[0], owner.fixed(tree.keep[1], env))
