@@ -139,6 +139,11 @@ class DiceExpr:
 
     def fixed(self, node: Node, env: Env) -> int:
         """The one value a part of this expression (a term's count, a keep) has; an error when it varies."""
+        if isinstance(node, Num):
+            return node.value
+        given = env.get(node.name) if isinstance(node, Name) else None
+        if type(given) is int:  # a count given by a parameter: no odds needed
+            return given
         dist = _odds().node_distribution(node, lambda name: _resolve(name, env))
         if len(dist.probs) != 1:
             raise BadParameter(f"exact odds of the pool '{self.text}' need its dice count and modifiers fixed")

@@ -14,6 +14,7 @@ from typing import Any, TypeAlias
 
 from interpreter.absent import HINT as ABSENT_HINT
 from interpreter.dice import expr as dice
+from interpreter.dice.counted import expand_counts, sides_of_named
 from interpreter.errors import Location, RulesError, SchemaViolation, UnknownName, UnknownStepKind
 from interpreter.formula.compile import Formula, compile_formula
 from interpreter.hints import suggest
@@ -146,7 +147,7 @@ class CompileContext:
         """A parsed dice expression with its names checked, or None after recording the problem."""
         where = self.where(path)
         try:
-            expr = dice.parse(str(value))
+            expr = dice.parse(expand_counts(str(value), self.named_dice))
         except RulesError as err:
             col = err.where.col if err.where and err.where.line else 1
             err.where = where.shifted(col - 1)
@@ -166,6 +167,8 @@ class CompileContext:
             for name in sorted(used - known):
                 self.problem(UnknownName(f"unknown name '{name}' in dice expression '{value}'", where,
                                          suggest(name, sorted(known)), name=name))
+            for problem, hint in sides_of_named(expr.tree, self.named_dice, scope.formulas):
+                self.problem(SchemaViolation(problem, where, hint))
         return expr
 
 

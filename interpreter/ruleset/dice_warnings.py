@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from interpreter.errors import Location
 from interpreter.ruleset.model import CompiledRuleset
+from interpreter.ruleset.pool_warnings import pool_warnings
 from interpreter.ruleset.specs import RollStep, walk
 
 if TYPE_CHECKING:
@@ -31,11 +32,13 @@ _NOWHERE = _Nowhere()
 
 
 def dice_warnings(ruleset: CompiledRuleset, doc: Document | Callable[[], Document]) -> list[str]:
-    """Every warning about the ruleset's dice: its named dice, its tables' dice and its roll steps.
+    """Every warning about the ruleset's dice: its named dice, its tables' dice and its roll steps, then
+    each pool whose exact odds would be refused at a sample size (ruleset.pool_warnings).
 
     `doc` is the ruleset's document, or a function giving it (read only when there is a warning to place)."""
+    pools = pool_warnings(ruleset)
     if callable(doc) and not any(e.warnings for e, _ in _expressions(ruleset, _NOWHERE)):
-        return []
+        return pools
     if callable(doc):
         doc = doc()
     out = []
@@ -43,7 +46,7 @@ def dice_warnings(ruleset: CompiledRuleset, doc: Document | Callable[[], Documen
         for warning in expr.warnings:
             place = where.shifted(warning.col - 1)
             out.append(f"{place}: {place.path}: {warning.message}" if place.path else f"{place}: {warning.message}")
-    return out
+    return out + pools
 
 
 def _expressions(ruleset: CompiledRuleset, doc: Document | _Nowhere) -> Iterator[tuple[Any, Location]]:
