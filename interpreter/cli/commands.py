@@ -271,9 +271,11 @@ def _sheet_changes_text(sheet: str, changes: Sequence[tuple[tuple[object, ...], 
 @click.option("--at-most", is_flag=True, help="Add a column: the chance of this value or less (this outcome or worse).")
 @click.option("--outcomes", "outcomes_only", is_flag=True, help="Show the outcomes only, not the values.")
 @click.option("--percentiles", metavar="LIST", help="In a sweep, add these percentiles of each value: 10,50,90.")
+@click.option("--where", metavar="FORMULA",
+              help="Also give the chance of a condition on the run's values and outcome: 'successes >= 3'.")
 def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str | None, as_json: bool,
          as_csv: bool, plot: str | None, force: bool, show_all: bool, at_least: bool, at_most: bool,
-         outcomes_only: bool, percentiles: str | None) -> None:
+         outcomes_only: bool, percentiles: str | None, where: str | None) -> None:
     """Exact odds of a procedure (RULESET PROCEDURE [NAME=VALUE...]) or of dice expressions (EXPR [EXPR...]).
 
     A parameter given as A..B, A..B/STEP or a,b,c is swept (one or two of them): one row per value.
@@ -287,6 +289,8 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
         raise click.UsageError("use either --json or --csv, not both")
     view = odds_output.odds_view(show_all, at_least, at_most, outcomes_only)
     chart = odds_output.chart_format(plot, force)
+    if where is not None and (procedure is None or as_csv or odds_output.are_expressions(target)):
+        raise click.UsageError("--where asks about a procedure's runs (RULESET PROCEDURE), printed as text or --json")
     if procedure is not None and odds_output.are_expressions(target):
         if sheet is not None or percentiles:
             raise click.UsageError("dice expressions take no --sheet and no --percentiles")
@@ -299,7 +303,7 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
         odds_output.expression(target, view, as_json, as_csv, plot, chart)
         return
     odds_output.procedure(compile_ref(target), procedure, params, sheet, view,
-                          odds_output.Shown(as_json, as_csv, plot, chart, percentiles))
+                          odds_output.Shown(as_json, as_csv, plot, chart, percentiles), where)
 
 
 @main.command(epilog=examples("rules describe {ruleset}", "rules describe {ruleset2} {procedure2}",
