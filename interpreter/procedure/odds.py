@@ -22,6 +22,7 @@ from interpreter.record import field, record
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 from interpreter.ruleset.params import find_procedure
+from interpreter.ruleset.specs import Loop, walk
 from interpreter.ruleset.tables import table_functions
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet:
     """
     proc = find_procedure(ruleset, name)
     asked = conditions(proc, where)
-    with budget.odds_budget():  # one time budget for the whole computation
+    with budget.odds_budget(remedy(ruleset, proc, args)):  # one time budget for the whole computation
         hint, tries = 0, 0
         while not proc.memo.unsaturable:
             try:
@@ -91,6 +92,17 @@ def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet:
             return ExactOdds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut,
                              found.events, found.where)
         return _odds(ruleset, proc, args, sheet, asked, saturate=False)
+
+
+def remedy(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object]) -> str:
+    """What to do when these odds are refused: end a loop with a condition once the outcome is settled; else
+    count sampled runs."""
+    given = "".join(f" {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in args.items())
+    sample = f"count sampled runs instead: `rules run {ruleset.id} {proc.name}{given} --times 10000`"
+    if any(isinstance(step.spec, Loop) and step.spec.condition is not None for step in walk(proc.steps)):
+        return ("where a loop goes on after the outcome is settled, end it there (put what decides the outcome "
+                f"into its `while`: `while: doubles and total < target`), or give it fewer passes (`max`); or {sample}")
+    return sample
 
 
 def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object], sheet: Mapping[str, object] | None,

@@ -139,10 +139,19 @@ def _refuse_beyond(done: int, runs: int, times: int, where: Any) -> None:
     foreseen = done * times // runs
     if foreseen <= limits.MAX_SAMPLE_WORK and done <= limits.MAX_SAMPLE_WORK:
         return
-    fewer = max(1, limits.MAX_SAMPLE_WORK * runs // max(done, 1))
     raise LimitExceeded(f"{times} runs of this procedure would take about {foreseen} steps and dice; a sample "
                         f"takes at most {limits.MAX_SAMPLE_WORK}", where,
-                        f"ask for at most {fewer} runs, or for its exact odds (`rules odds`)")
+                        f"ask for at most {_within(done, runs)} runs (--times {_within(done, runs)})")
+
+
+def _within(done: int, runs: int) -> int:
+    """A number of runs well within the sample's work at the pace of these runs: three quarters of the most
+    that would fit (runs that explode more than the first do stay within it), to two significant digits."""
+    most = limits.MAX_SAMPLE_WORK * runs // max(done, 1) * 3 // 4
+    if most < 100:
+        return max(1, most)
+    step = int("1" + "0" * (len(str(most)) - 2))
+    return most // step * step
 
 
 def _order(item: tuple[object, int]) -> tuple[int, object, str]:
