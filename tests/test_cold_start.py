@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -96,3 +97,9 @@ def test_the_help_of_the_group_is_the_same_with_every_command_loaded():
         main.get_command(ctx, name)
     assert not main.lazy
     assert shown() == before
+
+
+def test_version_is_told_from_a_checkout_too(tmp_path):
+    """`rules --version` gives the installed version, or `checkout` where rulesmith runs from its source."""
+    out, _ = modules_after(tmp_path, "--version")
+    assert re.fullmatch(r"rules, version (checkout|\d+\.\d+\S*)\n", out)

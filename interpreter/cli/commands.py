@@ -13,7 +13,7 @@ from interpreter.cli import complete, output
 from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.examples import examples
 from interpreter.cli.group import Group
-from interpreter.cli.help import ProcedureCommand, json_option
+from interpreter.cli.help import ProcedureCommand, json_option, version_option
 from interpreter.errors import BadParameter, RulesError
 from interpreter.hints import printable, shown
 from interpreter.load.bundled import bundled_ids, schema_path
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 @click.group(cls=Group, name="rules", context_settings={"help_option_names": ["-h", "--help"]},
              epilog=examples("rules list", "rules run {ruleset} {procedure} {params}",
                              "rules odds '2d20kh1+5>=15'"))
-@click.version_option(package_name="rulesmith-rpg")
+@version_option(package_name="rulesmith-rpg")
 def main() -> None:
     """Rules as data: validate rulesets, roll dice, run procedures and get exact odds.
 
