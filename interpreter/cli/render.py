@@ -5,19 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from interpreter.api.chat import shown_expr
 from interpreter.cli import output
 from interpreter.cli.cumulative import columns
 from interpreter.cli.summary import summary_json
 from interpreter.dice import expr as dice
-from interpreter.dice.report import dice_text
 from interpreter.procedure.odds import ExactOdds
 from interpreter.procedure.records import NoteRecord, RollRecord
-from interpreter.procedure.run import RunResult
 from interpreter.words import Json, value_text
 
 if TYPE_CHECKING:
-
+    from interpreter.procedure.run import RunResult
     from interpreter.procedure.sampler import SampleCounts
 
 BAR_WIDTH = 30
@@ -30,6 +27,8 @@ def _rolls(result: RunResult) -> list[RollRecord]:
 
 def result_json(result: RunResult) -> dict[str, object]:
     """The contract's JSON object for one run."""
+    from interpreter.api.chat import shown_expr
+
     rolls = []
     for record in _rolls(result):
         data = dice.roll_json(record.expr, record.roll)
@@ -46,6 +45,9 @@ def result_json(result: RunResult) -> dict[str, object]:
 
 def result_text(result: RunResult) -> str:
     """One run as a few readable lines."""
+    from interpreter.api.chat import shown_expr
+    from interpreter.dice.report import dice_text
+
     lines = [f"{result.ruleset} {result.procedure}: {result.outcome}"]
     if result.values:
         lines.append("  " + ", ".join(f"{k} = {value_text(v)}" for k, v in result.values.items()))
