@@ -28,7 +28,7 @@ NOT_FOR_A_RUN = (
 # Modules a run that rolls dice does not need (exact odds), and one that odds do not (rolling).
 ONLY_FOR_ODDS = ("interpreter.dice.odds", "interpreter.dice.saturate", "interpreter.dice.distribution",
                  "interpreter.cli.odds_text")
-ONLY_FOR_ROLLING = ("random",)
+ONLY_FOR_ROLLING = ("random", "interpreter.procedure.run", "interpreter.procedure.run_context")
 
 PROBE = """
 import json, sys
