@@ -172,3 +172,37 @@ def test_the_library_takes_a_compiled_condition():
     condition = compile_where(rs, find_procedure(rs, "action"), "successes == 0 or chance")
     got = odds(rs, "action", {"pool": "3"}, where=condition)
     assert got.where == successes_below(3, 1)
+
+
+STOPPING = """\
+ruleset: stopper
+title: Stopping
+procedures:
+  p:
+    outcomes: {ok: fine, no: bad}
+    values: {x: set after the stop}
+    events: {big: EVENT}
+    steps:
+      - roll: {d: 1d6}
+      - stop: d == 1
+        outcome: no
+      - let: {x: d}
+      - decide: [{when: x > 2, outcome: ok}, {outcome: no}]
+"""
+
+
+def test_an_event_reading_a_value_some_runs_never_set_is_refused_with_its_remedy(rules, tmp_path):
+    path = tmp_path / "stop.yaml"
+    path.write_text(STOPPING.replace("EVENT", "x > 3"))
+    result = rules("odds", str(path), "p")
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == [
+        (f"{path}:7:19: $.procedures.p.events.big: 'x' is not set: some runs end without setting it; set it before "
+        "any step that can end the run, or read it behind a test of the outcome (outcome == success and ...)")]
+
+
+def test_an_event_that_tests_the_outcome_first_reads_the_value_only_where_it_is_set(rules, tmp_path):
+    path = tmp_path / "stop.yaml"
+    path.write_text(STOPPING.replace("EVENT", "outcome == ok and x > 3"))
+    got = json.loads(rules("odds", str(path), "p", "--json").output)
+    assert Fraction(got["events"]["big"]["exact"]) == Fraction(sum(1 for d in range(1, 7) if d != 1 and d > 3), 6)

@@ -17,7 +17,9 @@ from interpreter.formula.compile import Formula, compile_formula
 from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 
 WHERE = Location("--where", 1, 1)  # where a formula given on the command line starts
-UNSET = Absent("the run ends without setting it", "test whether it was set in the procedure's steps", "not set")
+UNSET = Absent("some runs end without setting it",
+               "set it before any step that can end the run, or read it behind a test of the outcome "
+               "(outcome == success and ...)", "is not set")
 
 
 def condition_names(proc: CompiledProcedure, constants: Iterable[str]) -> frozenset[str]:
