@@ -7,6 +7,11 @@ computation (a procedure's odds, or a dice expression's distribution); every pla
 counts work calls check().  The clock belongs to the call that started it: it is a context
 variable, so computations in other threads (or other asyncio tasks) each have their own.
 The time counted is the thread's CPU time where the platform offers it.
+
+A refusal names its remedy. The outermost computation knows what was asked (a procedure's odds
+know its ruleset, parameters and loops; the dice inside it do not), so the remedy it gives
+odds_budget() is the one every refusal inside it names (advice()), in place of the remedy the
+place of refusal would give on its own.
 """
 
 from __future__ import annotations
@@ -19,11 +24,12 @@ from contextvars import ContextVar
 from interpreter import limits
 from interpreter.errors import LimitExceeded, Location
 
-__all__ = ["check", "odds_budget", "start", "stop"]
+__all__ = ["advice", "check", "odds_budget", "start", "stop"]
 
 # the CPU time the outermost computation of this context started at; None when none runs
 _started: ContextVar[float | None] = ContextVar("rulesmith_odds_started", default=None)
 _clock: Callable[[], float] = getattr(time, "thread_time", time.process_time)
+_remedy: ContextVar[str | None] = ContextVar("rulesmith_odds_remedy", default=None)  # the outermost's remedy
 
 
 def start() -> bool:
@@ -41,17 +47,25 @@ def stop(started: bool) -> None:
 
 
 @contextmanager
-def odds_budget() -> Iterator[None]:
-    """Time one exact-odds computation; computations inside it share its budget."""
+def odds_budget(remedy: str | None = None) -> Iterator[None]:
+    """Time one exact-odds computation; computations inside it share its budget, and its `remedy` (advice())."""
     started = start()
+    token = _remedy.set(remedy) if started else None
     try:
         yield
     finally:
+        if token is not None:
+            _remedy.reset(token)
         stop(started)
 
 
-def check(what: str, advice: str, where: Location | None = None) -> None:
+def advice(default: str) -> str:
+    """The remedy a refusal names: the outermost computation's, when it gave one, else `default`."""
+    return _remedy.get() or default
+
+
+def check(what: str, remedy: str, where: Location | None = None) -> None:
     """Refuse the running computation once it has taken more than its time budget."""
     started = _started.get()
     if started is not None and _clock() - started > limits.MAX_ODDS_SECONDS:
-        raise LimitExceeded(f"{what} need more than {limits.MAX_ODDS_SECONDS:g} s of work; {advice}", where)
+        raise LimitExceeded(f"{what} need more than {limits.MAX_ODDS_SECONDS:g} s of work; {advice(remedy)}", where)

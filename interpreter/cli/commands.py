@@ -13,12 +13,10 @@ from interpreter.cli import complete, output
 from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.examples import examples
 from interpreter.cli.group import Group
-from interpreter.cli.help import ProcedureCommand, json_option
+from interpreter.cli.help import ProcedureCommand, json_option, version_option
 from interpreter.errors import BadParameter, RulesError
 from interpreter.hints import printable, shown
 from interpreter.load.bundled import bundled_ids, schema_path
-from interpreter.pipeline import compile_ref, problems, resolve
-from interpreter.ruleset.texts import prose
 
 if TYPE_CHECKING:
     from interpreter.ruleset.model import CompiledRuleset
@@ -29,7 +27,7 @@ if TYPE_CHECKING:
 @click.group(cls=Group, name="rules", context_settings={"help_option_names": ["-h", "--help"]},
              epilog=examples("rules list", "rules run {ruleset} {procedure} {params}",
                              "rules odds '2d20kh1+5>=15'"))
-@click.version_option(package_name="rulesmith-rpg")
+@version_option(package_name="rulesmith-rpg")
 def main() -> None:
     """Rules as data: validate rulesets, roll dice, run procedures and get exact odds.
 
@@ -42,6 +40,8 @@ def main() -> None:
 def list_cmd(as_json: bool) -> None:
     """List the rulesets: the bundled ones, then those in your ruleset folders, with where each came from."""
     from interpreter.load.find import user_rulesets
+    from interpreter.pipeline import compile_ref
+    from interpreter.ruleset.texts import prose
 
     users = user_rulesets()
     bundled = bundled_ids()
@@ -86,6 +86,7 @@ def validate(rulesets: Sequence[str], as_json: bool) -> None:
     ruleset has a problem. A warning (on stderr) is something that is valid but likely not meant.
     """
     from interpreter.load.find import user_rulesets
+    from interpreter.pipeline import problems, resolve
 
     reports = []
     every = bundled_ids() + sorted(set(user_rulesets()) - set(bundled_ids()))
@@ -112,7 +113,7 @@ def validate(rulesets: Sequence[str], as_json: bool) -> None:
 def _default_warnings(ref: str, shown: str) -> list[str]:
     """A warning for each constant an overlay adds that nothing reads, each way the trait and field defaults
     break the ruleset's own creation rules, and each dice expression that likely does not mean what it says."""
-    from interpreter.pipeline import document
+    from interpreter.pipeline import compile_ref, document
     from interpreter.ruleset.dice_warnings import dice_warnings
     from interpreter.ruleset.unread import unread_constants
     from interpreter.sheet.new_character import default_problems
@@ -167,6 +168,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
     text kept in FILE.bak unless --no-backup). `rules run RULESET PROCEDURE -h` describes one
     procedure.
     """
+    from interpreter.pipeline import compile_ref
     if seed is not None and given is not None:
         raise click.UsageError("use either --seed or --dice, not both")
     if times is not None and (sheet is not None or given is not None):
@@ -271,9 +273,11 @@ def _sheet_changes_text(sheet: str, changes: Sequence[tuple[tuple[object, ...], 
 @click.option("--at-most", is_flag=True, help="Add a column: the chance of this value or less (this outcome or worse).")
 @click.option("--outcomes", "outcomes_only", is_flag=True, help="Show the outcomes only, not the values.")
 @click.option("--percentiles", metavar="LIST", help="In a sweep, add these percentiles of each value: 10,50,90.")
+@click.option("--where", metavar="FORMULA",
+              help="Also give the chance of a condition on the run's values and outcome: 'successes >= 3'.")
 def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str | None, as_json: bool,
          as_csv: bool, plot: str | None, force: bool, show_all: bool, at_least: bool, at_most: bool,
-         outcomes_only: bool, percentiles: str | None) -> None:
+         outcomes_only: bool, percentiles: str | None, where: str | None) -> None:
     """Exact odds of a procedure (RULESET PROCEDURE [NAME=VALUE...]) or of dice expressions (EXPR [EXPR...]).
 
     A parameter given as A..B, A..B/STEP or a,b,c is swept (one or two of them): one row per value.
@@ -282,11 +286,14 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
     Quote an expression that holds > < or ! so the shell leaves it alone: rules odds '1d20>=15'.
     """
     from interpreter.cli import odds_output
+    from interpreter.pipeline import compile_ref
 
     if as_json and as_csv:
         raise click.UsageError("use either --json or --csv, not both")
     view = odds_output.odds_view(show_all, at_least, at_most, outcomes_only)
     chart = odds_output.chart_format(plot, force)
+    if where is not None and (procedure is None or as_csv or odds_output.are_expressions(target)):
+        raise click.UsageError("--where asks about a procedure's runs (RULESET PROCEDURE), printed as text or --json")
     if procedure is not None and odds_output.are_expressions(target):
         if sheet is not None or percentiles:
             raise click.UsageError("dice expressions take no --sheet and no --percentiles")
@@ -299,7 +306,7 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
         odds_output.expression(target, view, as_json, as_csv, plot, chart)
         return
     odds_output.procedure(compile_ref(target), procedure, params, sheet, view,
-                          odds_output.Shown(as_json, as_csv, plot, chart, percentiles))
+                          odds_output.Shown(as_json, as_csv, plot, chart, percentiles), where)
 
 
 @main.command(epilog=examples("rules describe {ruleset}", "rules describe {ruleset2} {procedure2}",
@@ -313,6 +320,7 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
 def describe(ruleset: str, procedure: str | None, code: str | None, as_json: bool) -> None:
     """Print a Markdown reference of a ruleset, or of one of its procedures (or, with --code, its code)."""
     from interpreter.cli import describe as describe_mod
+    from interpreter.pipeline import compile_ref
     from interpreter.ruleset.params import find_procedure
 
     rs = compile_ref(ruleset)
@@ -379,6 +387,13 @@ def _lsp() -> click.Command:
     return lsp
 
 
-for _name, _load in (("roll", _roll), ("sheet", _sheet), ("diff", _diff), ("export", _export), ("lsp", _lsp)):
-    main.add_lazy(_name, _load)
+for _name, _load, _summary in (
+        ("roll", _roll, "Roll the dice expression EXPR and show every die (docs/dice.md has the notation)."),
+        ("sheet", _sheet, "Character sheets: create, check and show them."),
+        ("diff", _diff, ("Compare two rulesets (ids or paths): every changed value, and the odds of every procedure "
+                        "whose behaviour may differ, at its samples (or at NAME=VALUE for the PROCEDURE named).")),
+        ("export", _export, "Write a ruleset's YAML as it ships, or with --overlay an overlay file that extends it."),
+        ("lsp", _lsp, ("Run the language server: errors as you type, hovers with exact odds, completion "
+                      "(see docs/editors.md)."))):
+    main.add_lazy(_name, _load, _summary)
 __all__ = ["main"]

@@ -103,8 +103,9 @@ def export(ruleset_id: str, overlay_id: str | None, output: str | None, as_json:
         data = found.path.read_bytes()
     else:
         if not _ID.match(overlay_id):
-            raise BadParameter(f"'{overlay_id}' is not a valid ruleset id: use lowercase letters, digits, _ and -, "
-                               "starting with a letter")
+            from interpreter.load.schema import ID_RULE
+
+            raise BadParameter(f"'{overlay_id}' is not a valid ruleset id: {ID_RULE}")
         if overlay_id == ruleset_id:
             raise BadParameter(f"an overlay needs an id of its own, not '{ruleset_id}'")
         base = load_checked(found).doc.data

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from interpreter.cli.chart_data import Chart
     from interpreter.cli.compare import Compared
     from interpreter.dice.expr import DiceExpr
+    from interpreter.formula.compile import Formula
 
 CHART_FORMATS = ("svg", "png", "html")
 
@@ -226,13 +227,16 @@ def expressions(exprs: Sequence[str], view: View, shown: Shown) -> None:
     _wrote(shown)
 
 
-def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str | None, view: View, shown: Shown) -> None:
-    """The odds of a procedure, or of a sweep of it when a parameter names several values."""
+def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str | None, view: View, shown: Shown,
+              where: str | None = None) -> None:
+    """The odds of a procedure, or of a sweep of it when a parameter names several values; with `where`, the
+    chance of that condition too."""
     from interpreter.cli.ranges import parse_sweep
     from interpreter.ruleset.params import find_procedure
 
     pools = frozenset(p.name for p in find_procedure(rs, name).params if p.type == "dice")
     fixed, axes = parse_sweep(params, pools)
+    condition = _condition(rs, name, where, bool(axes))
     percentiles = _percentiles(shown.percentiles)
     if percentiles and not axes:
         raise click.UsageError("--percentiles is for a sweep (a parameter given as A..B or a,b,c)")
@@ -257,7 +261,7 @@ def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str 
     from interpreter.procedure.odds import odds
 
     with Progress("rules odds", quiet=shown.as_json):
-        result = odds(rs, name, parse_assignments(params), bound)
+        result = odds(rs, name, parse_assignments(params), bound, condition)
     if shown.chart is not None:
         from interpreter.cli.chart_data import odds_chart
 
@@ -268,6 +272,8 @@ def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str 
             out.pop("values")
         if shown.plot is not None:
             out["plot"] = shown.plot
+        if where is not None:
+            out["where"] = render.where_json(where, result.where)
         output.print_json(out)
     elif shown.as_csv:
         from interpreter.cli.sweep_text import distribution_csv
@@ -278,7 +284,21 @@ def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str 
         output.echo(distribution_csv(parts), nl=False)
     else:
         output.echo(odds_text.procedure_text(result, view, output.can_show("█")))
+        if where is not None and result.where is not None:
+            output.echo(odds_text.where_text(where, result.where, output.can_show("█")))
     _wrote(shown)
+
+
+def _condition(rs: CompiledRuleset, name: str, where: str | None, swept: bool) -> Formula | None:
+    """The condition `--where` asks about, compiled (a located error for a mistake in it)."""
+    if where is None:
+        return None
+    if swept:
+        raise click.UsageError("--where gives one chance: give each parameter one value, not a sweep")
+    from interpreter.procedure.events import compile_where
+    from interpreter.ruleset.params import find_procedure
+
+    return compile_where(rs, find_procedure(rs, name), where)
 
 
 def _sweep(rs: CompiledRuleset, name: str, fixed: dict[str, str], axes: Any, bound: Any, view: View, shown: Shown,

@@ -149,6 +149,9 @@ def procedure_text(odds: ExactOdds, view: View, blocks: bool) -> str:
     lines += _table(shown, view, blocks, exact, best_first=True)
     if never and not view.show_all:
         lines.append(f"  never: {', '.join(never)}")
+    if odds.events:
+        lines.append("events")
+        lines += _table(list(odds.events.items()), View(show_all=True), blocks, exact)
     if view.outcomes_only:
         return "\n".join(lines)
     fixed = []
@@ -169,6 +172,11 @@ def procedure_text(odds: ExactOdds, view: View, blocks: bool) -> str:
     for name, cut in odds.values_cut.items():
         lines.append(f"({name}: its endless largest values are left out ({cut:.3g}); the outcomes are exact)")
     return "\n".join(lines)
+
+
+def where_text(formula: str, p: Fraction | float, blocks: bool) -> str:
+    """The chance of the condition `--where` asked about: one row named by its formula."""
+    return "\n".join(["where"] + _table([(formula, p)], View(show_all=True), blocks, isinstance(p, Fraction)))
 
 
 def expression_text(expr: str, dist: Distribution, view: View, blocks: bool) -> str:

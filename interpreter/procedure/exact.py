@@ -136,7 +136,7 @@ class Exact:
             budget.check("exact odds", self.advice(), where)
 
     def advice(self) -> str:
-        return f"use fewer dice or repeats, or sample it with `rules run {self.ruleset.id} ... --seed N`"
+        return budget.advice(f"use fewer dice or repeats, or sample it with `rules run {self.ruleset.id} ... --times N`")
 
     def key_names(self, key: tuple[str, ...]) -> tuple[str, ...]:
         """The names that tell worlds apart for a key: the sheet marker becomes the sheet's names, and values

@@ -9,6 +9,7 @@ from interpreter import budget, limits
 from interpreter.absent import Absent, reported
 from interpreter.dice.atleast import AtLeast, Undecided
 from interpreter.errors import RulesError
+from interpreter.procedure.events import conditions, fixed, holds
 from interpreter.procedure.exact import Exact
 from interpreter.procedure.kinds import program_of
 from interpreter.procedure.merging import Worlds
@@ -21,10 +22,14 @@ from interpreter.record import field, record
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 from interpreter.ruleset.params import find_procedure
+from interpreter.ruleset.specs import Loop, walk
 from interpreter.ruleset.tables import table_functions
 
 if TYPE_CHECKING:
     from fractions import Fraction
+
+    from interpreter.formula.compile import Formula
+    from interpreter.procedure.events import Conditions
 
 
 @record
@@ -37,6 +42,8 @@ class ExactOdds:
     values: Mapping[str, Mapping[Any, Fraction | float]]
     truncated: float
     values_cut: Mapping[str, float] = field(default_factory=dict)  # value -> tail left out of it (see odds)
+    events: Mapping[str, Fraction | float] = field(default_factory=dict)  # declared event -> its chance
+    where: Fraction | float | None = None  # the chance of the condition asked for (`--where`), if one was
 
     @property
     def exact(self) -> bool:
@@ -46,8 +53,10 @@ class ExactOdds:
         return not self.truncated and all(isinstance(p, Fraction) for p in self.outcomes.values())
 
 
-def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet: Mapping[str, object] | None = None) -> ExactOdds:
-    """The exact distribution of a procedure's outcomes and values; `sheet` is a sheet bound to names (sheet.bind).
+def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet: Mapping[str, object] | None = None,
+         where: Formula | None = None) -> ExactOdds:
+    """The exact distribution of a procedure's outcomes and values; `sheet` is a sheet bound to names (sheet.bind);
+    with the chance of each of its events, and of `where` (a condition compiled by events.compile_where).
 
     Exploding rolls are first saturated (their tail lumped into one AtLeast value with its exact
     probability); when a formula needs more of such a total than "at least", the odds are
@@ -55,11 +64,12 @@ def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet:
     procedure, so that later questions go straight to the second way (the answer is the same).
     """
     proc = find_procedure(ruleset, name)
-    with budget.odds_budget():  # one time budget for the whole computation
+    asked = conditions(proc, where)
+    with budget.odds_budget(remedy(ruleset, proc, args)):  # one time budget for the whole computation
         hint, tries = 0, 0
         while not proc.memo.unsaturable:
             try:
-                found = _odds(ruleset, proc, args, sheet, saturate=True, cap_hint=hint)
+                found = _odds(ruleset, proc, args, sheet, asked, saturate=True, cap_hint=hint)
             except Undecided as undecided:
                 tries += 1
                 if undecided.need is None or undecided.need <= hint or tries > 4:
@@ -73,20 +83,33 @@ def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet:
             # a total was told apart only up to the number it is compared with: its own distribution comes
             # from the same procedure with the dice cut off where they grow too unlikely instead
             try:
-                plain = _odds(ruleset, proc, args, sheet, saturate=False)
+                plain = _odds(ruleset, proc, args, sheet, (), saturate=False)
             except RulesError:  # too much work cut off that way: the values stay told apart up to the number
                 return found
             values, cut = dict(found.values), dict(found.values_cut)
             for v in lumped:
                 values[v], cut[v] = plain.values[v], plain.truncated
-            return ExactOdds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut)
-        return _odds(ruleset, proc, args, sheet, saturate=False)
+            return ExactOdds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut,
+                             found.events, found.where)
+        return _odds(ruleset, proc, args, sheet, asked, saturate=False)
+
+
+def remedy(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object]) -> str:
+    """What to do when these odds are refused: end a loop with a condition once the outcome is settled; else
+    count sampled runs."""
+    given = "".join(f" {k}={str(v).lower() if isinstance(v, bool) else v}" for k, v in args.items())
+    sample = f"count sampled runs instead: `rules run {ruleset.id} {proc.name}{given} --times 10000`"
+    if any(isinstance(step.spec, Loop) and step.spec.condition is not None for step in walk(proc.steps)):
+        return ("where a loop goes on after the outcome is settled, end it there (put what decides the outcome "
+                f"into its `while`: `while: doubles and total < target`), or give it fewer passes (`max`); or {sample}")
+    return sample
 
 
 def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object], sheet: Mapping[str, object] | None,
-          saturate: bool, cap_hint: int = 0) -> ExactOdds:
+          asked: Conditions, saturate: bool, cap_hint: int = 0) -> ExactOdds:
     """The odds, with or without saturated explosions."""
     env = start_env(ruleset, proc, args, sheet)
+    start = fixed(ruleset, proc, env) if asked else {}
     sheet_env = sheet or {}
     if proc.reads is not None and not (SHEET in proc.reads and sheet_env):
         # Every world copies its env: leave out what no step reads (the trait flags of parameters mostly).
@@ -98,9 +121,11 @@ def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, 
     # A value that is final (no later step reads or writes it) is added up as soon as it is,
     # with the mass of the worlds then; worlds are then no longer told apart by it.
     retired: dict[str, tuple[dict[Any, Any], Any]] = {}
+    read = {n for _, f in asked for n in f.names}  # values a condition reads stay in the final worlds
+
 
     def retire(program: Program, pc: int, pending: dict[int, Worlds], here: Worlds) -> None:
-        done = [v for v in program.retire[pc] if v not in retired and v not in ctx.sheet_names]
+        done = [v for v in program.retire[pc] if v not in retired and v not in ctx.sheet_names and v not in read]
         if done:
             _retire(here + [w for waiting in pending.values() for w in waiting], done, retired)
             ctx.settled = ctx.settled | frozenset(done)  # no longer part of what tells worlds apart
@@ -114,11 +139,13 @@ def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, 
     mass = exact(add_all(p for _, p in worlds))
     outcomes: dict[str, Any] = {o: exact(add_all(ws)) for o, ws in by_outcome.items()}
     values = _sums(worlds, [v for v in proc.values if v not in retired])
+    chances = [_chance(proc, f, worlds, start, ctx.functions) for _, f in asked]
     truncated = ctx.truncated
     if truncated:
         # What was cut off is reported, and the rest is renormalised so probabilities sum to 1.
         outcomes = {k: float(p) / float(mass) for k, p in outcomes.items()}
         values = {k: {x: float(p) / float(mass) for x, p in d.items()} for k, d in values.items()}
+        chances = [float(p) / float(mass) for p in chances]
     for v, (counts, then) in retired.items():
         values[v] = {x: float(p) / float(then) for x, p in counts.items()} if truncated else counts
     values = {v: values[v] for v in proc.values}
@@ -128,9 +155,18 @@ def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, 
         if tail:  # a value with endless possible values: shown without its tail, which is reported
             values_cut[v] = float(tail)
             values[v] = {x: float(p) / float(1 - tail) for x, p in dist.items() if not isinstance(x, AtLeast)}
+    events = {name: p for (name, _), p in zip(asked, chances, strict=True) if name is not None}
+    where = next((p for (name, _), p in zip(asked, chances, strict=True) if name is None), None)
     return ExactOdds(ruleset.id, proc.name, outcomes,
                 {k: _worded_keys(proc, k, dict(sorted(d.items(), key=_order))) for k, d in values.items()},
-                truncated, values_cut)
+                truncated, values_cut, events, where)
+
+
+def _chance(proc: CompiledProcedure, condition: Formula, worlds: Worlds, start: Mapping[str, object],
+            functions: Mapping[str, Any]) -> Any:
+    """The exact sum of the weights of the final worlds where a condition holds."""
+    return exact(add_all(p for world, p in worlds
+                         if holds(condition, proc, world.env, finished(proc, world.outcome), start, functions)))
 
 
 def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[object, object], object]]) -> None:

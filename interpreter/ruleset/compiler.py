@@ -255,6 +255,9 @@ class Compiler(CompileContext):
                          compile_samples(self, spec.get("samples") or [], path + ("samples",), params),
                          value_words=self.value_words(spec, path), tags=tuple(spec.get("tags") or ()),
                          effects=tuple(e.name for e in sections.takes.get(name, ())),
+                         events=tuple((e, self.formula(f, path + ("events", e), {*values, *base, *outcomes, "outcome",
+                                                                                   *(p.name for p in params if p.type != "dice")}))
+                                      for e, f in (spec.get("events") or {}).items()),
                          acts_on_final=acts_on_final(self, spec, path, sheet))
 
     def value_words(self, spec: dict[str, Any], path: P) -> Mapping[str, Mapping[int, str]]:

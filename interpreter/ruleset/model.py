@@ -70,6 +70,7 @@ class CompiledProcedure:
     acts_on_final: tuple[str, ...] = ()  # the final states of a sheet it may still act on
     tags: tuple[str, ...] = ()  # words an effect's selector picks it by
     effects: tuple[str, ...] = ()  # the effects whose flag or change it takes (ruleset.effects)
+    events: tuple[tuple[str, Formula], ...] = ()  # named conditions on what a run reports (procedure.events)
     memo: Memo = field(default_factory=lambda: Memo(), compare=False, repr=False)
 
     def rank(self, outcome: str | None) -> int:
