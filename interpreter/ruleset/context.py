@@ -193,7 +193,7 @@ StepCompiler = Callable[[CompileContext, Spec, P, Scope, "ProcContext"], StepSpe
 class ProcContext:
     """The procedure a step is compiled in, and the names its steps bind."""
 
-    __slots__ = ("bound", "kinds", "name", "outcomes", "sections", "sheet", "sheet_writable", "writable")
+    __slots__ = ("bound", "kinds", "name", "named", "outcomes", "sections", "sheet", "sheet_writable", "writable")
 
     def __init__(self, name: str, outcomes: tuple[str, ...], sections: Sections,
                  kinds: Kinds, sheet: SheetSpec | None, writable: set[str],
@@ -206,6 +206,7 @@ class ProcContext:
         self.writable = writable  # names `update` may change
         self.sheet_writable = sheet_writable  # sheet names, which only sheet steps change
         self.bound: set[str] = set()  # every name some step binds
+        self.named: dict[str, P] = {}  # step name -> where the step that has it is
 
 
 def outcome_declared(c: CompileContext, name: str | None, path: P, ctx: ProcContext) -> None:
@@ -243,9 +244,16 @@ def compile_steps(c: CompileContext, specs: Sequence[Spec], path: P, scope: Scop
 
 
 def compile_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:
+    name = spec.get("name")  # the one key every kind has: a step's name, for overlays and listings alone
+    if name is not None:
+        first = ctx.named.setdefault(name, path)
+        if first != path:
+            at = c.where(first)
+            c.problem(SchemaViolation(f"procedure '{ctx.name}' has two steps named '{name}'", c.where(path + ("name",)),
+                                      f"the first is at line {at.line}; step names are unique within a procedure"))
     for key, kind in ctx.kinds.items():
         if key in spec:
-            step = Step(key, kind.compile(c, spec, path, scope, ctx), c.where(path))
+            step = Step(key, kind.compile(c, spec, path, scope, ctx), c.where(path), name=name)
             if not kind.goes_on:  # a run may end or be diverted here: what a later step reads is no longer sure
                 scope.weaken()
             return step
