@@ -25,7 +25,7 @@ from interpreter.errors import RulesError, SchemaViolation
 from interpreter.hints import suggest
 from interpreter.load.document import Document, Path
 
-__all__ = ["ENDS", "NESTED", "SIDES", "Origin", "apply", "is_list_patch", "is_insertion", "step_names"]
+__all__ = ["ENDS", "NESTED", "SIDES", "Origin", "apply", "is_insertion", "is_list_patch", "step_names"]
 
 NESTED = ("then", "else", "steps")  # the keys of a step that hold lists of steps (a test checks them against the schema)
 SIDES = ("before", "after")  # what a named step's patch may insert around it
@@ -82,7 +82,8 @@ class _Apply:
             self._no_procedure(here[1], written)
         if len(here) == 3 and here[0] == "procedures" and here[2] == "steps":
             if target is None:
-                return self._no_procedure(here[1], written)
+                self._no_procedure(here[1], written)
+                return None
             if isinstance(target, list):
                 return self.steps(target, patch, here, written, was)
         if isinstance(target, list) and is_list_patch(patch):
@@ -158,7 +159,7 @@ class _Apply:
             if change is None:
                 continue
             inserts: dict[str, object] = change if is_insertion(change) else {}
-            for i, value in enumerate(inserts.get("before") if isinstance(inserts.get("before"), list) else ()):
+            for i, value in enumerate(_items(inserts.get("before"))):
                 self._put(out, value, here, (written + (str(name), "before", i), None))
             at, old = here + (len(out),), was + (j,)
             if isinstance(item, dict):
@@ -170,9 +171,13 @@ class _Apply:
                 self.moved[at] = (written + (str(name),), old)
                 item = self.merge(item, change, at, written + (str(name),), old)
             out.append(item)
-            for i, value in enumerate(inserts.get("after") if isinstance(inserts.get("after"), list) else ()):
+            for i, value in enumerate(_items(inserts.get("after"))):
                 self._put(out, value, here, (written + (str(name), "after", i), None))
         return out
+
+
+def _items(value: object) -> list[object]:
+    return value if isinstance(value, list) else []
 
 
 def apply(target: dict[str, object], doc: Document, base: str) -> tuple[object, dict[Path, Origin], list[RulesError]]:

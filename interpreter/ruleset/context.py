@@ -250,7 +250,7 @@ def compile_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: Proc
         if first != path:
             at = c.where(first)
             c.problem(SchemaViolation(f"procedure '{ctx.name}' has two steps named '{name}'", c.where(path + ("name",)),
-                                      f"the first is at line {at.line}; step names are unique within a procedure"))
+                                      f"the other is at {at}; step names are unique within a procedure"))
     for key, kind in ctx.kinds.items():
         if key in spec:
             step = Step(key, kind.compile(c, spec, path, scope, ctx), c.where(path), name=name)
