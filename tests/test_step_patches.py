@@ -234,3 +234,39 @@ def test_the_rollunder_critical_with_advantage_keeps_the_better_die(tmp_path: Pa
     # two d20 kept by the outcome order (critical first): a critical unless neither die is 1, 2 or the stat
     expected = 1 - Fraction(17, 20) ** 2
     assert odds(source, "check", {"stat": 12, "advantage": "true"}).outcomes["critical_success"] == expected
+
+
+# -- the examples of docs/format.md ------------------------------------------------------------------------
+
+def _doc_example(start: str) -> str:
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "format.md").read_text(encoding="utf-8")
+    return start + doc.split("```yaml\n" + start, 1)[1].split("```", 1)[0]
+
+
+def test_the_docs_shock_example_is_the_house_rule_tested_here() -> None:
+    example = _doc_example("# wwn: Shock doubles on a natural 20\n")
+    strip = [line.split("#")[0].rstrip() for line in example.splitlines() if line.split("#")[0].strip()]
+    ours = [line for line in SHOCK_ON_A_20.splitlines() if line.strip()]
+    assert sorted(strip) == sorted(line.replace("wwn_shock20", "wwn-shock20") for line in ours)
+
+
+def test_the_docs_lockwood_example_removes_the_least_crit_damage_and_the_luck_cap(tmp_path: Path) -> None:
+    source = tmp_path / "gritty.yaml"
+    source.write_text(_doc_example("extends: lockwood\nruleset: lockwood-gritty\n"), encoding="utf-8")
+    names = [step.name for step in compile_ref(str(source)).procedures["attack"].steps]
+    assert "damage" in names
+    params = {"attack": 12, "defense": 10}
+    # a natural 20 against a natural 19: a crit decides; the margin is 32 - 29 = 3 (lockwood gives at least its least)
+    assert run_given(source, "attack", params, [20, 19]).values["damage"] == 3
+    # 4 luck points rolling 3 on their d4: a margin of 9 + 12 + 3 - (10 + 10) = 4, no longer capped at 1 + 2
+    lucky = {**params, "luck": 4}
+    assert run_given(source, "attack", lucky, [9, 10, 3]).values["damage"] == 4
+    assert run_given("lockwood", "attack", lucky, [9, 10, 3]).values["damage"] == 3
+
+
+def test_the_docs_rollunder_example_adds_a_row_and_a_first_branch(tmp_path: Path) -> None:
+    source = tmp_path / "lucky.yaml"
+    source.write_text(_doc_example("extends: rollunder\nruleset: rollunder-lucky\n"), encoding="utf-8")
+    assert odds(source, "zero_hp", {}).outcomes["standing"] == Fraction(3, 8)
+    got = odds(source, "defend", {"stat": 12, "incoming": 6}).outcomes
+    assert (got["stumbled"], got["failed"]) == (Fraction(1, 20), Fraction(7, 20))
