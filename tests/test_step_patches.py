@@ -270,3 +270,16 @@ def test_the_docs_rollunder_example_adds_a_row_and_a_first_branch(tmp_path: Path
     assert odds(source, "zero_hp", {}).outcomes["standing"] == Fraction(3, 8)
     got = odds(source, "defend", {"stat": 12, "incoming": 6}).outcomes
     assert (got["stumbled"], got["failed"]) == (Fraction(1, 20), Fraction(7, 20))
+
+
+def test_the_overlay_schema_an_editor_uses_takes_the_patch_forms() -> None:
+    import jsonschema
+
+    from interpreter.load.yaml import load_text
+
+    checker = jsonschema.Draft202012Validator(json.loads(schema_path("overlay.schema.json").read_text(encoding="utf-8")))
+    for text in (SHOCK_ON_A_20, _doc_example("extends: rollunder\nruleset: rollunder-lucky\n"),
+                 _doc_example("extends: lockwood\nruleset: lockwood-gritty\n")):
+        assert list(checker.iter_errors(load_text(text).data)) == []
+    wrong = SHOCK_ON_A_20.replace("after:", "aftr:")
+    assert list(checker.iter_errors(load_text(wrong).data)) != []
