@@ -283,3 +283,16 @@ def test_the_overlay_schema_an_editor_uses_takes_the_patch_forms() -> None:
         assert list(checker.iter_errors(load_text(text).data)) == []
     wrong = SHOCK_ON_A_20.replace("after:", "aftr:")
     assert list(checker.iter_errors(load_text(wrong).data)) != []
+
+
+def test_the_diff_names_the_steps_that_changed(rules, tmp_path: Path) -> None:
+    source = tmp_path / "gritty.yaml"
+    source.write_text(_doc_example("extends: lockwood\nruleset: lockwood-gritty\n"), encoding="utf-8")
+    result = rules("diff", "lockwood", str(source), "attack", "attack=12", "defense=10", "--json")
+    assert result.exit_code == 0, result.stderr
+    got = {(c["path"], c["kind"]) for c in json.loads(result.stdout)["changes"]}
+    assert got == {("$.procedures.attack.steps[damage].let.damage", "changed"),
+                   ("$.procedures.attack.steps[crit_decision].then[crit_damage]", "removed")}
+    described = rules("describe", str(source)).stdout
+    assert "- `$.procedures.attack.steps[crit_damage]` (removed)" in described
+    assert "- `$.procedures.attack.steps[damage]` (changed)" in described
