@@ -296,3 +296,17 @@ def test_the_diff_names_the_steps_that_changed(rules, tmp_path: Path) -> None:
     described = rules("describe", str(source)).stdout
     assert "- `$.procedures.attack.steps[crit_damage]` (removed)" in described
     assert "- `$.procedures.attack.steps[damage]` (changed)" in described
+
+
+def test_an_exported_overlay_lists_the_named_steps_and_its_example_patch_works(rules, tmp_path: Path) -> None:
+    result = rules("export", "wwn", "--overlay", "house")
+    assert result.exit_code == 0, result.stderr
+    text = result.stdout
+    assert "#   attack: hit_roll, shock, hit_decision, damage, damage_roll, hit_damage, miss_damage\n" in text
+    block = text.split("# Change one step by its name", 1)[1].split("# The named steps", 1)[0]
+    patch = "# procedures:" + block.split("# procedures:", 1)[1]
+    source = tmp_path / "house.yaml"
+    uncommented = "".join(line[2:] + "\n" for line in patch.splitlines())
+    source.write_text("extends: wwn\nruleset: house\n" + uncommented, encoding="utf-8")
+    steps = compile_ref(str(source)).procedures["skill_check"].steps
+    assert [step.name for step in steps] == ["check_roll", "total", "outcome", None]
