@@ -310,3 +310,13 @@ def test_an_exported_overlay_lists_the_named_steps_and_its_example_patch_works(r
     source.write_text("extends: wwn\nruleset: house\n" + uncommented, encoding="utf-8")
     steps = compile_ref(str(source)).procedures["skill_check"].steps
     assert [step.name for step in steps] == ["check_roll", "total", "outcome", None]
+
+
+def test_describe_shows_each_step_name_and_the_step_stays_placed_at_its_kind(rules) -> None:
+    result = rules("describe", "wwn", "attack")
+    assert result.exit_code == 0, result.stderr
+    assert "2. [shock] Set `shock_damage` to" in result.stdout
+    assert "   1. [damage_roll] Roll `damage` into `rolled`." in result.stdout
+    step = compile_ref("wwn").procedures["attack"].steps[1]
+    lines = (Path(__file__).resolve().parent.parent / "rulesets" / "wwn.yaml").read_text(encoding="utf-8").splitlines()
+    assert lines[step.where.line - 1].strip() == "let:"  # not the `- name: shock` line above it

@@ -253,7 +253,11 @@ def compile_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: Proc
                                       f"the other is at {at}; step names are unique within a procedure"))
     for key, kind in ctx.kinds.items():
         if key in spec:
-            step = Step(key, kind.compile(c, spec, path, scope, ctx), c.where(path), name=name)
+            where = c.where(path)
+            if name is not None:  # a step is placed at its kind's key, which a name may come before
+                at = c.where(path + (key,), key=True)
+                where = Location(at.file, at.line, at.col, where.path, at.source)
+            step = Step(key, kind.compile(c, spec, path, scope, ctx), where, name=name)
             if not kind.goes_on:  # a run may end or be diverted here: what a later step reads is no longer sure
                 scope.weaken()
             return step
