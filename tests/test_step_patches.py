@@ -320,3 +320,18 @@ def test_describe_shows_each_step_name_and_the_step_stays_placed_at_its_kind(rul
     step = compile_ref("wwn").procedures["attack"].steps[1]
     lines = (Path(__file__).resolve().parent.parent / "rulesets" / "wwn.yaml").read_text(encoding="utf-8").splitlines()
     assert lines[step.where.line - 1].strip() == "let:"  # not the `- name: shock` line above it
+
+
+def test_a_chain_of_overlays_patches_the_steps_an_earlier_one_inserted_and_places_each_error(base: Path) -> None:
+    first = overlay(base, "procedures:\n  check:\n    steps:\n      die: {after: [{name: extra, let: {e: 1}}]}\n",
+                    "first.yaml")
+    second = base / "second.yaml"
+    second.write_text("ruleset: second\nextends: first.yaml\nprocedures:\n  check:\n    steps:\n"
+                      "      extra: {let: {e: 2}}\n      outcome: {before: [{let: {f: nowhere}}]}\n",
+                      encoding="utf-8")
+    message = error_of(second)
+    assert message.splitlines()[0] == f"{second}:7:36: $.procedures.check.steps[3].let.f: unknown name 'nowhere'"
+    second.write_text(second.read_text(encoding="utf-8").replace("nowhere", "e"), encoding="utf-8")
+    assert [name for name, _ in steps_of(second)] == ["die", "extra", "total", None, "outcome", "after"]
+    first.write_text(first.read_text(encoding="utf-8").replace("{e: 1}", "{e: 1, g: nowhere}"), encoding="utf-8")
+    assert error_of(second).startswith(f"{first}:6:50: $.procedures.check.steps[1].let.g: unknown name 'nowhere'")
