@@ -335,3 +335,10 @@ def test_a_chain_of_overlays_patches_the_steps_an_earlier_one_inserted_and_place
     assert [name for name, _ in steps_of(second)] == ["die", "extra", "total", None, "outcome", "after"]
     first.write_text(first.read_text(encoding="utf-8").replace("{e: 1}", "{e: 1, g: nowhere}"), encoding="utf-8")
     assert error_of(second).startswith(f"{first}:6:50: $.procedures.check.steps[1].let.g: unknown name 'nowhere'")
+
+
+def test_steps_may_be_appended_to_a_procedure_without_naming_one(base: Path) -> None:
+    source = overlay(base, "procedures:\n  check:\n    steps:\n      append: [{let: {note: note + 100}}]\n"
+                           "      prepend: [{let: {stat: 0}}]\n")
+    assert [name for name, _ in steps_of(source)] == [None, "die", "total", "outcome", "after", None]
+    assert run_given(source, "check", {"stat": 6}, [6]).values["note"] == 101  # 6 + 0 + 2 >= 8: a hit, noted 1

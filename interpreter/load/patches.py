@@ -131,10 +131,12 @@ class _Apply:
               was: Path) -> list[object]:
         """A procedure's steps with the named ones patched (see the module's docstring)."""
         known = step_names(target)
+        if is_list_patch(patch) and not any(end in known for end in patch):
+            return self.extend(target, patch, here, written, was)  # steps added at the start or the end
         for name, change in patch.items():
             at = written + (name,)
             if name not in known:
-                hint = suggest(name, known) or ("its steps have no names" if not known else
+                hint = suggest(str(name), known) or ("its steps have no names" if not known else
                                                 f"its named steps: {', '.join(known)}")
                 self.problems.append(SchemaViolation(f"no step named '{name}' in {here[1]}",
                                                      self.doc.where(at, key=True), hint))
