@@ -156,7 +156,7 @@ def test_the_nested_step_lists_the_patches_walk_are_those_of_the_schema() -> Non
     assert keys == set(NESTED)
 
 
-# -- the house rules of issue #32 -------------------------------------------------------------------------
+# -- the house rules of issue #32 (rollunder's: tests/test_rollunder_critical_low.py) -------------------------
 
 SHOCK_ON_A_20 = """ruleset: wwn_shock20
 extends: wwn
@@ -168,11 +168,6 @@ procedures:
           - let: {shock_damage: "shock_damage * 2 if natural >= critwin else shock_damage"}
 """
 
-LOW_CRITICALS = """ruleset: rollunder_low_crits
-extends: rollunder
-constants:
-  critical_low: 2
-"""
 
 
 def _lines(text: str) -> int:
@@ -212,28 +207,6 @@ def test_wwn_shock_doubles_on_a_natural_20_as_counted_by_hand(tmp_path: Path, do
     assert {d: p for d, p in got.values["damage"].items() if p} == damage
     assert run_given(ref, "attack", params, [20, 1]).values["damage"] == (6 if doubles else 3)
     assert run_given(ref, "attack", params, [19, 1]).values["damage"] == 3  # no 20: the Shock of 3 does not double
-
-
-def test_rollunder_a_roll_of_1_or_2_is_a_critical_of_check_attack_and_defend(tmp_path: Path) -> None:
-    source = tmp_path / "low.yaml"
-    source.write_text(LOW_CRITICALS, encoding="utf-8")
-    assert _lines(LOW_CRITICALS) <= 8
-    for procedure, critical, extra in (("check", "critical_success", {}), ("attack", "critical", {}),
-                                       ("defend", "counter", {"incoming": 6})):
-        for stat in (1, 2, 12):
-            expected = Fraction(sum(1 for r in range(1, 21) if r == stat or r <= min(2, stat)), 20)
-            assert odds(source, procedure, {"stat": stat, **extra}).outcomes[critical] == expected
-            assert odds("rollunder", procedure, {"stat": stat, **extra}).outcomes[critical] == Fraction(1, 20)
-        assert run_given(source, procedure, {"stat": 12, **extra}, [2]).outcome == critical
-        assert run_given("rollunder", procedure, {"stat": 12, **extra}, [2]).outcome != critical
-
-
-def test_the_rollunder_critical_with_advantage_keeps_the_better_die(tmp_path: Path) -> None:
-    source = tmp_path / "low.yaml"
-    source.write_text(LOW_CRITICALS, encoding="utf-8")
-    # two d20 kept by the outcome order (critical first): a critical unless neither die is 1, 2 or the stat
-    expected = 1 - Fraction(17, 20) ** 2
-    assert odds(source, "check", {"stat": 12, "advantage": "true"}).outcomes["critical_success"] == expected
 
 
 # -- the examples of docs/format.md ------------------------------------------------------------------------
