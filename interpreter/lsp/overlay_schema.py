@@ -41,7 +41,7 @@ def _nullable(node: Any) -> Any:
     return wrapped
 
 
-def _added_to(node: dict[str, Any]) -> dict[str, Any]:
+def _added_to(node: dict[str, object]) -> dict[str, object]:
     """A list's schema, or a mapping adding items of it at its start or end."""
     ends = {"type": "object", "description": "Items added to the base's list: prepend at its start, append at its end.",
             "properties": {end: {**node, "description": f"Items to {end}."} for end in ENDS},
@@ -49,7 +49,7 @@ def _added_to(node: dict[str, Any]) -> dict[str, Any]:
     return {"description": node.get("description", "A list."), "anyOf": [node, ends]}
 
 
-def _step_patches(node: dict[str, Any], step: dict[str, Any]) -> dict[str, Any]:
+def _step_patches(node: dict[str, object], step: object) -> dict[str, object]:
     """A procedure's steps schema, or a mapping of step names to what becomes of each step."""
     sides = {"type": "object", "description": "Steps inserted around the named step.",
              "properties": {side: {**node, "description": f"Steps inserted {side} it."} for side in SIDES},
@@ -88,7 +88,7 @@ class _Deriver:
                 out[word] = [self.patch(branch) for branch in node[word]]
         return out  # "items" stay whole: a list replaces the base's list
 
-    def _listed(self, node: Any) -> Any:
+    def _listed(self, node: object) -> object:
         """A property's patch form; a list also in the forms that patch it in place."""
         out = self.patch(node)
         return _added_to(out) if isinstance(node, dict) and node.get("type") == "array" else out

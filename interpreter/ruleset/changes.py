@@ -59,7 +59,7 @@ class _Named(str):
     __slots__ = ()
 
 
-def _text(path: tuple[Any, ...]) -> str:
+def _text(path: tuple[str | int, ...]) -> str:
     out = "$"
     for step in path:
         out += f"[{step}]" if isinstance(step, _Named) else json_path((step,))[1:]
@@ -71,7 +71,7 @@ def _name(item: object) -> str | None:
     return name if isinstance(name, str) else None
 
 
-def _by_name(before: Sequence[Any], after: Sequence[Any], path: tuple[Any, ...]) -> Iterator[Change]:
+def _by_name(before: Sequence[object], after: Sequence[object], path: tuple[str | int, ...]) -> Iterator[Change]:
     """Two lists of steps compared: named steps by name, the others by where they differ."""
     import difflib
 
