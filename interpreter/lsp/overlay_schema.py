@@ -101,7 +101,8 @@ def overlay_schema(schema: dict[str, Any]) -> dict[str, Any]:
     root["$id"] = OVERLAY_ID
     root["title"] = "rulesmith overlay"
     root["description"] = ("A ruleset written as changes to another (extends: BASE), applied as a JSON Merge Patch: "
-                           "every key is optional, null removes it, a list or a value replaces the base's whole.")
+                           "every key is optional, null removes it, a list or a value replaces the base's whole; a list may "
+                           "instead be added to (prepend:, append:) and a procedure's steps changed by name.")
     root["required"] = ["extends", "ruleset"]
     for key in ("extends", "ruleset"):
         root["properties"][key] = copy.deepcopy(schema["properties"][key])
