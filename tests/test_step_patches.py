@@ -315,3 +315,14 @@ def test_steps_may_be_appended_to_a_procedure_without_naming_one(base: Path) -> 
                            "      prepend: [{let: {stat: 0}}]\n")
     assert [name for name, _ in steps_of(source)] == [None, "die", "total", "outcome", "after", None]
     assert run_given(source, "check", {"stat": 6}, [6]).values["note"] == 101  # 6 + 0 + 2 >= 8: a hit, noted 1
+
+
+def test_a_patch_of_the_wrong_shape_is_located_and_says_what_fits(base: Path) -> None:
+    source = overlay(base, "procedures:\n  check:\n    steps:\n      die: {after: {let: {a: 1}}}\n      total: 3\n"
+                           "      nothing_like_it: null\n")
+    assert error_of(source).splitlines() == [
+        f"{source}:6:20: $.procedures.check.steps.die.after: 'after' takes a list of steps",
+        (f"{source}:7:14: $.procedures.check.steps.total: step 'total' is changed by a mapping: its keys merged onto "
+        "the step, or before: and after: lists of steps to insert; null removes the step"),
+        (f"{source}:8:7: $.procedures.check.steps.nothing_like_it: no step named 'nothing_like_it' in check; "
+        "its named steps: die, total, outcome, after, hit_note, miss_note")]
