@@ -106,5 +106,5 @@ def test_a_call_of_a_misspelled_procedure_is_reported_once_not_at_each_name_it_w
                  "      - call: pol\n        with: {dice: dice, target: uncontested_target")
     result = rules("validate", "nwod.yaml")
     assert result.exit_code == 1
-    assert result.stderr == "nwod.yaml:275:15: $.procedures.action.steps[3].call: unknown procedure 'pol'; " \
+    assert result.stderr == "nwod.yaml:279:15: $.procedures.action.steps[3].call: unknown procedure 'pol'; " \
                             "did you mean 'pool'?\n"

@@ -196,8 +196,8 @@ StepCompiler = Callable[[CompileContext, Spec, P, Scope, "ProcContext"], StepSpe
 class ProcContext:
     """The procedure a step is compiled in, and the names its steps bind."""
 
-    __slots__ = ("after_step", "bound", "fresh", "kinds", "name", "outcomes", "sections", "sheet", "sheet_writable",
-                 "writable")
+    __slots__ = ("after_step", "bound", "fresh", "kinds", "name", "named", "outcomes", "sections", "sheet",
+                 "sheet_writable", "writable")
 
     def __init__(self, name: str, outcomes: tuple[str, ...], sections: Sections,
                  kinds: Kinds, sheet: SheetSpec | None, writable: set[str],
@@ -214,6 +214,7 @@ class ProcContext:
         # the steps that follow a step with no steps of its own, given it as written and the names it binds
         # (an effect adding to a value it sets): (compiler, step as written, path, scope, names) -> steps
         self.after_step: Callable[[CompileContext, Spec, P, Scope, tuple[str, ...]], Steps] | None = None
+        self.named: dict[str, P] = {}  # step name -> where the step that has it is
 
 
 def outcome_declared(c: CompileContext, name: str | None, path: P, ctx: ProcContext) -> None:
@@ -259,9 +260,20 @@ def compile_steps(c: CompileContext, specs: Sequence[Spec], path: P, scope: Scop
 
 
 def compile_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:
+    name = spec.get("name")  # the one key every kind has: a step's name, for overlays and listings alone
+    if name is not None:
+        first = ctx.named.setdefault(name, path)
+        if first != path:
+            at = c.where(first)
+            c.problem(SchemaViolation(f"procedure '{ctx.name}' has two steps named '{name}'", c.where(path + ("name",)),
+                                      f"the other is at {at}; step names are unique within a procedure"))
     for key, kind in ctx.kinds.items():
         if key in spec:
-            step = Step(key, kind.compile(c, spec, path, scope, ctx), c.where(path))
+            where = c.where(path)
+            if name is not None:  # a step is placed at its kind's key, which a name may come before
+                at = c.where(path + (key,), key=True)
+                where = Location(at.file, at.line, at.col, where.path, at.source)
+            step = Step(key, kind.compile(c, spec, path, scope, ctx), where, name=name)
             if not kind.goes_on:  # a run may end or be diverted here: what a later step reads is no longer sure
                 scope.weaken()
             return step

@@ -44,6 +44,7 @@ class Step(Generic[S_co]):
     where: Location
     live: tuple[str, ...] = ()  # names some later step reads or the procedure reports (see liveness)
     done: tuple[str, ...] = ()  # reported values no later step reads or writes (top-level steps only)
+    name: str | None = None  # `name:`, what an overlay calls the step by; running it never reads it
 
 
 Steps = tuple[Step[Any], ...]
