@@ -103,7 +103,7 @@ procedures:
     values: {half: half the total}
     steps:
       - roll: {total: 1d6x}
-      - let: {half: max(0, (total - 1) // 2 * 3 - 2)}
+      - let: {half: "max(0, (total - 1) // 2 * 3 - 2)"}
       - decide:
           - {when: half >= 7, outcome: high}
           - {outcome: low}
