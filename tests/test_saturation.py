@@ -121,10 +121,13 @@ def test_at_least_answers_only_what_its_bound_settles():
     assert a + 2 == AtLeast(18) and 3 + a == AtLeast(19) and a * 2 == AtLeast(32) and a - 1 == AtLeast(15)
     assert min(a, 5) == 5 and max(a, 5) is a and bool(a)
     assert (a - 4) // 4 == AtLeast(3) and (a - 4) // 4 * 2 + 1 == AtLeast(7)
-    for ask in (lambda: a >= 17, lambda: a == 16, lambda: int(a), lambda: -a, lambda: 20 - a, lambda: a // 2,
-                lambda: a < 40, lambda: a * -1):
+    for ask in (lambda: a >= 17, lambda: a == 16, lambda: int(a), lambda: -a, lambda: 20 - a, lambda: a % 2,
+                lambda: a < 40, lambda: a * -1, lambda: a // -2, lambda: (a - 4) // 4 >= 5):
         with pytest.raises(Undecided):
             ask()
+    with pytest.raises(Undecided) as asked:
+        (a - 4) // 4 * 2 >= 9  # noqa: B015  (a total of 24 or more settles it: 2 * ((24 - 4) // 4) = 10)
+    assert asked.value.need == 24
 
 
 @pytest.mark.parametrize("trait,want", [(8, Fraction(13, 16)), (6, Fraction(3, 4)), (4, Fraction(5, 8))])
