@@ -72,7 +72,7 @@ def write_loop(w: Writer, step: Step[Loop]) -> None:
     w.jump(head)
 
     w.enter(head)
-    w.mark_loop(head, body)
+    w.mark_loop(head, body, done if spec.times is None and spec.max is None else None)
     count = w.temp()
     w.emit(f"{count} = {w.get(done)}")
     for word in ("times", "max"):
