@@ -33,7 +33,7 @@ from interpreter.errors import LimitExceeded, Location, RulesError
 from interpreter.procedure.kinds import program_of
 from interpreter.procedure.merging import Merger, Weight, Worlds, total
 from interpreter.procedure.program import Program
-from interpreter.procedure.settle import SETTLE_AFTER, lumped, settle
+from interpreter.procedure.settle import SETTLE_AFTER, Lumping, settle
 from interpreter.procedure.state import END, State
 from interpreter.procedure.weights import Ratio
 from interpreter.ruleset.liveness import SHEET
@@ -60,6 +60,7 @@ class Exact:
         self.saturate = saturate  # lump an exploding roll's endless tail into one AtLeast value
         self.cap_hint = cap_hint  # the least cap for that, asked for by a comparison in an earlier attempt
         self.truncated = 0.0  # the probability cut off at endless explosions and loops
+        self.lumping = Lumping(cap_hint)  # loops with no bound (procedure.settle)
         self.work = 0
         self.settled: frozenset[str] = frozenset()  # reported values already added up (see procedure.odds)
         self.merger = Merger()
@@ -132,7 +133,7 @@ class Exact:
         if count <= SETTLE_AFTER:
             return None
         names = self.key_names(cast("tuple[str, ...]", program.keys[head]))
-        here[:] = self.merger.merge(lumped(here, self.cap_hint, passes_name), names)
+        here[:] = self.merger.merge(self.lumping.lumped(here, passes_name), names)
         if count > SETTLE_AFTER + 1:  # tried once: a loop that did not settle goes on pass by pass
             return None
         body = cast("int", program.loop_bodies[head])
@@ -151,9 +152,9 @@ class Exact:
                 self.at_block = watch
             if ends:
                 going.setdefault(END, []).extend(ends)
-            return going, lumped(back, self.cap_hint, passes_name)
+            return going, self.lumping.lumped(back, passes_name)
 
-        return settle(head, here, names, one_pass)
+        return settle(here, names, one_pass, self.lumping, program.places[head])
 
     def _paths(self, block: Block, world: State, weight: Weight,
                going: dict[int, Worlds]) -> None:

@@ -59,7 +59,7 @@ def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet:
         hint, tries = 0, 0
         while not proc.memo.unsaturable:
             try:
-                found = _odds(ruleset, proc, args, sheet, saturate=True, cap_hint=hint)
+                found, settled = _odds(ruleset, proc, args, sheet, saturate=True, cap_hint=hint)
             except Undecided as undecided:
                 tries += 1
                 if undecided.need is None or undecided.need <= hint or tries > 4:
@@ -70,22 +70,47 @@ def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet:
             lumped = [v for v, cut in found.values_cut.items() if cut > 16 * limits.TRUNCATION_MASS]
             if not lumped:
                 return found
+            if settled:  # a loop was solved at once: its values are told apart further the same way
+                return _widened(ruleset, proc, args, sheet, hint, found, lumped)
             # a total was told apart only up to the number it is compared with: its own distribution comes
             # from the same procedure with the dice cut off where they grow too unlikely instead
             try:
-                plain = _odds(ruleset, proc, args, sheet, saturate=False)
+                plain = _odds(ruleset, proc, args, sheet, saturate=False)[0]
             except RulesError:  # too much work cut off that way: the values stay told apart up to the number
                 return found
             values, cut = dict(found.values), dict(found.values_cut)
             for v in lumped:
                 values[v], cut[v] = plain.values[v], plain.truncated
             return ExactOdds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut)
-        return _odds(ruleset, proc, args, sheet, saturate=False)
+        return _odds(ruleset, proc, args, sheet, saturate=False)[0]
+
+
+WIDE = 64  # the least cap up to which a settled loop's reported values are told apart, grown fourfold at a time
+
+
+def _widened(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object],
+             sheet: Mapping[str, object] | None, hint: int, found: ExactOdds, lumped: list[str]) -> ExactOdds:
+    """Odds whose values lumped in a settled loop are told apart up to larger caps, until what is left above
+    is negligible (or a cap takes too much work: the values then stay as told apart so far)."""
+    values, cut = dict(found.values), dict(found.values_cut)
+    cap = max(WIDE, 4 * hint)
+    for _ in range(3):
+        try:
+            wide = _odds(ruleset, proc, args, sheet, saturate=True, cap_hint=hint, wide=(frozenset(lumped), cap))[0]
+        except (RulesError, Undecided):
+            break
+        for v in lumped:
+            values[v], cut[v] = wide.values[v], wide.values_cut.get(v, 0.0)
+        if all(cut[v] <= 16 * limits.TRUNCATION_MASS for v in lumped):
+            break
+        cap *= 4
+    return ExactOdds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut)
 
 
 def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object], sheet: Mapping[str, object] | None,
-          saturate: bool, cap_hint: int = 0) -> ExactOdds:
-    """The odds, with or without saturated explosions."""
+          saturate: bool, cap_hint: int = 0, wide: tuple[frozenset[str], int] | None = None) -> tuple[ExactOdds, bool]:
+    """The odds, with or without saturated explosions, and whether a loop with no bound was solved at once;
+    `wide`: names a settling loop tells apart up to a larger cap, which it must settle with."""
     env = start_env(ruleset, proc, args, sheet)
     sheet_env = sheet or {}
     if proc.reads is not None and not (SHEET in proc.reads and sheet_env):
@@ -95,6 +120,8 @@ def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, 
             keep = keep | set(ruleset.constants) | set(ruleset.dice)
         env = {k: v for k, v in env.items() if k in keep}
     ctx = Exact(ruleset, table_functions(ruleset), sheet_names(ruleset, sheet), saturate, cap_hint)
+    if wide is not None:
+        ctx.lumping.wide, ctx.lumping.wide_cap, ctx.lumping.must_settle = wide[0], wide[1], True
     # A value that is final (no later step reads or writes it) is added up as soon as it is,
     # with the mass of the worlds then; worlds are then no longer told apart by it.
     retired: dict[str, tuple[dict[Any, Any], Any]] = {}
@@ -129,8 +156,8 @@ def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, 
             values_cut[v] = float(tail)
             values[v] = {x: float(p) / float(1 - tail) for x, p in dist.items() if not isinstance(x, AtLeast)}
     return ExactOdds(ruleset.id, proc.name, outcomes,
-                {k: _worded_keys(proc, k, dict(sorted(d.items(), key=_order))) for k, d in values.items()},
-                truncated, values_cut)
+                     {k: _worded_keys(proc, k, dict(sorted(d.items(), key=_order))) for k, d in values.items()},
+                     truncated, values_cut), ctx.lumping.settled
 
 
 def _retire(worlds: Worlds, names: list[str], retired: dict[str, tuple[dict[object, object], object]]) -> None:

@@ -23,21 +23,37 @@ from fractions import Fraction
 
 from interpreter import budget, limits
 from interpreter.dice.atleast import AtLeast
+from interpreter.errors import LimitExceeded, Location
 from interpreter.procedure.merging import Weight, Worlds
 from interpreter.procedure.state import State
 from interpreter.procedure.weights import Ratio
 
 SETTLE_AFTER = 3  # passes a loop with no bound makes as it is before the worlds at its head are lumped
-MAX_STATES = 200  # states of one loop's chain at most (each one pass worked out, then a linear solve)
+MAX_STATES = 5000  # states of one loop's chain at most (each one pass worked out, then a linear solve)
 _MISSING = object()
 ADVICE = "bound the loop with `max`, or sample it with `rules run ... --seed N`"
+
+class Lumping:
+    """How one computation lumps the worlds of loops with no bound (see `lumped`), and whether one settled."""
+
+    def __init__(self, cap: int = 0) -> None:
+        self.cap = cap  # whole numbers from here up are lumped (the cap a comparison asked for)
+        self.wide: frozenset[str] = frozenset()  # names told apart up to `wide_cap` instead (reported values)
+        self.wide_cap = 0
+        self.must_settle = False  # a loop that does not settle is refused instead of followed pass by pass
+        self.settled = False  # a loop was solved at once
+
+    def lumped(self, worlds: Worlds, passes: str) -> Worlds:
+        return lumped(worlds, self.cap, passes, self.wide, self.wide_cap)
+
 
 Pass = Callable[[State], tuple[dict[int, Worlds], Worlds]]  # one pass from the head: (ways out by block, back)
 
 
-def lumped(worlds: Worlds, cap: int, passes: str) -> Worlds:
+def lumped(worlds: Worlds, cap: int, passes: str, wide: frozenset[str] = frozenset(), wide_cap: int = 0) -> Worlds:
     """The worlds arriving at a loop's head with every whole number from `cap` up (or an `AtLeast` above it)
-    made `AtLeast(cap)`, and the loop's count of passes held still; hidden names are left as they are."""
+    made `AtLeast(cap)` (`wide_cap` for the `wide` names, when larger), and the loop's count of passes held
+    still; hidden names are left as they are."""
     out: Worlds = []
     for world, weight in worlds:
         env = dict(world.env)
@@ -45,8 +61,9 @@ def lumped(worlds: Worlds, cap: int, passes: str) -> Worlds:
             kind = type(value)
             if (kind is int or kind is AtLeast) and name[0] != "#":
                 low = int.__int__(value)  # type: ignore[arg-type]
-                if low > cap or (low == cap and kind is int):
-                    env[name] = AtLeast(cap)
+                at = max(cap, wide_cap) if name in wide else cap
+                if low > at or (low == at and kind is int):
+                    env[name] = AtLeast(at)
         env[passes] = SETTLE_AFTER
         out.append((State(env, world.outcome, world.stopped), weight))
     return out
@@ -58,9 +75,19 @@ def state_key(world: State, names: tuple[str, ...]) -> tuple[object, ...]:
     return (*(env.get(n, _MISSING) for n in names), world.outcome, world.stopped)
 
 
-def settle(head: int, worlds: Worlds, names: tuple[str, ...], one_pass: Pass) -> dict[int, Worlds] | None:
-    """Every way out of the loop at `head` (worlds by the block they go to, END included) from these worlds
-    arriving there, lumped and merged; None when the loop's states are too many or go on too likely."""
+def settle(worlds: Worlds, names: tuple[str, ...], one_pass: Pass, lumping: Lumping,
+           where: Location | None) -> dict[int, Worlds] | None:
+    """Every way out of a loop (worlds by the block they go to, END included) from these worlds arriving at its
+    head, lumped and merged; None when the loop's states are too many or go on too likely."""
+    left = _settle(worlds, names, one_pass)
+    if left is not None:
+        lumping.settled = True
+    elif lumping.must_settle:
+        raise LimitExceeded(f"a loop with no bound does not settle; {ADVICE}", where)
+    return left
+
+
+def _settle(worlds: Worlds, names: tuple[str, ...], one_pass: Pass, max_states: int = MAX_STATES) -> dict[int, Worlds] | None:
     index: dict[tuple[object, ...], int] = {}
     states: list[State] = []
     start: list[Fraction] = []
@@ -73,7 +100,7 @@ def settle(head: int, worlds: Worlds, names: tuple[str, ...], one_pass: Pass) ->
     exits: list[dict[int, Worlds]] = []
     rows: list[dict[int, Fraction]] = []  # state i goes on to state j with probability rows[i][j]
     while len(rows) < len(states):
-        if len(states) > MAX_STATES:
+        if len(states) > max_states:
             return None
         out, back = one_pass(states[len(rows)])
         row: dict[int, Fraction] = {}
@@ -127,32 +154,105 @@ def _times(weight: Weight, times: Fraction) -> Weight:
 
 
 def _visits(start: list[Fraction], rows: list[dict[int, Fraction]]) -> list[Fraction]:
-    """How often each state is visited, v = start + v Q: Gaussian elimination of (I - Q)^T v = start, whose
-    pivots stay positive (the states all leave the chain in the end); sparse, states mostly lead onwards."""
-    n = len(start)
-    eqs: list[dict[int, Fraction]] = [{j: Fraction(1)} for j in range(n)]  # equation j: v_j - sum_i v_i Q_ij
-    for i, row in enumerate(rows):
-        for j, q in row.items():
-            eqs[j][i] = eqs[j].get(i, Fraction(0)) - q
-    rhs = list(start)
+    """How often each state is visited, v = start + v Q: the chain's strongly connected parts in the order
+    they lead to each other, each solved on its own with what flows into it from those before."""
+    visits = [Fraction(0)] * len(start)
+    inflow = list(start)
+    for part in _parts(rows):
+        budget.check("these exact odds", ADVICE)
+        if len(part) == 1:
+            i = part[0]
+            stay = rows[i].get(i, Fraction(0))
+            visits[i] = inflow[i] / (1 - stay)
+        else:
+            for i, v in zip(part, _solve(part, rows, inflow), strict=True):
+                visits[i] = v
+        inside = set(part)
+        for i in part:
+            for j, q in rows[i].items():
+                if j not in inside:
+                    inflow[j] += visits[i] * q
+    return visits
+
+
+def _parts(rows: list[dict[int, Fraction]]) -> list[list[int]]:
+    """The strongly connected parts of the chain, each before the parts it leads to (Tarjan's algorithm)."""
+    n = len(rows)
+    order = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list[int] = []
+    found: list[list[int]] = []
+    counter = 0
+    for root in range(n):
+        if order[root] >= 0:
+            continue
+        work = [(root, iter(rows[root]))]
+        order[root] = low[root] = counter
+        counter += 1
+        stack.append(root)
+        on_stack[root] = True
+        while work:
+            node, targets = work[-1]
+            advanced = False
+            for nxt in targets:
+                if order[nxt] < 0:
+                    order[nxt] = low[nxt] = counter
+                    counter += 1
+                    stack.append(nxt)
+                    on_stack[nxt] = True
+                    work.append((nxt, iter(rows[nxt])))
+                    advanced = True
+                    break
+                if on_stack[nxt]:
+                    low[node] = min(low[node], order[nxt])
+            if advanced:
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == order[node]:
+                part = []
+                while True:
+                    top = stack.pop()
+                    on_stack[top] = False
+                    part.append(top)
+                    if top == node:
+                        break
+                found.append(part)
+    found.reverse()  # Tarjan finds a part after every part it leads to
+    return found
+
+
+def _solve(part: list[int], rows: list[dict[int, Fraction]], inflow: list[Fraction]) -> list[Fraction]:
+    """Visits of the states of one part: Gaussian elimination of (I - Q)^T v = inflow over them, whose pivots
+    stay positive (the states all leave the chain in the end)."""
+    at = {state: k for k, state in enumerate(part)}
+    n = len(part)
+    eqs: list[dict[int, Fraction]] = [{k: Fraction(1)} for k in range(n)]  # equation k: v_k - sum_i v_i Q_ik
+    for i, state in enumerate(part):
+        for j, q in rows[state].items():
+            k = at.get(j)
+            if k is not None:
+                eqs[k][i] = eqs[k].get(i, Fraction(0)) - q
+    rhs = [inflow[state] for state in part]
     for k in range(n):
         pivot = eqs[k]
         budget.check("these exact odds", ADVICE)
         for r in range(k + 1, n):
             factor = eqs[r].get(k)
-            if factor is None or not factor:
+            if not factor:
                 continue
             ratio = factor / pivot[k]
             for col, x in pivot.items():
                 eqs[r][col] = eqs[r].get(col, Fraction(0)) - ratio * x
             del eqs[r][k]
             rhs[r] -= ratio * rhs[k]
-    visits = [Fraction(0)] * n
+    out = [Fraction(0)] * n
     for k in range(n - 1, -1, -1):
         eq = eqs[k]
-        acc = rhs[k] - sum((x * visits[col] for col, x in eq.items() if col != k), Fraction(0))
-        visits[k] = acc / eq[k]
-    return visits
+        out[k] = (rhs[k] - sum((x * out[col] for col, x in eq.items() if col != k), Fraction(0))) / eq[k]
+    return out
 
 
 __all__ = ["SETTLE_AFTER", "lumped", "settle"]
