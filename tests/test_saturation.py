@@ -90,6 +90,10 @@ procedures:
     data = odds_json(rules, str(path), "rest")
     assert "exact" not in data and 0 < data["truncated"] < 1e-12
     assert abs(data["outcomes"]["high"] - 3 / 5) < 1e-12  # the last die, a 1 to 5 alike, is the remainder
+    assert data["inexact"] == "a formula takes a remainder (%) of an exploding total, which its lower bound " \
+        "does not settle"
+    shown = rules("odds", str(path), "rest").output.splitlines()
+    assert shown[-1] == f"(not exact fractions: {data['inexact']})"
 
 
 def test_arithmetic_that_keeps_the_order_of_an_exploding_total_stays_exact(rules, tmp_path):

@@ -126,6 +126,8 @@ def odds_json(odds: ExactOdds, cumulative: tuple[str, ...] = ()) -> dict[str, Js
     _cumulative(out, odds.outcomes, odds.exact, True, cumulative)
     if odds.truncated:
         out["truncated"] = odds.truncated
+    if odds.inexact:
+        out["inexact"] = odds.inexact
     return out
 
 

@@ -34,7 +34,14 @@ class Undecided(Exception):
 
 
 def _undecided(*_: Any) -> NoReturn:
-    raise Undecided("a formula needs more of an exploding total than 'at least'")
+    raise Undecided("a formula compares or combines exploding totals in a way their lower bounds do not settle")
+
+
+def _asking(what: str) -> Callable[..., NoReturn]:
+    """An operation 'at least' cannot answer, refused saying which (the reason exact odds give for cutting off)."""
+    def refuse(*_: Any) -> NoReturn:
+        raise Undecided(f"a formula takes {what} of an exploding total, which its lower bound does not settle")
+    return refuse
 
 
 class AtLeast(Partial):
@@ -155,8 +162,10 @@ class AtLeast(Partial):
             return True
         self._need(1)
 
-    __rsub__ = __neg__ = __rfloordiv__ = __mod__ = __rmod__ = _undecided
-    __truediv__ = __rtruediv__ = __pow__ = __rpow__ = __int__ = __index__ = __float__ = _undecided
-    __round__ = __trunc__ = __floor__ = __ceil__ = __abs__ = __pos__ = __invert__ = _undecided
-    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __lshift__ = __rshift__ = _undecided
-    __divmod__ = __rdivmod__ = _undecided
+    __rsub__ = __neg__ = _asking("the negative")
+    __rfloordiv__ = __truediv__ = __rtruediv__ = __divmod__ = __rdivmod__ = _asking("a division (other than // a positive number)")
+    __mod__ = __rmod__ = _asking("a remainder (%)")
+    __pow__ = __rpow__ = _asking("a power (**)")
+    __int__ = __index__ = __float__ = __round__ = __trunc__ = __floor__ = __ceil__ = _asking("the exact value")
+    __abs__ = __pos__ = __invert__ = _asking("abs() or a sign")
+    __and__ = __rand__ = __or__ = __ror__ = __xor__ = __rxor__ = __lshift__ = __rshift__ = _asking("a bit operation")

@@ -17,7 +17,7 @@ from interpreter.procedure.start import finished, sheet_names, start_env, worded
 from interpreter.procedure.state import State
 from interpreter.procedure.weights import Ratio, add_all, exact
 from interpreter.procedure.writing import unchanged
-from interpreter.record import field, record
+from interpreter.record import field, record, replace
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 from interpreter.ruleset.params import find_procedure
@@ -37,6 +37,7 @@ class ExactOdds:
     values: Mapping[str, Mapping[Any, Fraction | float]]
     truncated: float
     values_cut: Mapping[str, float] = field(default_factory=dict)  # value -> tail left out of it (see odds)
+    inexact: str = ""  # why the odds were cut off where explosions would have been lumped exactly (see odds)
 
     @property
     def exact(self) -> bool:
@@ -62,8 +63,9 @@ def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet:
                 found, settled = _odds(ruleset, proc, args, sheet, saturate=True, cap_hint=hint)
             except Undecided as undecided:
                 tries += 1
-                if undecided.need is None or undecided.need <= hint or tries > 4:
-                    proc.memo.unsaturable = True  # this procedure compares totals with each other
+                if undecided.need is None or undecided.need <= hint or tries > 4:  # the tail must be cut off
+                    proc.memo.unsaturable = str(undecided) if undecided.need is None else \
+                        f"a formula compares an exploding total with ever larger numbers (up to {undecided.need})"
                 else:  # a total was compared with a number above its cap: saturate up to that number
                     hint = undecided.need
                 continue
@@ -82,7 +84,8 @@ def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet:
             for v in lumped:
                 values[v], cut[v] = plain.values[v], plain.truncated
             return ExactOdds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut)
-        return _odds(ruleset, proc, args, sheet, saturate=False)[0]
+        found = _odds(ruleset, proc, args, sheet, saturate=False)[0]
+        return replace(found, inexact=proc.memo.unsaturable) if found.truncated else found
 
 
 WIDE = 64  # the least cap up to which a settled loop's reported values are told apart, grown fourfold at a time
