@@ -125,7 +125,7 @@ class Exact:
                 del going[body]
         return going
 
-    def _settled(self, program: Program, head: int, here: Worlds, passes_name: str,
+    def _settled(self, program: Program, head: int, here: Worlds, loop: tuple[str, frozenset[str]],
                  passes: dict[int, int]) -> dict[int, Worlds] | None:
         """At the head of a loop with no bound, after a few passes: its worlds lumped, and every way out of the
         loop solved at once where it settles (procedure.settle); None to run the head as it is."""
@@ -133,7 +133,7 @@ class Exact:
         if count <= SETTLE_AFTER:
             return None
         names = self.key_names(cast("tuple[str, ...]", program.keys[head]))
-        here[:] = self.merger.merge(self.lumping.lumped(here, passes_name), names)
+        here[:] = self.merger.merge(self.lumping.lumped(here, loop), names)
         if count > SETTLE_AFTER + 1:  # tried once: a loop that did not settle goes on pass by pass
             return None
         body = cast("int", program.loop_bodies[head])
@@ -152,7 +152,7 @@ class Exact:
                 self.at_block = watch
             if ends:
                 going.setdefault(END, []).extend(ends)
-            return going, self.lumping.lumped(back, passes_name)
+            return going, self.lumping.lumped(back, loop)
 
         return settle(here, names, one_pass, self.lumping, program.places[head])
 

@@ -36,7 +36,7 @@ class Program:
     costs: tuple[int, ...]  # per block: the steps it takes, counted against the step limit
     places: tuple[Location, ...]  # per block: where its first step is written
     loop_bodies: tuple[int | None, ...]  # per block: for a loop's head, the block its body starts at
-    endless: tuple[str | None, ...]  # per block: for the head of a loop with no bound, the name of its passes
+    endless: tuple[tuple[str, frozenset[str]] | None, ...]  # per head of a loop with no bound: its passes, its writes
     retire: tuple[tuple[str, ...], ...]  # per block: reported values final before it starts (top level)
     reads: frozenset[str] | None  # for a best_of body: the names its runs read and write; None when unknown
     written: tuple[str, ...]  # for a best_of body: the names its runs may write

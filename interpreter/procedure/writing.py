@@ -104,9 +104,10 @@ class Writer(ABC):
         """Whether the current part has no code yet."""
         return not self.parts[self.current].lines
 
-    def mark_loop(self, head: int, body: int, endless: str | None = None) -> None:
+    def mark_loop(self, head: int, body: int, endless: tuple[str, frozenset[str]] | None = None) -> None:
         """`head` tests whether a loop goes on (exact odds cut the worlds that go on once they are too unlikely);
-        `endless`, for a loop with no bound, is the hidden name counting its passes (exact odds may settle it)."""
+        `endless`, for a loop with no bound: the hidden name counting its passes and the names its body may write
+        (exact odds may settle it)."""
         self.parts[head].loop_body = body
         self.parts[head].endless = endless
 
