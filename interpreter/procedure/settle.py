@@ -29,7 +29,6 @@ from interpreter.procedure.state import State
 from interpreter.procedure.weights import Ratio
 
 SETTLE_AFTER = 3  # passes a loop with no bound makes as it is before the worlds at its head are lumped
-MAX_STATES = 5000  # states of one loop's chain at most (each one pass worked out, then a linear solve)
 _MISSING = object()
 ADVICE = "bound the loop with `max`, or sample it with `rules run ... --seed N`"
 
@@ -90,7 +89,7 @@ def settle(worlds: Worlds, names: tuple[str, ...], one_pass: Pass, lumping: Lump
     return left
 
 
-def _settle(worlds: Worlds, names: tuple[str, ...], one_pass: Pass, max_states: int = MAX_STATES) -> dict[int, Worlds] | None:
+def _settle(worlds: Worlds, names: tuple[str, ...], one_pass: Pass, max_states: int = limits.MAX_SETTLE_STATES) -> dict[int, Worlds] | None:
     index: dict[tuple[object, ...], int] = {}
     states: list[State] = []
     start: list[Fraction] = []
