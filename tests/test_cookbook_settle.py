@@ -154,6 +154,31 @@ procedures:
     assert abs(data["values"]["rolls"]["distribution"]["30"] - (5 / 6) ** 29 / 6) < 1e-12
 
 
+def test_a_loop_whose_numbers_fall_is_followed_pass_by_pass_and_stays_exact(rules, tmp_path):
+    path = tmp_path / "down.yaml"
+    path.write_text("""ruleset: down
+title: Down
+procedures:
+  fight:
+    summary: hit with a d6 until the hit points are gone
+    params:
+      hp: {type: int, default: 20, help: hit points}
+    outcomes: {quick: down in 5 rounds or fewer, slow: more}
+    steps:
+      - let: {rounds: 0}
+      - while: hp > 0
+        steps:
+          - roll: {dmg: 1d6}
+          - let: {hp: hp - dmg, rounds: rounds + 1}
+      - decide:
+          - {when: rounds <= 5, outcome: quick}
+          - {outcome: slow}
+""", encoding="utf-8")
+    data = odds_json(rules, path, "fight")
+    quick = Fraction(sum(sum(hits) >= 20 for hits in itertools.product(range(1, 7), repeat=5)), 6 ** 5)
+    assert data["exact"] == {"quick": str(quick), "slow": str(1 - quick)}
+
+
 # -- Savage Worlds raises ----------------------------------------------------------------------
 
 def exploding(sides: int, bound: int) -> dict[tuple[int, bool], Fraction]:

@@ -31,6 +31,7 @@ class Undecided(Exception):
     def __init__(self, message: str, need: int | None = None):
         super().__init__(message)
         self.need = need
+        self.lumped = False  # it was asked where a loop with no bound had lumped its numbers (procedure.settle)
 
 
 def _undecided(*_: Any) -> NoReturn:

@@ -53,14 +53,14 @@ class Exact:
     """One exact-odds computation: its worlds' context, the work done, what was cut off, what it keeps."""
 
     def __init__(self, ruleset: CompiledRuleset, functions: Mapping[str, Callable[..., Any]], sheet_names: tuple[str, ...],
-                 saturate: bool, cap_hint: int = 0) -> None:
+                 saturate: bool, cap_hint: int = 0, settle: bool = True) -> None:
         self.ruleset = ruleset
         self.functions = functions
         self.sheet_names = sheet_names  # the names a bound sheet gives (what SHEET stands for in a key)
         self.saturate = saturate  # lump an exploding roll's endless tail into one AtLeast value
         self.cap_hint = cap_hint  # the least cap for that, asked for by a comparison in an earlier attempt
         self.truncated = 0.0  # the probability cut off at endless explosions and loops
-        self.lumping = Lumping(cap_hint)  # loops with no bound (procedure.settle)
+        self.lumping = Lumping(cap_hint, settle)  # loops with no bound (procedure.settle)
         self.work = 0
         self.settled: frozenset[str] = frozenset()  # reported values already added up (see procedure.odds)
         self.merger = Merger()
@@ -130,8 +130,9 @@ class Exact:
         """At the head of a loop with no bound, after a few passes: its worlds lumped, and every way out of the
         loop solved at once where it settles (procedure.settle); None to run the head as it is."""
         count = passes[head] = passes.get(head, 0) + 1
-        if count <= SETTLE_AFTER:
+        if count <= SETTLE_AFTER or not self.lumping.enabled:
             return None
+        self.lumping.used = True
         names = self.key_names(cast("tuple[str, ...]", program.keys[head]))
         here[:] = self.merger.merge(self.lumping.lumped(here, loop), names)
         if count > SETTLE_AFTER + 1:  # tried once: a loop that did not settle goes on pass by pass

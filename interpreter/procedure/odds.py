@@ -57,17 +57,20 @@ def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet:
     """
     proc = find_procedure(ruleset, name)
     with budget.odds_budget():  # one time budget for the whole computation
-        hint, tries = 0, 0
+        hint, tries, settle = 0, 0, True
         while not proc.memo.unsaturable:
             try:
-                found, settled = _odds(ruleset, proc, args, sheet, saturate=True, cap_hint=hint)
+                found, settled = _odds(ruleset, proc, args, sheet, saturate=True, cap_hint=hint, settle=settle)
             except Undecided as undecided:
                 tries += 1
-                if undecided.need is None or undecided.need <= hint or tries > 4:  # the tail must be cut off
-                    proc.memo.unsaturable = str(undecided) if undecided.need is None else \
-                        f"a formula compares an exploding total with ever larger numbers (up to {undecided.need})"
+                need = undecided.need
+                if undecided.lumped and (need is None or need <= hint or tries > 2):  # a loop's numbers do not
+                    hint, tries, settle = 0, 0, False  # settle (they fall, say): followed pass by pass instead
+                elif need is None or need <= hint or tries > 4:  # the tail must be cut off
+                    proc.memo.unsaturable = str(undecided) if need is None else \
+                        f"a formula compares an exploding total with ever larger numbers (up to {need})"
                 else:  # a total was compared with a number above its cap: saturate up to that number
-                    hint = undecided.need
+                    hint = need
                 continue
             lumped = [v for v, cut in found.values_cut.items() if cut > 16 * limits.TRUNCATION_MASS]
             if not lumped:
@@ -111,7 +114,8 @@ def _widened(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[st
 
 
 def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object], sheet: Mapping[str, object] | None,
-          saturate: bool, cap_hint: int = 0, wide: tuple[frozenset[str], int] | None = None) -> tuple[ExactOdds, bool]:
+          saturate: bool, cap_hint: int = 0, wide: tuple[frozenset[str], int] | None = None,
+          settle: bool = True) -> tuple[ExactOdds, bool]:
     """The odds, with or without saturated explosions, and whether a loop with no bound was solved at once;
     `wide`: names a settling loop tells apart up to a larger cap, which it must settle with."""
     env = start_env(ruleset, proc, args, sheet)
@@ -122,7 +126,7 @@ def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, 
         if SHEET in proc.reads:  # sheet steps that a run without a sheet cannot take: constants stay
             keep = keep | set(ruleset.constants) | set(ruleset.dice)
         env = {k: v for k, v in env.items() if k in keep}
-    ctx = Exact(ruleset, table_functions(ruleset), sheet_names(ruleset, sheet), saturate, cap_hint)
+    ctx = Exact(ruleset, table_functions(ruleset), sheet_names(ruleset, sheet), saturate, cap_hint, settle)
     if wide is not None:
         ctx.lumping.wide, ctx.lumping.wide_cap, ctx.lumping.must_settle = wide[0], wide[1], True
     # A value that is final (no later step reads or writes it) is added up as soon as it is,
@@ -137,7 +141,11 @@ def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, 
 
     ctx.at_block = retire
     program = program_of(ruleset, proc, unchanged(ruleset, proc, env))  # written for these parameters
-    worlds = ctx.run(program, [(State(env), Ratio(1, 1))])
+    try:
+        worlds = ctx.run(program, [(State(env), Ratio(1, 1))])
+    except Undecided as undecided:
+        undecided.lumped = ctx.lumping.used
+        raise
     by_outcome: dict[str, list[object]] = {o: [] for o in proc.outcomes}
     for world, weight in worlds:
         by_outcome.setdefault(finished(proc, world.outcome), []).append(weight)

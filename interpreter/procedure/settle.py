@@ -35,7 +35,9 @@ ADVICE = "bound the loop with `max`, or sample it with `rules run ... --seed N`"
 class Lumping:
     """How one computation lumps the worlds of loops with no bound (see `lumped`), and whether one settled."""
 
-    def __init__(self, cap: int = 0) -> None:
+    def __init__(self, cap: int = 0, enabled: bool = True) -> None:
+        self.enabled = enabled
+        self.used = False  # some loop's numbers were lumped
         self.cap = cap  # whole numbers from here up are lumped (the cap a comparison asked for)
         self.wide: frozenset[str] = frozenset()  # names told apart up to `wide_cap` instead (reported values)
         self.wide_cap = 0
