@@ -232,3 +232,17 @@ def test_raises_worked_out_of_the_exploding_total_stay_exact(rules, page, trait,
         assert abs(at_least - float(want[f"raises>={k}"])) < 1e-12
     if (trait, target) == (8, 4):
         assert got["raise"] + got["success"] == Fraction(13, 16) and got["raise"] == Fraction(71, 288)
+
+
+def test_raises_capped_with_min_are_an_exact_distribution(rules, page):
+    path = page / "savage.yaml"
+    text = path.read_text(encoding="utf-8")
+    assert "max(0, (total - target) // 4)" in text
+    path.write_text(text.replace("max(0, (total - target) // 4)", "min(max(0, (total - target) // 4), 3)"),
+                    encoding="utf-8")
+    data = odds_json(rules, path, "trait", "die=8")
+    want = raises_oracle(8, 4, 4 + 4 * 6)
+    at_least = {k: want[f"raises>={k}"] for k in (1, 2, 3)} | {0: Fraction(1), 4: Fraction(0)}
+    assert {int(k): Fraction(v) for k, v in data["values"]["raises"]["exact"].items()} == \
+        {k: at_least[k] - at_least[k + 1] for k in range(4)}
+    assert Fraction(data["exact"]["raise"]) == Fraction(71, 288)
