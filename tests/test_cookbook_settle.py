@@ -9,27 +9,17 @@ of throws until the bound compared with is passed.
 from __future__ import annotations
 
 import itertools
-import json
-import re
 import time
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 
 import pytest
+from test_cookbook_pool_systems import odds as odds_json
+from test_cookbook_pool_systems import saved
 
 from interpreter.api import load_ruleset, odds
 
-PAGE = Path(__file__).parent.parent / "docs" / "cookbook-pools.md"
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, 7)]
-
-
-def saved(name: str) -> str:
-    """The ```yaml block the page asks to save as `name`."""
-    text = PAGE.read_text(encoding="utf-8")
-    found = re.search(rf"Save it as\s+`{re.escape(name)}`.*?^```yaml\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
-    assert found, name
-    return found.group(1)
 
 
 @pytest.fixture
@@ -37,12 +27,6 @@ def page(tmp_path):
     for name in ("tt.yaml", "savage.yaml"):
         (tmp_path / name).write_text(saved(name), encoding="utf-8")
     return tmp_path
-
-
-def odds_json(rules, path: Path, *args: str) -> dict:
-    result = rules("odds", str(path), *args, "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.output)
 
 
 # -- Tunnels & Trolls --------------------------------------------------------------------------
