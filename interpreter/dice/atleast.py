@@ -40,7 +40,7 @@ def _undecided(*_: Any) -> NoReturn:
 
 def _asking(what: str) -> Callable[..., NoReturn]:
     """An operation 'at least' cannot answer, refused saying which (the reason exact odds give for cutting off)."""
-    def refuse(*_: Any) -> NoReturn:
+    def refuse(*_: object) -> NoReturn:
         raise Undecided(f"a formula takes {what} of an exploding total, which its lower bound does not settle")
     return refuse
 

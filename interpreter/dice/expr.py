@@ -172,7 +172,7 @@ class DiceExpr:
             return None
         return capped.map(lambda v: min(v, cap)), cap
 
-    def env_key(self, env: Env) -> tuple[Any, ...]:
+    def env_key(self, env: Env) -> tuple[object, ...]:
         """The values of `env` the expression's dice depend on (for caching what is worked out of them)."""
         return _env_key(self, env, 0)
 

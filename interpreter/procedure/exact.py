@@ -12,7 +12,7 @@ world here. A world that finishes (or stops) waits at the end.
 Nothing here knows a step kind: what a step does is its code, and what exact odds add is only
 how results are enumerated, merged and cut off:
 - a loop's head whose worlds going round again are less likely than limits.TRUNCATION_MASS
-  together drops them (the mass is reported);
+  together drops them (the mass is reported), unless it has no bound and settles (procedure.settle);
 - a called procedure's ends are worked out once per set of arguments (and sheet);
 - a best_of's runs are worked out once for the worlds that agree on what its body reads;
 - a reported value no later step reads or writes is added up as soon as it is final, and worlds
@@ -67,7 +67,7 @@ class Exact:
         self._keys: dict[tuple[frozenset[str], tuple[str, ...]], tuple[str, ...]] = {}
         self._ends: dict[tuple[Any, ...], Outcomes] = {}  # a callee's ends by its arguments
         self._kept: dict[tuple[Any, ...], Outcomes] = {}  # a best_of's kept runs by what its body reads
-        self._pools: dict[tuple[Any, ...], tuple[Outcomes, float]] = {}  # a pool's reads by its dice, and the cut
+        self._pools: dict[tuple[object, ...], tuple[Outcomes, float]] = {}  # a pool's reads by its dice, and the cut
         self.at_block: Callable[[Program, int, dict[int, Worlds], Worlds], None] | None = None
 
     # -- running a program ---------------------------------------------------------------------------
@@ -225,7 +225,7 @@ class Exact:
         """Each combination of a pool's result and the statistics it reads, with its probability (the result
         left out, as None, when nothing reads it); worked out once per computation for the same dice."""
         try:
-            key: tuple[Any, ...] | None = (id(r), r.expr.env_key(env), tuple(map(tuple, thresholds)), value_read)
+            key: tuple[object, ...] | None = (id(r), r.expr.env_key(env), tuple(map(tuple, thresholds)), value_read)
             hash(key)
         except (TypeError, RulesError):
             key = None
