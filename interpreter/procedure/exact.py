@@ -130,11 +130,12 @@ class Exact:
         """At the head of a loop with no bound, after a few passes: its worlds lumped, and every way out of the
         loop solved at once where it settles (procedure.settle); None to run the head as it is."""
         count = passes[head] = passes.get(head, 0) + 1
-        if count <= SETTLE_AFTER or not self.lumping.enabled:
+        if count <= SETTLE_AFTER or not self.lumping.enabled or not here:
             return None
         self.lumping.used = True
         names = self.key_names(cast("tuple[str, ...]", program.keys[head]))
-        here[:] = self.merger.merge(self.lumping.lumped(here, loop), names)
+        held = here[0][0].env.get(loop[0])  # the passes done, the same for every world at the head now
+        here[:] = self.merger.merge(self.lumping.lumped(here, loop, held), names)
         if count > SETTLE_AFTER + 1:  # tried once: a loop that did not settle goes on pass by pass
             return None
         body = cast("int", program.loop_bodies[head])
@@ -153,7 +154,7 @@ class Exact:
                 self.at_block = watch
             if ends:
                 going.setdefault(END, []).extend(ends)
-            return going, self.lumping.lumped(back, loop)
+            return going, self.lumping.lumped(back, loop, held)
 
         return settle(here, names, one_pass, self.lumping, program.places[head])
 

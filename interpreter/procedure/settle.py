@@ -44,18 +44,18 @@ class Lumping:
         self.must_settle = False  # a loop that does not settle is refused instead of followed pass by pass
         self.settled = False  # a loop was solved at once
 
-    def lumped(self, worlds: Worlds, loop: tuple[str, frozenset[str]]) -> Worlds:
-        return lumped(worlds, self.cap, loop, self.wide, self.wide_cap)
+    def lumped(self, worlds: Worlds, loop: tuple[str, frozenset[str]], held: object) -> Worlds:
+        return lumped(worlds, self.cap, loop, held, self.wide, self.wide_cap)
 
 
 Pass = Callable[[State], tuple[dict[int, Worlds], Worlds]]  # one pass from the head: (ways out by block, back)
 
 
-def lumped(worlds: Worlds, cap: int, loop: tuple[str, frozenset[str]], wide: frozenset[str] = frozenset(),
+def lumped(worlds: Worlds, cap: int, loop: tuple[str, frozenset[str]], held: object, wide: frozenset[str] = frozenset(),
            wide_cap: int = 0) -> Worlds:
     """The worlds arriving at a loop's head with every whole number its body may write from `cap` up (or an
     `AtLeast` above it) made `AtLeast(cap)` (`wide_cap` for the `wide` names, when larger), and the loop's count
-    of passes held still (`loop`: the name of that count, and the names the body may write)."""
+    of passes held at `held` (`loop`: the name of that count, and the names the body may write)."""
     passes, changed = loop
     out: Worlds = []
     for world, weight in worlds:
@@ -68,7 +68,7 @@ def lumped(worlds: Worlds, cap: int, loop: tuple[str, frozenset[str]], wide: fro
                 at = max(cap, wide_cap) if name in wide else cap
                 if low > at or (low == at and kind is int):
                     env[name] = AtLeast(at)
-        env[passes] = SETTLE_AFTER
+        env[passes] = held
         out.append((State(env, world.outcome, world.stopped), weight))
     return out
 
