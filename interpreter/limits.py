@@ -36,6 +36,7 @@ MAX_LOOP_ITERATIONS = 1000
 MAX_EFFECTS_PER_ROLL = 4  # effects that may reach one roll: each set of them is one dice expression (16)
 MAX_WORLDS = 50_000  # distinct states exact odds may hold at once (a few KB each)
 TRUNCATION_MASS = 1e-15  # per expression or loop; a whole procedure adds up a few of these
+MAX_SETTLE_STATES = 5000  # states of one settling loop's chain (each one pass worked out, then a linear solve)
 MAX_ODDS_WORK = 3_000_000
 MAX_ODDS_BITS = 16_000_000
 

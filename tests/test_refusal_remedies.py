@@ -10,6 +10,7 @@ import shlex
 import pytest
 
 from interpreter import limits
+from interpreter.dice.expr import clear_caches
 from interpreter.errors import LimitExceeded
 from interpreter.pipeline import compile_ref
 
@@ -26,6 +27,7 @@ def test_the_odds_of_a_loop_too_long_name_the_loop_and_the_sampled_command(rules
 
 def test_a_time_refusal_inside_a_procedure_names_the_procedure_not_a_dice_expression(rules, monkeypatch):
     monkeypatch.setattr(limits, "MAX_ODDS_SECONDS", 0.0)  # any check of the clock refuses
+    clear_caches()  # (a pool weighed by an earlier test would be found, not weighed, and the clock not asked)
     result = rules("odds", "nwod", "action", "pool=12")
     assert result.exit_code != 0
     line = result.stderr.splitlines()[0]

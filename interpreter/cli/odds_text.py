@@ -169,6 +169,8 @@ def procedure_text(odds: ExactOdds, view: View, blocks: bool) -> str:
         lines.append("always: " + ", ".join(fixed))
     if odds.truncated:
         lines.append(f"(endless explosions cut off; chance not counted: {odds.truncated:.3g})")
+    if odds.inexact:
+        lines.append(f"(not exact fractions: {odds.inexact})")
     for name, cut in odds.values_cut.items():
         lines.append(f"({name}: its endless largest values are left out ({cut:.3g}); the outcomes are exact)")
     return "\n".join(lines)

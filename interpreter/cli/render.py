@@ -130,6 +130,8 @@ def odds_json(odds: ExactOdds, cumulative: tuple[str, ...] = ()) -> dict[str, Js
         out["truncated"] = odds.truncated
     if odds.events:
         out["events"] = {name: _chance(p) for name, p in odds.events.items()}
+    if odds.inexact:
+        out["inexact"] = odds.inexact
     return out
 
 

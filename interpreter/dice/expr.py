@@ -177,6 +177,10 @@ class DiceExpr:
             return None
         return capped.map(lambda v: min(v, cap)), cap
 
+    def env_key(self, env: Env) -> tuple[object, ...]:
+        """The values of `env` the expression's dice depend on (for caching what is worked out of them)."""
+        return _env_key(self, env, 0)
+
     def distribution(self, env: Env) -> Distribution:
         """The exact distribution of the expression's value (truncated only for endless explosions)."""
         key = (self, _env_key(self, env, 0))

@@ -18,7 +18,7 @@ from interpreter.procedure.start import finished, sheet_names, start_env, worded
 from interpreter.procedure.state import State
 from interpreter.procedure.weights import Ratio, add_all, exact
 from interpreter.procedure.writing import unchanged
-from interpreter.record import field, record
+from interpreter.record import field, record, replace
 from interpreter.ruleset.liveness import SHEET
 from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 from interpreter.ruleset.params import find_procedure
@@ -44,6 +44,7 @@ class ExactOdds:
     values_cut: Mapping[str, float] = field(default_factory=dict)  # value -> tail left out of it (see odds)
     events: Mapping[str, Fraction | float] = field(default_factory=dict)  # declared event -> its chance
     where: Fraction | float | None = None  # the chance of the condition asked for (`--where`), if one was
+    inexact: str = ""  # why the odds were cut off where explosions would have been lumped exactly (see odds)
 
     @property
     def exact(self) -> bool:
@@ -66,32 +67,39 @@ def odds(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], sheet:
     proc = find_procedure(ruleset, name)
     asked = conditions(proc, where)
     with budget.odds_budget(remedy(ruleset, proc, args)):  # one time budget for the whole computation
-        hint, tries = 0, 0
+        hint, tries, settle = 0, 0, True
         while not proc.memo.unsaturable:
             try:
-                found = _odds(ruleset, proc, args, sheet, asked, saturate=True, cap_hint=hint)
+                found, settled = _odds(ruleset, proc, args, sheet, asked, saturate=True, cap_hint=hint,
+                                       settle=settle)
             except Undecided as undecided:
                 tries += 1
-                if undecided.need is None or undecided.need <= hint or tries > 4:
-                    proc.memo.unsaturable = True  # this procedure compares totals with each other
+                need = undecided.need
+                if undecided.lumped and (need is None or need <= hint or tries > 2):  # a loop's numbers do not
+                    hint, tries, settle = 0, 0, False  # settle (they fall, say): followed pass by pass instead
+                elif need is None or need <= hint or tries > 4:  # the tail must be cut off
+                    proc.memo.unsaturable = str(undecided) if need is None else \
+                        f"a formula compares an exploding total with ever larger numbers (up to {need})"
                 else:  # a total was compared with a number above its cap: saturate up to that number
-                    hint = undecided.need
+                    hint = need
                 continue
             lumped = [v for v, cut in found.values_cut.items() if cut > 16 * limits.TRUNCATION_MASS]
             if not lumped:
                 return found
+            if settled:  # a loop was solved at once: its values are told apart further the same way
+                return _widened(ruleset, proc, args, sheet, hint, found, lumped)
             # a total was told apart only up to the number it is compared with: its own distribution comes
             # from the same procedure with the dice cut off where they grow too unlikely instead
             try:
-                plain = _odds(ruleset, proc, args, sheet, (), saturate=False)
+                plain = _odds(ruleset, proc, args, sheet, (), saturate=False)[0]
             except RulesError:  # too much work cut off that way: the values stay told apart up to the number
                 return found
             values, cut = dict(found.values), dict(found.values_cut)
             for v in lumped:
                 values[v], cut[v] = plain.values[v], plain.truncated
-            return ExactOdds(found.ruleset, found.procedure, found.outcomes, values, found.truncated, cut,
-                             found.events, found.where)
-        return _odds(ruleset, proc, args, sheet, asked, saturate=False)
+            return replace(found, values=values, values_cut=cut)
+        found = _odds(ruleset, proc, args, sheet, asked, saturate=False)[0]
+        return replace(found, inexact=proc.memo.unsaturable) if found.truncated else found
 
 
 def remedy(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object]) -> str:
@@ -105,9 +113,34 @@ def remedy(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str,
     return sample
 
 
+WIDE = 64  # the least cap up to which a settled loop's reported values are told apart, grown fourfold at a time
+
+
+def _widened(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object],
+             sheet: Mapping[str, object] | None, hint: int, found: ExactOdds, lumped: list[str]) -> ExactOdds:
+    """Odds whose values lumped in a settled loop are told apart up to larger caps, until what is left above
+    is negligible (or a cap takes too much work: the values then stay as told apart so far)."""
+    values, cut = dict(found.values), dict(found.values_cut)
+    cap = max(WIDE, 4 * hint)
+    for _ in range(3):
+        try:
+            wide = _odds(ruleset, proc, args, sheet, (), saturate=True, cap_hint=hint,
+                         wide=(frozenset(lumped), cap))[0]
+        except (RulesError, Undecided):
+            break
+        for v in lumped:
+            values[v], cut[v] = wide.values[v], wide.values_cut.get(v, 0.0)
+        if all(cut[v] <= 16 * limits.TRUNCATION_MASS for v in lumped):
+            break
+        cap *= 4
+    return replace(found, values=values, values_cut=cut)
+
+
 def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object], sheet: Mapping[str, object] | None,
-          asked: Conditions, saturate: bool, cap_hint: int = 0) -> ExactOdds:
-    """The odds, with or without saturated explosions."""
+          asked: Conditions, saturate: bool, cap_hint: int = 0, wide: tuple[frozenset[str], int] | None = None,
+          settle: bool = True) -> tuple[ExactOdds, bool]:
+    """The odds, with or without saturated explosions, and whether a loop with no bound was solved at once;
+    `wide`: names a settling loop tells apart up to a larger cap, which it must settle with."""
     env = start_env(ruleset, proc, args, sheet)
     start = fixed(ruleset, proc, env) if asked else {}
     sheet_env = sheet or {}
@@ -117,7 +150,9 @@ def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, 
         if SHEET in proc.reads:  # sheet steps that a run without a sheet cannot take: constants stay
             keep = keep | set(ruleset.constants) | set(ruleset.dice)
         env = {k: v for k, v in env.items() if k in keep}
-    ctx = Exact(ruleset, table_functions(ruleset), sheet_names(ruleset, sheet), saturate, cap_hint)
+    ctx = Exact(ruleset, table_functions(ruleset), sheet_names(ruleset, sheet), saturate, cap_hint, settle)
+    if wide is not None:
+        ctx.lumping.wide, ctx.lumping.wide_cap, ctx.lumping.must_settle = wide[0], wide[1], True
     # A value that is final (no later step reads or writes it) is added up as soon as it is,
     # with the mass of the worlds then; worlds are then no longer told apart by it.
     retired: dict[str, tuple[dict[Any, Any], Any]] = {}
@@ -132,7 +167,11 @@ def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, 
 
     ctx.at_block = retire
     program = program_of(ruleset, proc, unchanged(ruleset, proc, env))  # written for these parameters
-    worlds = ctx.run(program, [(State(env), Ratio(1, 1))])
+    try:
+        worlds = ctx.run(program, [(State(env), Ratio(1, 1))])
+    except Undecided as undecided:
+        undecided.lumped = ctx.lumping.used
+        raise
     by_outcome: dict[str, list[object]] = {o: [] for o in proc.outcomes}
     for world, weight in worlds:
         by_outcome.setdefault(finished(proc, world.outcome), []).append(weight)
@@ -158,8 +197,8 @@ def _odds(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, 
     events = {name: p for (name, _), p in zip(asked, chances, strict=True) if name is not None}
     where = next((p for (name, _), p in zip(asked, chances, strict=True) if name is None), None)
     return ExactOdds(ruleset.id, proc.name, outcomes,
-                {k: _worded_keys(proc, k, dict(sorted(d.items(), key=_order))) for k, d in values.items()},
-                truncated, values_cut, events, where)
+                     {k: _worded_keys(proc, k, dict(sorted(d.items(), key=_order))) for k, d in values.items()},
+                     truncated, values_cut, events, where), ctx.lumping.settled
 
 
 def _chance(proc: CompiledProcedure, condition: Formula, worlds: Worlds, start: Mapping[str, object],

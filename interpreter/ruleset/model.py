@@ -44,7 +44,7 @@ class Memo:
         # it once: procedure.program, procedure.function)
         self.written: dict[Any, tuple[Any, Any]] = {}
         self.base: tuple[object, Mapping[str, object]] | None = None  # (steps, the names every run starts with)
-        self.unsaturable = False  # exact odds must cut endless explosions off (procedure.odds)
+        self.unsaturable = ""  # why exact odds must cut endless explosions off ("": they need not; procedure.odds)
         self.fixed: tuple[Any, Any] | None = None  # (steps, the names no run changes: procedure.writing)
 
 
