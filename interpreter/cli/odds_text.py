@@ -104,7 +104,7 @@ def _table(items: Sequence[tuple[Any, Any]], view: View, blocks: bool, exact: bo
     """The rows of one distribution, folded as the view asks; `best_first` for outcomes (see cumulative)."""
     rows_all = cumulative(items, best_first)
     shown = rows_all if view.show_all else [c for c in rows_all if c[1] >= TINY]
-    hidden = [c for c in rows_all if c not in shown]
+    hidden = [] if view.show_all else [c for c in rows_all if not c[1] >= TINY]  # one pass: linear in the rows
     if view.at_least or view.at_most or view.show_all:
         rows = [_Row(_key(v), p, False, up, down) for v, p, up, down in shown]
     else:
