@@ -37,6 +37,7 @@ MAX_EFFECTS_PER_ROLL = 4  # effects that may reach one roll: each set of them is
 MAX_WORLDS = 50_000  # distinct states exact odds may hold at once (a few KB each)
 TRUNCATION_MASS = 1e-15  # per expression or loop; a whole procedure adds up a few of these
 MAX_ODDS_WORK = 3_000_000
+MAX_CHART_VALUES = 2_000  # values (bars or points) along one panel of a --plot chart
 MAX_ODDS_VALUES = 250_000  # values one exact distribution may have, foreseen from its text before it is built
 MAX_ODDS_BITS = 16_000_000
 

@@ -191,7 +191,7 @@ def diff(base: str, house: str, procedure: str | None, params: Sequence[str], sh
         from interpreter.cli.charts import write_chart
         from interpreter.cli.diff_chart import diff_chart
 
-        write_chart(diff_chart(found), plot, fmt)
+        write_chart(diff_chart(found), plot, fmt, replace=force)
     if as_json:
         data = to_json(found)
         if plot is not None:

@@ -47,8 +47,9 @@ def summarize(pairs: Iterable[tuple[object, Fraction | float]], cut: bool = Fals
     values = [(v, p) for v, p in items if isinstance(v, (int, float))]
     if all(isinstance(p, Fraction) and isinstance(v, int) for v, p in values):
         # whole weights over one denominator: sums of whole numbers, linear in the values (not Fraction sums)
-        den = math.lcm(*(Fraction(p).denominator for _, p in values))
-        weights = [(int(v), Fraction(p).numerator * (den // Fraction(p).denominator)) for v, p in values]
+        fractions = [(int(v), p.numerator, p.denominator) for v, p in values if isinstance(p, Fraction)]
+        den = math.lcm(*(d for _, _, d in fractions))
+        weights = [(v, n * (den // d)) for v, n, d in fractions]
         mass = sum(w for _, w in weights)
         first = sum(v * w for v, w in weights)
         second = sum(v * v * w for v, w in weights)

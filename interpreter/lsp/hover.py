@@ -82,8 +82,8 @@ def _constant(ruleset: CompiledRuleset, name: str, base: CompiledRuleset | None,
 def _dice(text: str, ruleset: CompiledRuleset | None) -> str | None:
     """A dice expression's mean and range, when its distribution is small enough to build here (told first)."""
     from interpreter.dice.expr import parse
-    from interpreter.errors import RulesError
     from interpreter.dice.size import size_of
+    from interpreter.errors import RulesError
 
     env: dict[str, object] = dict(ruleset.constants) if ruleset is not None else {}
     try:
