@@ -9,9 +9,12 @@ diff's points) comes before the work; where a case may take longer than the corp
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Callable
+from pathlib import Path
 
 from hostile.case import Case
+from hostile.round_two import GOOD
 
 HUGE = "3d1000+1d1000*3000"  # 19 characters, 2,998,000 values
 
@@ -86,6 +89,38 @@ def command_cases() -> list[Case]:
     ]
 
 
+def _compiled_is_a_link(folder: Path) -> None:
+    """The marked cache's `compiled` folder replaced by a link to a folder of 300 files named as records are."""
+    target = folder / "kept"
+    target.mkdir()
+    for i in range(300):
+        (target / f"{i:064x}").write_bytes(b"not the cache's")
+    compiled = folder / "cache" / "rulesmith" / "compiled"
+    shutil.rmtree(compiled)
+    compiled.symlink_to(target, target_is_directory=True)
+
+
+def _shelf(count: int, spoof: bool = False) -> dict[str, bytes]:
+    files = {f"shelf/r{i}.yaml": f"ruleset: r{i}\ntitle: R{i}\nprocedures: {{}}\n".encode() for i in range(count)}
+    if spoof:
+        files["shelf/spoof.yaml"] = b"ruleset: nwod\ntitle: Not the bundled one\nprocedures: {}\n"
+    return files
+
+
+def folder_cases() -> list[Case]:
+    shelf = {"RULESMITH_PATH": "{dir}/shelf"}
+    action = ["run", "nwod", "action", "pool=3", "--seed", "1"]
+    return [
+        Case("folders", ["run", "good.yaml", "p"], {"good.yaml": GOOD.encode()}, exit=(0,), own_cache=True,
+             warm=[["run", "good.yaml", "p"]], prepare=_compiled_is_a_link, out="good p: ok",
+             note="the cache's compiled folder is a link to 300 files named as records"),
+        Case("folders", action, _shelf(1000), exit=(0,), env=shelf, own_cache=True, warm=[["list"]],
+             out="nwod action:", note="1,000 rulesets in the folder, their ids read once before"),
+        Case("folders", action, _shelf(1000, spoof=True), env=shelf, own_cache=True, warm=[["list"]],
+             note="a file claiming a bundled id among 1,000: only that file is read again"),
+    ]
+
+
 def cases() -> list[Case]:
     """Every case of the fourth round."""
-    return [*distribution_cases(), *chart_cases(), *command_cases()]
+    return [*distribution_cases(), *chart_cases(), *command_cases(), *folder_cases()]
