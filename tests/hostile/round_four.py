@@ -89,6 +89,25 @@ def command_cases() -> list[Case]:
     ]
 
 
+def _constants(count: int, formulas: bool) -> Callable[[], bytes]:
+    """`count` constants (every other one a formula of the one before, when `formulas`), the last invalid."""
+    def make() -> bytes:
+        lines = [f"  c{i}: c{i - 1} + 1\n" if formulas and i % 2 == 0 else f"  c{i}: {i}\n" for i in range(1, count)]
+        return ("ruleset: constants\ntitle: C\nconstants:\n" + "".join(lines) + '  bad: "c1 +"\n'
+                "procedures: {}\n").encode()
+    return make
+
+
+def corner_cases() -> list[Case]:
+    """Checks once quadratic in the size of a section, at ten times the size that used to take seconds."""
+    return [
+        Case("corners", ["validate", "constants.yaml"], {"constants.yaml": _constants(20_000, False)}, cpu=3.0,
+             note="20,000 constants, one invalid: its normal time is one parse of 300 KB"),
+        Case("corners", ["validate", "constants.yaml"], {"constants.yaml": _constants(8_000, True)}, cpu=3.0,
+             note="8,000 constants, half formulas of the one before, one invalid"),
+    ]
+
+
 def _compiled_is_a_link(folder: Path) -> None:
     """The marked cache's `compiled` folder replaced by a link to a folder of 300 files named as records are."""
     target = folder / "kept"
@@ -123,4 +142,4 @@ def folder_cases() -> list[Case]:
 
 def cases() -> list[Case]:
     """Every case of the fourth round."""
-    return [*distribution_cases(), *chart_cases(), *command_cases(), *folder_cases()]
+    return [*distribution_cases(), *chart_cases(), *command_cases(), *corner_cases(), *folder_cases()]
