@@ -118,15 +118,14 @@ def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | N
     from interpreter.dice import expr as dice
 
     shown = Shown(as_json, as_csv, plot, chart, None, force)
-    if chart is not None:
+    parsed = dice.parse(expr)
+    if chart is not None and plot is not None:
+        _foreseen_crowded(parsed, plot)  # told from the text, before the plotting library is even imported
         from interpreter.cli.charts import require
 
         require()  # before any work: a missing extra is said at once
     from interpreter.cli.dice import show_warnings
 
-    parsed = dice.parse(expr)
-    if plot is not None:
-        _foreseen_crowded(parsed, plot)
     with Progress("rules odds", quiet=as_json):
         dist = parsed.distribution({})
     if chart is not None:
