@@ -29,6 +29,7 @@ MAX_WRITTEN_LINES = 40_000  # lines of code the steps of one procedure are writt
 MAX_STEPS = 100_000  # steps one sampled run may take
 MAX_ODDS_STEPS = 100_000  # world-steps and roll branches exact odds may take (worlds alive at once stay fewer)
 MAX_ODDS_SECONDS = 1.0  # CPU time one exact-odds computation may take before it is refused
+MAX_COMMAND_SECONDS = 5.0  # CPU time one whole command or call (a sweep, a diff, a validate, a sample) may take
 MAX_RUN_DICE = 100_000  # dice one sampled run may roll
 MAX_SAMPLES = 1_000_000  # runs one `sample` may count
 MAX_SAMPLE_WORK = 20_000_000  # steps taken and dice rolled by all the runs of one sample together
@@ -38,6 +39,8 @@ MAX_WORLDS = 50_000  # distinct states exact odds may hold at once (a few KB eac
 TRUNCATION_MASS = 1e-15  # per expression or loop; a whole procedure adds up a few of these
 MAX_SETTLE_STATES = 5000  # states of one settling loop's chain (each one pass worked out, then a linear solve)
 MAX_ODDS_WORK = 3_000_000
+MAX_CHART_VALUES = 2_000  # values (bars or points) along one panel of a --plot chart
+MAX_ODDS_VALUES = 250_000  # values one exact distribution may have, foreseen from its text before it is built
 MAX_ODDS_BITS = 16_000_000
 
 MAX_TRACK_BOXES = 1000  # boxes of one damage track, written in the ruleset or computed for a sheet

@@ -298,15 +298,15 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
         if sheet is not None or percentiles:
             raise click.UsageError("dice expressions take no --sheet and no --percentiles")
         odds_output.expressions([target, procedure, *params], view,
-                                odds_output.Shown(as_json, as_csv, plot, chart, None))
+                                odds_output.Shown(as_json, as_csv, plot, chart, None, force))
         return
     if procedure is None:
         if sheet is not None or params or percentiles:
             raise click.UsageError("a dice expression takes no --sheet, no NAME=VALUE and no --percentiles")
-        odds_output.expression(target, view, as_json, as_csv, plot, chart)
+        odds_output.expression(target, view, as_json, as_csv, plot, chart, force)
         return
     odds_output.procedure(compile_ref(target), procedure, params, sheet, view,
-                          odds_output.Shown(as_json, as_csv, plot, chart, percentiles), where)
+                          odds_output.Shown(as_json, as_csv, plot, chart, percentiles, force), where)
 
 
 @main.command(epilog=examples("rules describe {ruleset}", "rules describe {ruleset2} {procedure2}",

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from interpreter import budget
 from interpreter.cli import complete, output
 from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.diff_cases import (
@@ -88,7 +89,8 @@ def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Se
     odds: list[Comparison] = []
     notes: dict[int, str] = {}
     seen: set[tuple[str, str]] = set()  # (procedure, what its comparison found): an extra case that repeats one is left out
-    for name, args, sample in cases:
+    for done, (name, args, sample) in enumerate(cases):
+        budget.foresee(done, len(cases))  # the whole diff has one budget (see diff below)
         if progress is not None:
             progress.step()
         try:
@@ -185,13 +187,14 @@ def diff(base: str, house: str, procedure: str | None, params: Sequence[str], sh
         from interpreter.cli.charts import require
 
         require()
-    with Progress("rules diff", unit=" cases", quiet=as_json) as progress:
+    with Progress("rules diff", unit=" cases", quiet=as_json) as progress, budget.command_budget(
+            "this diff", "name one PROCEDURE (with NAME=VALUE) to compare it alone"):
         found = compare_all(base, house, procedure, params, sheet, progress)
     if plot is not None and fmt is not None:
         from interpreter.cli.charts import write_chart
         from interpreter.cli.diff_chart import diff_chart
 
-        write_chart(diff_chart(found), plot, fmt)
+        write_chart(diff_chart(found), plot, fmt, replace=force)
     if as_json:
         data = to_json(found)
         if plot is not None:

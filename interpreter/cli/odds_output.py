@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from interpreter.formula.compile import Formula
 
 CHART_FORMATS = ("svg", "png", "html")
+CROWDED = 50  # an expression foretold to have this many times the values a chart draws is refused before its odds
 
 
 @record
@@ -35,6 +36,7 @@ class Shown:
     plot: str | None
     chart: str | None  # the chart's format, from the file's extension
     percentiles: str | None
+    force: bool = False  # --force: the chart may replace a file that is there
 
 
 def odds_view(show_all: bool, at_least: bool, at_most: bool, outcomes_only: bool) -> View:
@@ -89,7 +91,20 @@ def _draw(chart: Chart, shown: Shown) -> None:
         return
     from interpreter.cli.charts import write_chart
 
-    write_chart(chart, shown.plot, shown.chart)
+    write_chart(chart, shown.plot, shown.chart, replace=shown.force)
+
+
+def _foreseen_crowded(parsed: DiceExpr, plot: str) -> None:
+    """Refuse a chart of an expression before its odds are worked out when its text foretells far more values
+    than a chart draws (CROWDED times limits.MAX_CHART_VALUES: the odds alone would cost seconds)."""
+    from interpreter import limits
+    from interpreter.dice.size import LENIENT, size_of
+
+    values = size_of(parsed.tree, {}, 0, LENIENT).values
+    if values > CROWDED * limits.MAX_CHART_VALUES:
+        raise BadParameter(f"--plot: {plot} would draw up to {values:,} values, more than the "
+                           f"{limits.MAX_CHART_VALUES:,} a chart draws",
+                           hint="give --csv (or --json) for every value, or plot fewer dice")
 
 
 def _wrote(shown: Shown) -> None:
@@ -97,19 +112,21 @@ def _wrote(shown: Shown) -> None:
         output.echo(f"chart written to {shown.plot}")
 
 
-def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | None, chart: str | None) -> None:
+def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | None, chart: str | None,
+               force: bool = False) -> None:
     """The odds of a dice expression."""
     from interpreter.cli import odds_text, render
     from interpreter.dice import expr as dice
 
-    shown = Shown(as_json, as_csv, plot, chart, None)
-    if chart is not None:
+    shown = Shown(as_json, as_csv, plot, chart, None, force)
+    parsed = dice.parse(expr)
+    if chart is not None and plot is not None:
+        _foreseen_crowded(parsed, plot)  # told from the text, before the plotting library is even imported
         from interpreter.cli.charts import require
 
         require()  # before any work: a missing extra is said at once
     from interpreter.cli.dice import show_warnings
 
-    parsed = dice.parse(expr)
     with Progress("rules odds", quiet=as_json):
         dist = parsed.distribution({})
     if chart is not None:

@@ -95,9 +95,12 @@ def _runs(items: Sequence[tuple[Any, Any]]) -> list[_Row]:
 def _table(items: Sequence[tuple[Any, Any]], view: View, blocks: bool, exact: bool, indent: str = "  ",
            best_first: bool = False) -> list[str]:
     """The rows of one distribution, folded as the view asks; `best_first` for outcomes (see cumulative)."""
-    rows_all = cumulative(items, best_first)
+    if view.at_least or view.at_most:
+        rows_all = cumulative(items, best_first)
+    else:  # no cumulative column asked for: none is summed (a sum of fractions per row costs seconds at 100,000 rows)
+        rows_all = [(v, p, None, None) for v, p in items]
     shown = rows_all if view.show_all else [c for c in rows_all if c[1] >= TINY]
-    hidden = [c for c in rows_all if c not in shown]
+    hidden = [] if view.show_all else [c for c in rows_all if not c[1] >= TINY]  # one pass: linear in the rows
     if view.at_least or view.at_most or view.show_all:
         rows = [_Row(value_text(v), p, False, up, down) for v, p, up, down in shown]
     else:

@@ -14,6 +14,7 @@ from interpreter import budget, limits
 from interpreter.absent import Absent
 from interpreter.dice.report import distribution_json, render_roll, roll_json
 from interpreter.dice.roller import Context, Draw, Env, Runner, Traces, compile_node, static_dice
+from interpreter.dice.size import refuse_too_large
 from interpreter.dice.sources import DiceSource, GivenSource, RandomSource
 from interpreter.dice.syntax import parse_tree
 from interpreter.dice.term import TermSpec, forget_resolved, free_names, parameter_nodes, spec_for, walk
@@ -187,6 +188,7 @@ class DiceExpr:
         found = _DIST_CACHE.get(key)
         if found is not None:
             return found
+        refuse_too_large(self.tree, env, self.text)  # foreseen from the text, before any work
         with budget.odds_budget():
             dist: Distribution = _odds().node_distribution(self.tree, lambda node: _resolve(node, env))
         values = dist.values

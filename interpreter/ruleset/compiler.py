@@ -133,7 +133,7 @@ class Compiler(CompileContext):
         bare = Procedures(tuple(specs), lambda name: self.procedure(name, specs[name], base, sections))
 
         def compiled(name: str) -> CompiledProcedure:
-            check_size(name, specs, self.where, self.kinds)  # (refused as it is: compiling it afresh takes longer)
+            check_size(name, specs, self.where, self.kinds, sections.takes)  # (refused as it is: compiling it afresh takes longer)
             return self.trusted(lambda: with_liveness(bare[name], sections.dice, tables, bare, self.kinds),
                                 lambda: fresh().procedures[name])
 
@@ -193,7 +193,7 @@ class Compiler(CompileContext):
 
     def procedure(self, name: str, spec: dict[str, Any], base: set[str], sections: Sections) -> CompiledProcedure:
         path: P = ("procedures", name)
-        check_size(name, self.data.get("procedures") or {}, self.where, self.kinds)
+        check_size(name, self.data.get("procedures") or {}, self.where, self.kinds, sections.takes)
         outcomes = tuple(spec.get("outcomes") or {})
         values = tuple(spec.get("values") or {})
         params = tuple(self.param(pname, pspec, path + ("params", pname), sections.constants)

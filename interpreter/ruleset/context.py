@@ -16,7 +16,7 @@ from interpreter.absent import HINT as ABSENT_HINT
 from interpreter.dice import expr as dice
 from interpreter.dice.counted import expand_counts, sides_of_named
 from interpreter.errors import Location, RulesError, SchemaViolation, UnknownName, UnknownStepKind
-from interpreter.formula.compile import Formula, compile_formula
+from interpreter.formula.compile import Either, Formula, compile_formula
 from interpreter.hints import suggest
 from interpreter.load.document import Document, Path
 from interpreter.record import record
@@ -109,12 +109,12 @@ class CompileContext:
     def problem(self, error: RulesError) -> None:
         self.problems.append(error)
 
-    def formula(self, value: Any, path: P, names: Iterable[str], functions: Collection[str] | None = None) -> Any:
+    def formula(self, value: Any, path: P, names: Collection[str], functions: Collection[str] | None = None) -> Any:
         """A compiled formula, or None after recording the problem (the compile then fails)."""
         text = ("True" if value else "False") if isinstance(value, bool) else str(value)
         where = self.where(path)
         try:  # a name whose definition failed counts as known here, so only other mistakes are reported
-            return compile_formula(text, names=set(names) | self.broken,
+            return compile_formula(text, names=Either(names, self.broken),
                                    functions=self.table_functions if functions is None else functions, where=where)
         except RulesError as err:
             self.problem(err.located(where))
