@@ -112,3 +112,54 @@ def test_L21_the_healing_stat_is_0_without_the_ability_and_healing_refuses_it_sa
     got = run_json(rules, "lockwood", "heal_minor", "healing=healing", "--sheet", str(healer), "--dice", "3,5,7",
                   "--dry-run")
     assert (got["outcome"], got["values"]["healed"], got["rolls"][0]["expr"]) == ("done", 5, "1d11")
+
+
+# --- L14 / L8: a failed move's disadvantage and the defender's clause reach a talent attempt -----------
+
+def test_L14_a_talent_attempt_after_a_failed_move_rolls_two_d4_and_keeps_the_worse(rules):
+    """L14: "a disadvantage upon any other rolls taken within the turn"; a talent attempt is a roll (L12)."""
+    follow_up = run_json(rules, "lockwood", "move", "agility=1", "--dice", "2")["follow_up"]
+    assert follow_up == {"disadvantage": True}
+    got = run_json(rules, "lockwood", "talent", "disadvantage=true", "--dice", "4,1")
+    assert (got["outcome"], got["values"]["roll"]) == ("backfire", 1)
+    assert run_json(rules, "lockwood", "talent", "advantage=true", "--dice", "1,4")["values"]["roll"] == 4
+    assert run_json(rules, "lockwood", "talent", "--dice", "2")["outcome"] == "failure"
+
+
+def test_L8_the_defenders_clause_reaches_the_defenders_next_talent_attempt(rules):
+    """L8: "disadvantage on any follow-up roll": the clause's flag is taken by a talent attempt too."""
+    got = run_json(rules, "lockwood", "talent", "defenders_clause=true", "--dice", "3,2")
+    assert (got["outcome"], got["values"]["roll"]) == ("failure", 2)
+
+
+def test_L14_L8_use_talent_on_a_sheet_takes_the_same_disadvantage(rules, tmp_path):
+    path = tmp_path / "tal.yaml"
+    assert rules("sheet", "new", "lockwood", "-o", str(path), "--name", "Tal").exit_code == 0
+    got = run_json(rules, "lockwood", "use_talent", "disadvantage=true", "--sheet", str(path), "--dice", "3,1",
+                   "--dry-run")
+    assert (got["outcome"], got["values"]["roll"], got["values"]["talent_uses"]) == ("backfire", 1, 4)
+
+
+@pytest.mark.parametrize("flags", [{}, {"advantage": True}, {"disadvantage": True},
+                                   {"advantage": True, "disadvantage": True}])
+def test_L14_L8_talent_odds_equal_the_enumeration_of_the_d4s(flags):
+    kept = Fraction(0)
+    counts = {"success": Fraction(0), "failure": Fraction(0), "backfire": Fraction(0)}
+    two = flags.get("advantage", False) != flags.get("disadvantage", False)
+    for dice in enumerate_dice(4, 4) if two else enumerate_dice(4):
+        roll = (max(dice) if flags.get("advantage") else min(dice)) if two else dice[0]
+        counts["success" if roll >= 3 else "failure" if roll == 2 else "backfire"] += Fraction(1, 16 if two else 4)
+        kept += Fraction(roll, 16 if two else 4)
+    got = odds("lockwood", "talent", flags)
+    assert dict(got.outcomes) == {k: v for k, v in counts.items() if v}
+    assert kept == sum(Fraction(v) * p for v, p in got.values["roll"].items())
+
+
+def test_L14_L8_the_narrow_ruling_is_one_switch(rules, tmp_path):
+    """constants.talent_takes_advantage: 0 leaves a talent attempt at one d4 whatever the flags."""
+    house = str(with_constants(tmp_path, "lockwood", talent_takes_advantage=0))
+    got = run_json(rules, house, "talent", "disadvantage=true", "--dice", "4")
+    assert (got["outcome"], got["values"]["roll"]) == ("success", 4)
+    assert odds(house, "talent", {"disadvantage": True}).outcomes["backfire"] == Fraction(1, 4)
+    guide = (ROOT / "docs" / "systems" / "lockwood.md").read_text(encoding="utf-8")
+    assert "talent_takes_advantage" in guide
