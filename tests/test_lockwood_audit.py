@@ -8,7 +8,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from helpers import enumerate_dice, odds, one_line_error, run_given, run_json, with_constants
+from helpers import enumerate_dice, hp_of, odds, one_line_error, run_given, run_json, with_constants
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -163,3 +163,66 @@ def test_L14_L8_the_narrow_ruling_is_one_switch(rules, tmp_path):
     assert odds(house, "talent", {"disadvantage": True}).outcomes["backfire"] == Fraction(1, 4)
     guide = (ROOT / "docs" / "systems" / "lockwood.md").read_text(encoding="utf-8")
     assert "talent_takes_advantage" in guide
+
+
+# --- L24, L25, L26: the rules the inventory adds -------------------------------------------------------
+
+def sheet_with(rules, tmp_path: Path, ruleset: str, name: str, *edits: tuple[str, str]) -> Path:
+    path = tmp_path / name
+    assert rules("sheet", "new", ruleset, "-o", str(path), "--name", "Ward").exit_code == 0
+    text = path.read_text(encoding="utf-8")
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+BRAWNY = (("  STR: 11", "  STR: 15"), ("  END: 11", "  END: 15"), ("  AGI: 11", "  AGI: 7"), ("  PER: 11", "  PER: 7"))
+
+
+def test_L24_physical_defense_answers_melee_and_dodge_answers_ranged(rules, tmp_path):
+    """Ruling (constants.melee_defense_is_physical): a melee attack meets the target's Defense (physical), a
+    ranged one its Defense (dodge); the sheet shows both, and attack takes the one for its range."""
+    target = sheet_with(rules, tmp_path, "lockwood", "ward.yaml", *BRAWNY)
+    derived = json.loads(rules("sheet", "show", str(target), "--json").stdout)["derived"]
+    assert (derived["melee_defense"], derived["ranged_defense"]) == ((15 + 15) // 2, (7 + 7) // 2)
+    melee = run_json(rules, "lockwood", "attack", "attack=12", f"defense={derived['melee_defense']}", "--dice", "6,4")
+    ranged = run_json(rules, "lockwood", "attack", "attack=12", f"defense={derived['ranged_defense']}", "--dice", "6,4")
+    assert (melee["outcome"], ranged["outcome"], ranged["values"]["damage"]) == ("miss", "hit", 7)
+    house = with_constants(tmp_path, "lockwood", melee_defense_is_physical=0)
+    swapped = sheet_with(rules, tmp_path, str(house), "swapped.yaml", *BRAWNY)
+    derived = json.loads(rules("sheet", "show", str(swapped), "--json").stdout)["derived"]
+    assert (derived["melee_defense"], derived["ranged_defense"]) == (7, 15)
+    assert "melee_defense_is_physical" in (ROOT / "docs" / "systems" / "lockwood.md").read_text(encoding="utf-8")
+
+
+def test_L25_turn_order_within_a_side_is_a_note_with_its_switch(rules):
+    from helpers import ruleset
+
+    note = ruleset("lockwood").notes["turn_order"]
+    assert "L25" in note.refs
+    assert (note.data["within_side"], note.data["imposed_order_within_side"]) == ("any order", False)
+    assert "impose an order within a side" in " ".join(rules("describe", "lockwood").stdout.split())
+
+
+def test_L26_max_hp_lost_in_critical_condition_heals_as_a_major_wound(rules, tmp_path):
+    """Ruling (constants.critical_loss_is_major: 1): the doubled loss starts the treatment period."""
+    path = sheet_with(rules, tmp_path, "lockwood", "crit.yaml", ("hp: {current: 22, max: 22}", "hp: {current: 0, max: 22}"))
+    got = run_json(rules, "lockwood", "take_damage", "amount=2", "--sheet", str(path))
+    assert (got["outcome"], got["values"]["hp_max"]) == ("critical", 18)
+    state = json.loads(rules("sheet", "show", str(path), "--json").stdout)["state"]
+    assert (state["treatment_days_left"], state["critical_hp_lost"]) == (14, 0)
+    run_json(rules, "lockwood", "rest", "--sheet", str(path))
+    assert hp_of(json.loads(rules("sheet", "show", str(path), "--json").stdout)) == (18, 18)
+
+
+def test_L26_the_other_ruling_heals_it_as_a_minor_wound_after_a_rest(rules, tmp_path):
+    house = with_constants(tmp_path, "lockwood", critical_loss_is_major=0)
+    path = sheet_with(rules, tmp_path, str(house), "crit.yaml", ("hp: {current: 22, max: 22}", "hp: {current: 0, max: 22}"))
+    run_json(rules, str(house), "take_damage", "amount=2", "--sheet", str(path))
+    shown = json.loads(rules("sheet", "show", str(path), "--json").stdout)
+    assert (hp_of(shown), shown["state"]["treatment_days_left"], shown["state"]["critical_hp_lost"]) == ((0, 18), 0, 4)
+    run_json(rules, str(house), "rest", "--sheet", str(path))
+    shown = json.loads(rules("sheet", "show", str(path), "--json").stdout)
+    assert (hp_of(shown), shown["state"]["critical_hp_lost"]) == ((22, 22), 0)
