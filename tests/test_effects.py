@@ -112,6 +112,7 @@ def new_rollunder_sheet(rules, tmp_path: Path, hp: int) -> Path:
     text = path.read_text(encoding="utf-8")
     text, n = re.subn(r"hp: \{current: \d+, max: (\d+)\}", rf"hp: {{current: {hp}, max: \g<1>}}", text)
     assert n == 1
+    text = text.replace("rituals_discovered: 0", "rituals_discovered: 1")   # R14: a ritual to learn
     path.write_text(text, encoding="utf-8")
     return path
 

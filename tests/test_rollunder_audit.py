@@ -104,3 +104,33 @@ def test_R13_the_narrow_ruling_is_one_switch(rules, tmp_path):
     assert refused.stderr.strip().splitlines()[-1].endswith("gives the HP roll of advance no ST die")
     guide = (ROOT / "docs" / "systems" / "rollunder.md").read_text(encoding="utf-8")
     assert "st_die_any_roll" in guide
+
+
+# --- R14: rituals are discovered in play before they are learned; the sheet keeps learned and lost ------
+
+def test_R14_a_ritual_must_be_discovered_before_it_is_learned(rules, tmp_path):
+    sheet = rollunder_sheet(rules, tmp_path)
+    before = sheet.read_bytes()
+    message = one_line_error(rules("run", "rollunder", "learn_ritual", "--sheet", str(sheet), "--dice", "2,3"))
+    assert "no ritual discovered in play" in message and "discover_ritual" in message
+    assert sheet.read_bytes() == before
+    assert run_json(rules, "rollunder", "discover_ritual", "--sheet", str(sheet))["values"] == {"rituals_discovered": 1}
+    got = run_json(rules, "rollunder", "learn_ritual", "--sheet", str(sheet), "--dice", "2,3")
+    assert got["outcome"] == "learned"
+    state = json.loads(rules("sheet", "show", str(sheet), "--json").stdout)["state"]
+    assert (state["rituals_discovered"], state["rituals_learned"], state["rituals_lost"]) == (0, 1, 0)
+
+
+def test_R14_the_sheet_keeps_rituals_lost_as_well_as_learned(rules, tmp_path):
+    sheet = rollunder_sheet(rules, tmp_path)
+    for _ in range(2):
+        run_json(rules, "rollunder", "discover_ritual", "--sheet", str(sheet))
+    assert run_json(rules, "rollunder", "learn_ritual", "--sheet", str(sheet), "--dice", "1,20")["outcome"] == "lost"
+    assert run_json(rules, "rollunder", "learn_ritual", "--sheet", str(sheet), "--dice", "1,2")["outcome"] == "learned"
+    state = json.loads(rules("sheet", "show", str(sheet), "--json").stdout)["state"]
+    assert (state["rituals_discovered"], state["rituals_learned"], state["rituals_lost"]) == (0, 1, 1)
+    text = sheet.read_text(encoding="utf-8")   # the names, as the player writes them
+    text = text.replace("  rituals: []", "  rituals: [Bind the Hound]").replace("  lost_rituals: []", "  lost_rituals: [Call Rain]")
+    sheet.write_text(text, encoding="utf-8")
+    check = rules("sheet", "check", str(sheet))
+    assert check.exit_code == 0, check.output

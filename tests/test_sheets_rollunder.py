@@ -22,7 +22,9 @@ STATS = ["STR", "DEX", "CUN"]  # the ruling's stat list (docs/systems/rollunder.
 
 # ----------------------------------------------------------------------------- helpers
 def new_sheet(rules, tmp_path: Path, name: str = "hero.yaml", **values) -> Path:
-    """A new rollunder sheet with some values edited: traits and state by name, hp=(current, max)."""
+    """A new rollunder sheet with some values edited: traits and state by name, hp=(current, max). Three
+    rituals are discovered in play (R14), so learn_ritual may run, unless rituals_discovered says otherwise."""
+    values = {"rituals_discovered": 3, **values}
     path = tmp_path / name
     result = rules("sheet", "new", "rollunder", "-o", str(path))
     assert result.exit_code == 0, result.stderr
