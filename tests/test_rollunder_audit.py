@@ -83,12 +83,15 @@ def test_R13_learn_ritual_odds_equal_the_enumeration(flags):
         paid = (min(dice) if flags.get("advantage") else max(dice)) if cost_two else dice[0]
         cost_want[paid] = cost_want.get(paid, Fraction(0)) + Fraction(1, len(costs))
     learned = Fraction(0)
-    for dice in rolls:
+    roll_want: dict[int, Fraction] = {}
+    for dice in rolls:   # roll under: the better of two is the lower d20, the worse the higher
         kept = (min(dice) if flags.get("roll_advantage") else max(dice)) if roll_two else dice[0]
         learned += Fraction(kept <= cunning, len(rolls))
+        roll_want[kept] = roll_want.get(kept, Fraction(0)) + Fraction(1, len(rolls))
     got = odds("rollunder", "learn_ritual", {"cunning": cunning, **flags})
     assert got.values["cost"] == cost_want
     assert got.outcomes["learned"] == learned
+    assert got.values["roll"] == roll_want
 
 
 def test_R13_the_narrow_ruling_is_one_switch(rules, tmp_path):
