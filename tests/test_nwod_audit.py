@@ -168,6 +168,10 @@ def test_N40_a_session_and_a_finished_arc_award_experience_to_the_sheet(rules, t
     got = run_json(rules, "nwod", "award_experience", "session=2", "arc=3", "--sheet", str(path))
     assert got["values"] == {"gained": 5, "experience": 8}
     assert "experience: 8" in path.read_text(encoding="utf-8")
+    assert run_json(rules, "nwod", "award_experience", "--sheet", str(path))["values"]["gained"] == 2   # the least
+    got = run_json(rules, "nwod", "award_experience", "session=0", "arc=3", "--sheet", str(path))   # an arc alone
+    assert got["values"] == {"gained": 3, "experience": 13}
+    assert run_json(rules, "nwod", "award_experience", "session=3", "arc=0", "--sheet", str(path))["values"]["gained"] == 3
 
 
 @pytest.mark.parametrize("args,words", [(("session=4",), "a session awards 2 to 3 experience, not 4 (N40)"),
@@ -191,6 +195,8 @@ def test_N41_bypassing_worn_armor_costs_dice_and_ignores_that_armor(rules):
     plain = run_json(rules, "nwod", "attack", "attack_pool=4", "defense_pool=0", "weapon=2", "armor=2",
                      "--dice", "8,9,1,1")
     assert plain["values"]["damage"] == 2
+    assert run_json(rules, "nwod", "attack", "attack_pool=4", "defense_pool=0", "weapon=2", "armor=2", "bypass=0",
+                    "--dice", "8,9,1,1")["values"]["damage"] == 2
     assert "bypass 3 is more armor" in one_line_error(rules("run", "nwod", "attack", "attack_pool=4",
                                                             "defense_pool=0", "weapon=2", "armor=2", "bypass=3"))
 
