@@ -172,6 +172,7 @@ def test_N40_a_session_and_a_finished_arc_award_experience_to_the_sheet(rules, t
     got = run_json(rules, "nwod", "award_experience", "session=0", "arc=3", "--sheet", str(path))   # an arc alone
     assert got["values"] == {"gained": 3, "experience": 13}
     assert run_json(rules, "nwod", "award_experience", "session=3", "arc=0", "--sheet", str(path))["values"]["gained"] == 3
+    assert run_json(rules, "nwod", "award_experience", "session=2", "arc=2", "--sheet", str(path))["values"]["gained"] == 4
 
 
 @pytest.mark.parametrize("args,words", [(("session=4",), "a session awards 2 to 3 experience, not 4 (N40)"),
