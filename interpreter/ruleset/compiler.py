@@ -151,7 +151,9 @@ class Compiler(CompileContext):
 
     def derived(self, base: set[str]) -> dict[str, Derived]:
         specs = self.data.get("derived") or {}
-        state = set((self.data.get("sheet") or {}).get("state") or {})
+        sheet = self.data.get("sheet") or {}
+        state = set(sheet.get("state") or {}) | {  # field flags are read from a sheet as its state values are
+            flag for f in (sheet.get("fields") or {}).values() if isinstance(f, dict) for flag in f.get("flags") or {}}
         names = base | set(specs) | state
         out = {}
         for name, spec in specs.items():
