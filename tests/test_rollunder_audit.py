@@ -47,6 +47,14 @@ def test_R13_an_ST_die_reaches_the_HP_roll_of_advance(rules, tmp_path):
     assert worse["values"]["hp_gain"] == 2
 
 
+def test_R13_the_HP_roll_of_advance_takes_an_ST_die_without_a_sheet_too(rules):
+    """The GM rolls a level's HP at the table as the issue's command does: no sheet, the die kept is the 5."""
+    got = run_json(rules, "rollunder", "advance", "choice=hp", "advantage=true", "--dice", "2,5")
+    assert got["values"]["hp_gain"] == 5 and got["values"]["level"] is None
+    stats = rules("run", "rollunder", "advance", "choice=stats")
+    assert stats.exit_code == 1 and "give --sheet FILE" in stats.stderr
+
+
 @pytest.mark.parametrize("flag,keep", [("advantage", max), ("disadvantage", min)])
 def test_R13_advance_HP_odds_equal_the_enumeration_of_two_d6(rules, tmp_path, flag, keep):
     sheet = rollunder_sheet(rules, tmp_path)
