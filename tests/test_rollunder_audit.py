@@ -145,3 +145,34 @@ def test_R14_the_sheet_keeps_rituals_lost_as_well_as_learned(rules, tmp_path):
     sheet.write_text(text, encoding="utf-8")
     check = rules("sheet", "check", str(sheet))
     assert check.exit_code == 0, check.output
+
+
+SNEAK = """\
+extends: rollunder
+ruleset: rollunder-three
+constants: {advantage_dice: 3}
+procedures:
+  sneak:
+    params: {stat: {type: int}}
+    outcomes: {success: unseen, failure: seen}
+    values: {roll: the d20}
+    steps:
+      - roll: {roll: check_die}
+        better: low
+      - decide: [{when: roll <= stat, outcome: success}, {outcome: failure}]
+"""
+
+
+@pytest.mark.parametrize("flag,kept", [("advantage", 3), ("disadvantage", 17)])
+def test_R13_R2_the_ST_die_of_any_roll_rolls_as_many_d20_as_advantage_dice(rules, tmp_path, flag, kept):
+    """A GM's own procedure, which does not handle the flag itself, gets the ST die from the effect, and the
+    effect rolls `advantage_dice` d20 like every procedure's own best_of (the better is the lower: roll-under)."""
+    path = tmp_path / "three.yaml"
+    path.write_text(SNEAK, encoding="utf-8")
+    got = run_json(rules, str(path), "sneak", "stat=10", f"{flag}=true", "--dice", "9,17,3")
+    assert got["values"]["roll"] == kept
+    want = Fraction(0)
+    for dice in enumerate_dice(20, 20, 20):
+        roll = min(dice) if flag == "advantage" else max(dice)
+        want += Fraction(1, 8000) * (roll <= 10)
+    assert odds(str(path), "sneak", {"stat": 10, flag: "true"}).outcomes["success"] == want
