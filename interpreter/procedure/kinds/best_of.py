@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from interpreter import limits
-from interpreter.errors import LimitExceeded, Location, RulesError, SchemaViolation
+from interpreter.errors import LimitExceeded, Location, RulesError
 from interpreter.formula.compile import Formula
 from interpreter.procedure.records import NoteRecord
 from interpreter.procedure.state import END, State
@@ -25,7 +25,7 @@ from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, S
 from interpreter.ruleset.kind import Instances, RawStep, StepKind
 from interpreter.ruleset.liveness import SHEET, Liveness, Names, names
 from interpreter.ruleset.model import CompiledProcedure
-from interpreter.ruleset.specs import BestOf, Step, Steps, walk
+from interpreter.ruleset.specs import BestOf, Step, Steps
 
 
 def compile_best_of(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> BestOf:
@@ -34,11 +34,6 @@ def compile_best_of(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: P
     scope.weaken()
     steps = compile_steps(c, spec["steps"], path + ("steps",), scope, ctx)
     tiebreak = formula_at(c, spec["tiebreak"], path + ("tiebreak",), scope) if "tiebreak" in spec else None
-    if tiebreak is None and not any(ctx.kinds[step.kind].sets_outcome for step in walk(steps)):
-        c.problem(SchemaViolation("best_of keeps the run with the best outcome, and its steps set none: every run "
-                                  "would tie and the first be kept", c.where(path + ("best_of",), key=True),
-                                  "give a tiebreak (tiebreak: total keeps the run with the largest total), "
-                                  "or decide an outcome in its steps"))
     return BestOf(count, worst, tiebreak, steps, ctx.name)
 
 
