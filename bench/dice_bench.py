@@ -30,6 +30,7 @@ from interpreter.dice.expr import RandomSource, clear_caches, parse
 
 ROLL_CASES = [("1d20+5", "1d20+5"), ("4d6kh3", "4d6kh3"), ("10d10x10cs>=8", "10d10e10")]
 REPEATS = 7
+KEPT_ROUNDS = 100  # rounds of a kept roll beside its hand-written roll
 
 
 def rolls_per_second(fn, count: int) -> float:
@@ -79,18 +80,25 @@ HAND = {"1d20+5": lambda r: int(r() * 20) + 1 + 5, "4d6kh3": _keep_three, "10d10
 
 def per_call(fn, count: int) -> float:  # type: ignore[no-untyped-def]
     """Microseconds a call, the least of several timed runs (the least disturbed by other work)."""
-    best = float("inf")
-    for _ in range(REPEATS):
-        start = time.process_time()
-        for _ in range(count):
-            fn()
-        best = min(best, (time.process_time() - start) / count)
-    return best * 1e6
+    return side_by_side([fn], count, REPEATS)[0]
+
+
+def side_by_side(fns, count: int, rounds: int) -> list[float]:  # type: ignore[no-untyped-def]
+    """Microseconds a call of each function, the least over `rounds` rounds in which each runs `count`
+    calls in turn: a change in the machine's load reaches every function alike."""
+    best = [float("inf")] * len(fns)
+    for _ in range(rounds):
+        for i, fn in enumerate(fns):
+            start = time.process_time()
+            for _ in range(count):
+                fn()
+            best[i] = min(best[i], (time.process_time() - start) / count)
+    return [b * 1e6 for b in best]
 
 
 def bench_kept() -> None:
     """A kept expression's roll beside d20's parsed roll and a hand-written roll; interpreter.roll beside d20.roll."""
-    print(f"microseconds a roll (least of {REPEATS} runs); ratio = ours / peer")
+    print(f"microseconds a roll (least of {KEPT_ROUNDS} rounds, taken in turn); ratio = ours / peer")
     rng = random.Random(1)
     r = rng.random
     for ours_text, d20_text in ROLL_CASES:
@@ -98,14 +106,13 @@ def bench_kept() -> None:
         hand = HAND[ours_text]
         roller = d20.Roller()
         tree = roller.parse(d20_text)
-        ours = per_call(lambda kept=kept: kept.roll(rng), 20000)
-        by_hand = per_call(lambda hand=hand: hand(r), 20000)
+        ours, by_hand = side_by_side([lambda kept=kept: kept.roll(rng), lambda hand=hand: hand(r)], 2000, KEPT_ROUNDS)
         theirs = per_call(lambda tree=tree, roller=roller: roller.roll(tree), 4000)
         print(f"  kept {ours_text:14} ours {ours:6.2f}   by hand {by_hand:6.2f} ({ours / by_hand:4.1f}x)   "
               f"d20 parsed {theirs:6.2f} ({ours / theirs:4.2f}x)")
     for ours_text, d20_text in ROLL_CASES:
-        ours = per_call(lambda t=ours_text: interpreter.roll(t), 4000)
-        theirs = per_call(lambda t=d20_text: d20.roll(t), 4000)
+        ours, theirs = side_by_side([lambda t=ours_text: interpreter.roll(t), lambda t=d20_text: d20.roll(t)],
+                                    400, REPEATS * 3)
         print(f"  interpreter.roll {ours_text:14} {ours:6.2f}   d20.roll {theirs:6.2f} ({ours / theirs:4.2f}x)")
 
 

@@ -13,14 +13,23 @@ Then the questions of docs/cookbook-pools.md's five systems (the rulesets as the
 and nwod's 200-dice questions, each cold (dice caches cleared) and warm (asked again in the same
 process), CPU time, with whether its outcomes are exact.
 
+Last, the acceptance cases of narrative dice (six kinds in one pool) and of roll and keep that keeps
+all or all but one die, each side's first call in a fresh process (in-process CPU time), beside
+icepool asked the same question (a sum of net-symbol vectors; a pool of capped exploding d10s); alone
+with `python bench/pool_bench.py acceptance`.
+
 Run as `python bench/pool_bench.py` after `pip install .[bench]`.
 """
 
 from __future__ import annotations
 
+import json
 import math
+import os
 import re
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -170,7 +179,112 @@ def questions() -> None:
             print(f"  {ruleset} {procedure} {shown:40} {cold * 1e3:6.1f} ms {warm * 1e3:6.1f} ms  {ask().exact}")
 
 
+# -- the acceptance cases, each side's first call in a fresh process --------------------------------
+
+FACES = {
+    "ability": ["", "S", "S", "SS", "A", "A", "SA", "AA"],
+    "proficiency": ["", "S", "S", "SS", "SS", "A", "SA", "SA", "SA", "AA", "AA", "S!"],
+    "boost": ["", "", "S", "SA", "AA", "A"],
+    "difficulty": ["", "F", "FF", "T", "T", "T", "TT", "FT"],
+    "challenge": ["", "F", "F", "FF", "FF", "T", "T", "FT", "FT", "TT", "TT", "F?"],
+    "setback": ["", "", "F", "F", "T", "T"],
+}
+NARRATIVE = {
+    "starwars 1a+2p+1b v 1d+1c+1s": {"ability": 1, "proficiency": 2, "boost": 1, "difficulty": 1, "challenge": 1,
+                                      "setback": 1},
+    "starwars 2a+1b v 1c+1s": {"ability": 2, "proficiency": 0, "boost": 1, "difficulty": 0, "challenge": 1, "setback": 1},
+    "starwars 5p+3a v 4c+2d+2s": {"ability": 3, "proficiency": 5, "boost": 0, "difficulty": 2, "challenge": 4,
+                                  "setback": 2},
+}
+KEEPS = {"l5r 10k10 tn=80": (10, 10, 80), "l5r 10k9 tn=70": (10, 9, 70)}
+
+
+def _saved(folder: str, name: str) -> str:
+    text = PAGE.read_text(encoding="utf-8")
+    block = re.search(rf"Save it as\s+`{name}.yaml`.*?^```yaml\n(.*?)^```", text, flags=re.DOTALL | re.MULTILINE)
+    assert block is not None, name
+    path = Path(folder, f"{name}.yaml")
+    path.write_text(block.group(1), encoding="utf-8")
+    return str(path)
+
+
+def _ours(case: str, folder: str) -> Callable[[], dict[str, Fraction]]:
+    """The question asked of the page's ruleset (compiled before the clock starts)."""
+    if case in NARRATIVE:
+        rs = compile_ref(_saved(folder, "starwars"))
+        args = {k: str(v) for k, v in NARRATIVE[case].items()}
+
+        def narrative() -> dict[str, Fraction]:
+            found = procedure_odds(rs, "check", args)
+            out = found.outcomes
+            flags = {n: found.values[n].get(True, Fraction(0)) for n in ("triumph", "despair")}  # type: ignore[union-attr]
+            return {"success": out["success_with_advantage"] + out["success"],  # type: ignore[dict-item]
+                    "success_with_advantage": out["success_with_advantage"], **flags}  # type: ignore[dict-item]
+        return narrative
+    rs = compile_ref(_saved(folder, "l5r"))
+    dice, keep, tn = KEEPS[case]
+    return lambda: {"success": procedure_odds(rs, "roll", {"dice": str(dice), "keep": str(keep), "tn": str(tn)})
+                    .outcomes["success"]}  # type: ignore[dict-item]
+
+
+def _theirs(case: str) -> Callable[[], dict[str, Fraction]]:
+    """The same question asked of icepool: a sum of symbol vectors, or a pool of capped exploding d10s."""
+    if case in NARRATIVE:
+        counts = NARRATIVE[case]
+
+        def narrative() -> dict[str, Fraction]:
+            total = None
+            for kind, n in counts.items():
+                if n:
+                    die = icepool.Die([icepool.Vector((f.count("S") - f.count("F"), f.count("A") - f.count("T"),
+                                                       int("!" in f), int("?" in f))) for f in FACES[kind]])
+                    total = n @ die if total is None else total + n @ die
+            assert total is not None
+            p = {o: Fraction(total.probability(o)) for o in total.outcomes()}
+            return {"success": sum((q for o, q in p.items() if o[0] >= 1), Fraction(0)),
+                    "success_with_advantage": sum((q for o, q in p.items() if o[0] >= 1 and o[1] >= 1), Fraction(0)),
+                    "triumph": sum((q for o, q in p.items() if o[2] >= 1), Fraction(0)),
+                    "despair": sum((q for o, q in p.items() if o[3] >= 1), Fraction(0))}
+        return narrative
+    dice, keep, tn = KEEPS[case]
+
+    def kept() -> dict[str, Fraction]:
+        die = icepool.d10.explode(depth=tn // 10 + 1).map(lambda v: min(v, tn))
+        total = die.pool(dice).highest(keep).sum()
+        return {"success": sum((Fraction(total.probability(v)) for v in total.outcomes() if v >= tn), Fraction(0))}
+    return kept
+
+
+def one(case: str, side: str) -> None:
+    """One side's first call of one case, in this (fresh) process: its CPU seconds and its answer."""
+    with tempfile.TemporaryDirectory() as folder:
+        fn = _ours(case, folder) if side == "ours" else _theirs(case)
+        start = time.process_time()
+        found = fn()
+        print(json.dumps({"cpu": time.process_time() - start, "found": {k: str(v) for k, v in found.items()}}))
+
+
+def acceptance() -> None:
+    """Each acceptance case, each side in a fresh process, in-process CPU time of the first call."""
+    print(f"{'acceptance case':32} {'ours':>9} {'icepool':>9} {'ratio':>6}  same numbers")
+    for case in [*NARRATIVE, *KEEPS]:
+        got = {}
+        for side in ("ours", "icepool"):
+            run = subprocess.run([sys.executable, __file__, "--one", case, side], capture_output=True, text=True,
+                                 check=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+            got[side] = json.loads(run.stdout)
+        ours, theirs = got["ours"], got["icepool"]
+        print(f"  {case:30} {ours['cpu'] * 1e3:6.0f} ms {theirs['cpu'] * 1e3:6.0f} ms {ours['cpu'] / theirs['cpu']:5.2f}x  "
+              f"{ours['found'] == theirs['found']}")
+
+
 if __name__ == "__main__":
-    main()
-    growth()
-    questions()
+    if sys.argv[1:2] == ["--one"]:
+        one(sys.argv[2], sys.argv[3])
+    elif sys.argv[1:2] == ["acceptance"]:
+        acceptance()
+    else:
+        main()
+        growth()
+        questions()
+        acceptance()

@@ -18,9 +18,11 @@ medians (ours / peer; under 1 means ours is faster).
   generator, answering the same question; 2d20kh1 beside a hand-written roll; then the same runs
   with the trace of every die and their own seeded generator (`procedure.run.run`, what `rules run`
   prints) beside the hand-written rules seeding theirs.
-- cold: whole processes: `rules run` and `rules odds` on each bundled ruleset beside
-  `python -c "import click, ruamel.yaml"`. The package is byte-compiled first, as installing it
-  does (pip compiles click and ruamel.yaml too), so that neither side compiles source at start.
+- cold: whole processes of this checkout (PYTHONPATH): `rules --help`, then `rules run` and `rules
+  odds` on each bundled ruleset with a filled cache and with an empty one (cold), each beside `python -c
+  "import click, ruamel.yaml"` measured in the same run, alternating. The package is byte-compiled
+  first, as installing it does (pip compiles click and ruamel.yaml too), so that neither side compiles
+  source at start.
 - memory: the peak resident memory of a process computing each of the heaviest jobs (the odds list).
 """
 
@@ -338,10 +340,10 @@ def section_run() -> None:
 
 
 # -- cold start ------------------------------------------------------------------------------------
-def child_cpu(argv: list[str]) -> float:
+def child_cpu(argv: list[str], env: dict[str, str] | None = None) -> float:
     """CPU seconds (user + system) of one whole process."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    subprocess.run(argv, check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -355,25 +357,44 @@ COLD = [  # one procedure of each bundled ruleset, run once and its exact odds
 
 
 def section_cold() -> None:
+    """Whole processes of this checkout (PYTHONPATH), each beside the floor measured in the same run, alternating:
+    `rules --help`, `rules run` and `rules odds` with the parse cache filled (warm), and the same commands with
+    an empty cache folder of their own (cold: the first command after installing, or after editing a ruleset)."""
     import compileall
+    import tempfile
 
-    import interpreter
-
-    compileall.compile_dir(str(Path(interpreter.__file__).parent), quiet=1)
-    rules = str(Path(sys.executable).with_name("rules"))
+    root = Path(__file__).resolve().parent.parent
+    compileall.compile_dir(str(root / "interpreter"), quiet=1)
+    compileall.compile_file(str(root / "cli.py"), quiet=1)
+    warm = tempfile.mkdtemp(prefix="rulesmith-bench-")
+    env = {**os.environ, "PYTHONPATH": str(root), "RULESMITH_CACHE_DIR": warm}
+    env.pop("RULESMITH_CACHE", None)
+    rules = [sys.executable, str(root / "cli.py")]
     floor = [sys.executable, "-c", "import click, ruamel.yaml"]
-    print('cold start, ms of CPU of a whole process: ours min / median, `python -c "import click, ruamel.yaml"`'
-          " min / median, ratio")
+    print(f"start, ms of CPU of a whole process of {root}: ours min / median, "
+          '`python -c "import click, ruamel.yaml"` min / median, ratio')
+    a: list[float] = []
+    b: list[float] = []
+    for _ in range(REPEATS):
+        a.append(child_cpu([*rules, "--help"], env))
+        b.append(child_cpu(floor, env))
+    line("rules --help", a, b, 1e3, "ms")
     for ref, name, params in COLD:
         for command, extra in (("run", ["--seed", "1"]), ("odds", [])):
-            argv = [rules, command, ref, name, *params, *extra]
-            child_cpu(argv)  # the first run fills the caches every later command reads
-            a: list[float] = []
-            b: list[float] = []
+            argv = [*rules, command, ref, name, *params, *extra]
+            child_cpu(argv, env)  # the first run fills the caches every later command reads
+            a, b = [], []
+            cold_a: list[float] = []
+            cold_b: list[float] = []
             for _ in range(REPEATS):
-                a.append(child_cpu(argv))
-                b.append(child_cpu(floor))
-            line(" ".join(["rules", command, ref, name, *params]), a, b, 1e3, "ms")
+                a.append(child_cpu(argv, env))
+                b.append(child_cpu(floor, env))
+                with tempfile.TemporaryDirectory(prefix="rulesmith-cold-") as empty:
+                    cold_a.append(child_cpu(argv, {**env, "RULESMITH_CACHE_DIR": empty, "XDG_CACHE_HOME": empty}))
+                cold_b.append(child_cpu(floor, env))
+            label = " ".join(["rules", command, ref, name, *params])
+            line(label[:44], a, b, 1e3, "ms")
+            line(("cold " + label)[:44], cold_a, cold_b, 1e3, "ms")
 
 
 # -- memory ----------------------------------------------------------------------------------------

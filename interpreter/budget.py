@@ -7,6 +7,18 @@ computation (a procedure's odds, or a dice expression's distribution); every pla
 counts work calls check().  The clock belongs to the call that started it: it is a context
 variable, so computations in other threads (or other asyncio tasks) each have their own.
 The time counted is the thread's CPU time where the platform offers it.
+
+A refusal names its remedy. The outermost computation knows what was asked (a procedure's odds
+know its ruleset, parameters and loops; the dice inside it do not), so the remedy it gives
+odds_budget() is the one every refusal inside it names (advice()), in place of the remedy the
+place of refusal would give on its own.
+
+A whole command or call (a sweep, a diff, a validate, a sample, a call of the library that does many
+of these) has one budget too, limits.MAX_COMMAND_SECONDS, started by command_budget().  Its loop calls
+foresee(done, total) after each piece of work: the work left is foreseen from the pieces done (each
+as costly as the costlier of their mean and the last, since sweeps grow), so a command that cannot end
+within its budget is refused early, naming its remedy, rather than when the budget is spent.  check()
+holds every computation to the command's deadline as well.
 """
 
 from __future__ import annotations
@@ -19,11 +31,12 @@ from contextvars import ContextVar
 from interpreter import limits
 from interpreter.errors import LimitExceeded, Location
 
-__all__ = ["check", "odds_budget", "start", "stop"]
+__all__ = ["CommandBudget", "advice", "check", "command_budget", "foresee", "odds_budget", "start", "stop"]
 
 # the CPU time the outermost computation of this context started at; None when none runs
 _started: ContextVar[float | None] = ContextVar("rulesmith_odds_started", default=None)
 _clock: Callable[[], float] = getattr(time, "thread_time", time.process_time)
+_remedy: ContextVar[str | None] = ContextVar("rulesmith_odds_remedy", default=None)  # the outermost's remedy
 
 
 def start() -> bool:
@@ -41,17 +54,101 @@ def stop(started: bool) -> None:
 
 
 @contextmanager
-def odds_budget() -> Iterator[None]:
-    """Time one exact-odds computation; computations inside it share its budget."""
+def odds_budget(remedy: str | None = None) -> Iterator[None]:
+    """Time one exact-odds computation; computations inside it share its budget, and its `remedy` (advice())."""
     started = start()
+    token = _remedy.set(remedy) if started else None
     try:
         yield
     finally:
+        if token is not None:
+            _remedy.reset(token)
         stop(started)
 
 
-def check(what: str, advice: str, where: Location | None = None) -> None:
+def advice(default: str) -> str:
+    """The remedy a refusal names: the outermost computation's, when it gave one, else `default`."""
+    return _remedy.get() or default
+
+
+def check(what: str, remedy: str, where: Location | None = None) -> None:
     """Refuse the running computation once it has taken more than its time budget."""
     started = _started.get()
     if started is not None and _clock() - started > limits.MAX_ODDS_SECONDS:
-        raise LimitExceeded(f"{what} need more than {limits.MAX_ODDS_SECONDS:g} s of work; {advice}", where)
+        raise LimitExceeded(f"{what} need more than {limits.MAX_ODDS_SECONDS:g} s of work; {advice(remedy)}", where)
+    command = _command.get()
+    if command is not None:
+        command.check()
+
+
+FIRST_TRUSTED = 4  # how far past the budget the first piece alone must foretell the command to be refused on it
+
+
+class CommandBudget:
+    """The budget of one whole command or call: what it does and its remedy (for the refusal), when it started,
+    and the CPU time its last piece of work ended at."""
+
+    __slots__ = ("first", "last", "remedy", "seconds", "started", "what")
+
+    def __init__(self, what: str, remedy: str, seconds: float):
+        self.what, self.remedy, self.seconds = what, remedy, seconds
+        self.started = self.last = _clock()
+        self.first = 0.0  # the CPU time the first piece ended at: it pays for what the others share (compiling)
+
+    def refuse(self, detail: str) -> LimitExceeded:
+        return LimitExceeded(f"{self.what} would need more than {self.seconds:g} s of work in all ({detail}); "
+                             f"{self.remedy}")
+
+    def check(self) -> None:
+        """Refuse once the whole command has taken its budget."""
+        used = _clock() - self.started
+        if used > self.seconds:
+            raise self.refuse(f"{used:.2g} s so far")
+
+    def foresee(self, done: int, total: int) -> None:
+        """After `done` pieces of `total`: refuse when the pieces left, each foreseen as costly as the costlier
+        of the mean piece and the last one, would take the command past its budget.  The first piece is left
+        out of the mean: it pays once for what the others share, so alone it is trusted only to foretell far
+        more than the budget (FIRST_TRUSTED times)."""
+        now = _clock()
+        used, last = now - self.started, now - self.last
+        self.last = now
+        if done <= 0 or done >= total:
+            self.check()
+            return
+        if done == 1:
+            self.first = now
+            foreseen = used + last * (total - done)
+            if foreseen > FIRST_TRUSTED * self.seconds:
+                raise self.refuse(f"the first of {total} took {last:.2g} s, about {foreseen:.2g} s foreseen")
+            self.check()
+            return
+        foreseen = used + max((now - self.first) / (done - 1), last) * (total - done)
+        if foreseen > self.seconds:
+            raise self.refuse(f"{done} of {total} done in {used:.2g} s, about {foreseen:.2g} s foreseen")
+
+
+_command: ContextVar[CommandBudget | None] = ContextVar("rulesmith_command_budget", default=None)
+
+
+@contextmanager
+def command_budget(what: str, remedy: str, seconds: float | None = None) -> Iterator[CommandBudget]:
+    """One budget for a whole command or call (limits.MAX_COMMAND_SECONDS unless `seconds`); a command inside
+    another (a sweep a library call makes) shares the outer one's budget."""
+    outer = _command.get()
+    if outer is not None:
+        yield outer
+        return
+    budget = CommandBudget(what, remedy, limits.MAX_COMMAND_SECONDS if seconds is None else seconds)
+    token = _command.set(budget)
+    try:
+        yield budget
+    finally:
+        _command.reset(token)
+
+
+def foresee(done: int, total: int) -> None:
+    """Tell the running command's budget that `done` of its `total` pieces of work are done (see CommandBudget)."""
+    command = _command.get()
+    if command is not None:
+        command.foresee(done, total)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -27,7 +28,7 @@ NOT_FOR_A_RUN = (
 # Modules a run that rolls dice does not need (exact odds), and one that odds do not (rolling).
 ONLY_FOR_ODDS = ("interpreter.dice.odds", "interpreter.dice.saturate", "interpreter.dice.distribution",
                  "interpreter.cli.odds_text")
-ONLY_FOR_ROLLING = ("random",)
+ONLY_FOR_ROLLING = ("random", "interpreter.procedure.run", "interpreter.procedure.run_context")
 
 PROBE = """
 import json, sys
@@ -69,8 +70,36 @@ def test_a_run_or_odds_on_a_cached_ruleset_imports_only_what_it_uses(tmp_path, a
     assert sorted(m for m in other_command if m in loaded) == []
 
 
-def test_help_still_lists_every_command_and_loads_them(tmp_path):
+def test_help_lists_every_command_without_loading_them_or_compiling_a_ruleset(tmp_path):
+    modules_after(tmp_path, "--help")  # (the first fills the cache)
     out, loaded = modules_after(tmp_path, "--help")
-    for name in ("describe", "diff", "export", "list", "odds", "roll", "run", "schema", "sheet", "validate"):
+    for name in ("describe", "diff", "export", "list", "odds", "lsp", "roll", "run", "schema", "sheet", "validate"):
         assert f"\n  {name} " in out
-    assert {"interpreter.cli.diff", "interpreter.cli.export", "interpreter.cli.sheets", "interpreter.cli.dice"} <= loaded
+    assert "rules run lockwood check stat=12 dc=15" in out  # the example, from the first sampled procedure
+    heavy = {"interpreter.cli.diff", "interpreter.cli.export", "interpreter.cli.sheets", "interpreter.cli.dice",
+             "interpreter.cli.lsp", "interpreter.pipeline", "interpreter.procedure.kinds", "interpreter.ruleset.compiler"}
+    assert sorted(heavy & loaded) == []
+
+
+def test_the_help_of_the_group_is_the_same_with_every_command_loaded():
+    """The summaries the group lists for commands not loaded yet are the first sentences of their own help."""
+    import click
+    from click.testing import CliRunner
+
+    from interpreter.cli.commands import main
+
+    def shown() -> str:
+        return CliRunner().invoke(main, ["--help"], prog_name="rules").output
+
+    before = shown()
+    ctx = click.Context(main)
+    for name in list(main.lazy):
+        main.get_command(ctx, name)
+    assert not main.lazy
+    assert shown() == before
+
+
+def test_version_is_told_from_a_checkout_too(tmp_path):
+    """`rules --version` gives the installed version, or `checkout` where rulesmith runs from its source."""
+    out, _ = modules_after(tmp_path, "--version")
+    assert re.fullmatch(r"rules, version (checkout|\d+\.\d+\S*)\n", out)

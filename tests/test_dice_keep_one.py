@@ -35,7 +35,7 @@ def test_keep_follows_the_sorted_rule(kind: str, n: int, k: int) -> None:
         expected = sorted_rule(kind, k, dice)
         assert (dropped((kind, k), dice) or frozenset()) == expected
         traces: list[RawTuple] = []
-        got = run({}, GivenSource(dice).draw, [0, 0, None], traces)
+        got = run({}, GivenSource(dice).draw, [0, 0, None, None], traces)
         assert (as_record(traces[0]).dropped or frozenset()) == expected
         assert got == sum(v for i, v in enumerate(dice) if i not in expected)
 
@@ -45,7 +45,7 @@ def test_2d20kh1_keeps_the_first_of_a_tie() -> None:
     run = compile_node(parse_tree("2d20kh1"))
     assert callable(run)
     traces: list[RawTuple] = []
-    assert run({}, GivenSource([7, 7]).draw, [0, 0, None], traces) == 7
+    assert run({}, GivenSource([7, 7]).draw, [0, 0, None, None], traces) == 7
     assert as_record(traces[0]).dropped == frozenset({1})
 
 

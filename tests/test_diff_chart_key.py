@@ -75,7 +75,7 @@ def test_the_key_sits_under_the_panels(chart):
 def test_an_unset_value_comes_before_the_numbers():
     panel = _pair_panel("p: damage", "damage", {None: Fraction(1, 2), 3: Fraction(1, 2)},
                         {10: Fraction(1, 3), None: Fraction(1, 3), 2: Fraction(1, 3)}, "a", "b")
-    assert panel.x == ("none", "2", "3", "10")
+    assert panel.x == ("null", "2", "3", "10")
 
 
 def test_a_chart_without_a_key_keeps_the_legend_of_each_panel():

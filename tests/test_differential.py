@@ -194,6 +194,8 @@ def ruleset_text(seed: int, kinds: Kinds = KINDS) -> str:
 class Enumerating:
     """Dice given up to a prefix; past it each die shows its first face, and every die drawn is noted."""
 
+    uniform = None  # every die goes through `draw`
+
     def __init__(self, prefix: list[int]):
         self.prefix = prefix
         self.drawn: list[tuple[int, int]] = []  # (index of the face shown, how many faces)

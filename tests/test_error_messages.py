@@ -9,6 +9,11 @@ import pytest
 from interpreter.load.bundled import rulesets_dir
 
 
+def line_of(path: Path, start: str) -> int:
+    """The number of the first line of a file that starts with this text (the rulesets grow above it)."""
+    return next(i for i, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if line.startswith(start))
+
+
 def bundled_with(tmp_path: Path, ruleset_id: str, before: str, after: str) -> Path:
     text = (rulesets_dir() / f"{ruleset_id}.yaml").read_text(encoding="utf-8")
     assert text.count(before) == 1
@@ -19,11 +24,12 @@ def bundled_with(tmp_path: Path, ruleset_id: str, before: str, after: str) -> Pa
 
 def test_a_typo_in_a_named_die_is_reported_once_not_at_each_use(rules, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    bundled_with(tmp_path, "lockwood", "  check_die: 1d20 ", "  check_die: 1d2O ")
+    path = bundled_with(tmp_path, "lockwood", "  check_die: 1d20 ", "  check_die: 1d2O ")
     result = rules("validate", "lockwood.yaml")
     assert result.exit_code == 1
     # not followed by "unknown name 'check_die' ...; did you mean 'luck_die'?" for every roll of it
-    assert result.stderr == "lockwood.yaml:33:17: $.dice.check_die: unknown dice modifier 'O'\n"
+    line = line_of(path, "  check_die: ")
+    assert result.stderr == f"lockwood.yaml:{line}:17: $.dice.check_die: unknown dice modifier 'O'\n"
 
 
 def test_a_typo_in_a_constant_is_reported_once_not_at_each_use(rules, tmp_path, monkeypatch):
@@ -102,9 +108,10 @@ def test_a_call_of_a_misspelled_procedure_is_reported_once_not_at_each_name_it_w
                                                                                            monkeypatch):
     """`call: pol ... as: rolled` is the mistake; `rolled_successes` and `rolled_chance` are not more of them."""
     monkeypatch.chdir(tmp_path)
-    bundled_with(tmp_path, "nwod", "      - call: pool\n        with: {dice: dice, target: uncontested_target",
-                 "      - call: pol\n        with: {dice: dice, target: uncontested_target")
+    path = bundled_with(tmp_path, "nwod", "      - call: pool\n        with: {dice: dice, target: uncontested_target",
+                        "      - call: pol\n        with: {dice: dice, target: uncontested_target")
     result = rules("validate", "nwod.yaml")
     assert result.exit_code == 1
-    assert result.stderr == "nwod.yaml:275:15: $.procedures.action.steps[3].call: unknown procedure 'pol'; " \
+    line = line_of(path, "      - call: pol")
+    assert result.stderr == f"nwod.yaml:{line}:15: $.procedures.action.steps[3].call: unknown procedure 'pol'; " \
                             "did you mean 'pool'?\n"

@@ -11,7 +11,8 @@ The cases: ``hostile/round_one.py`` (rulesets, formulas, dice, arguments, sheets
 broken by mutation) and ``hostile/round_two.py`` (the parse cache, files named by files, ruleset
 folders, names, nesting, creation rules, tracks, writes and completion) and ``hostile/round_three.py``
 (valid rulesets made costly to compile and run: long formulas, large files, deep nesting, 64-bit
-margins).  How a case runs and what it
+margins) and ``hostile/round_four.py`` (distributions of millions of values, odds printed and charted,
+whole commands: sweeps, diffs and validations beyond their budget).  How a case runs and what it
 must end in: ``hostile/case.py``.
 """
 
@@ -21,10 +22,10 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
-from hostile import round_one, round_three, round_two
+from hostile import round_four, round_one, round_three, round_two
 from hostile.case import Case, environment, launch, run_case
 
-CASES: list[Case] = [*round_one.cases(), *round_two.cases(), *round_three.cases()]
+CASES: list[Case] = [*round_one.cases(), *round_two.cases(), *round_three.cases(), *round_four.cases()]
 KINDS = ("yaml", "formula", "dice", "arguments", "sheets", "command line")
 
 

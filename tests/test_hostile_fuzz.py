@@ -69,7 +69,6 @@ choices:
   talent: Phase step
   backfire: Ends up one room over
 state:
-  healer: true
   treatment_days_left: 0
   hp: {current: 22, max: 22}
   luck_points: 12

@@ -291,7 +291,7 @@ print(done.returncode, peak, done.stderr.strip(), sep="\\n")
 
 @pytest.mark.parametrize("args, message", [
     (["odds", "{budget}", "best"], ("{budget}:12:9: $.procedures.best.steps[0]: exact odds need more than 100000 steps; "
-                                   "use fewer dice or repeats, or sample it with `rules run budget ... --seed N`")),
+                                   "count sampled runs instead: `rules run budget best --times 10000`")),
     (["odds", "+".join(["1d1000"] * 61)], ("these exact odds need more than 1 s of work; use fewer dice, "
                                           "or roll it with `rules roll EXPR --seed N`")),
     # Which of the two budgets (100000 steps, 1 s of work) this one reaches first depends on the machine.

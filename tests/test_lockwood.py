@@ -259,7 +259,7 @@ def test_L3_critwin_face_is_one_yaml_number(tmp_path):
 
 
 def test_L2_advantage_count_is_one_yaml_number(tmp_path):
-    path = edited_copy(tmp_path, "lockwood", ("advantage_dice: 2 ", "advantage_dice: 3 "))
+    path = edited_copy(tmp_path, "lockwood", ("\n  advantage_dice: 2 ", "\n  advantage_dice: 3 "))
     got = odds(str(path), "check", {"stat": 0, "dc": 21, "advantage": "true"})
     assert got.outcomes["critical_success"] == 1 - Fraction(19, 20) ** 3
     assert run_given(str(path), "check", {"stat": 0, "dc": 5, "advantage": "true"}, [2, 3, 17]).values["natural"] == 17

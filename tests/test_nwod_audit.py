@@ -156,3 +156,71 @@ def test_N6_contested_extended_stops_at_max_rolls_and_adds_each_sides_modifier(r
                      "defender_mod=2", "--dice", "8,9,1,1,7")
     assert (modded["outcome"], modded["values"]["actor_successes"], modded["values"]["defender_successes"]) == \
         ("success", 2, 1)
+
+
+# --- N40: experience awards per session and per story arc ----------------------------------------------
+
+def test_N40_a_session_and_a_finished_arc_award_experience_to_the_sheet(rules, tmp_path):
+    path = tmp_path / "n40.yaml"
+    assert rules("sheet", "new", "nwod", "-o", str(path), "--name", "Ada").exit_code == 0
+    got = run_json(rules, "nwod", "award_experience", "session=3", "--sheet", str(path))
+    assert (got["outcome"], got["values"]) == ("awarded", {"gained": 3, "experience": 3})
+    got = run_json(rules, "nwod", "award_experience", "session=2", "arc=3", "--sheet", str(path))
+    assert got["values"] == {"gained": 5, "experience": 8}
+    assert "experience: 8" in path.read_text(encoding="utf-8")
+    assert run_json(rules, "nwod", "award_experience", "--sheet", str(path))["values"]["gained"] == 2   # the least
+    got = run_json(rules, "nwod", "award_experience", "session=0", "arc=3", "--sheet", str(path))   # an arc alone
+    assert got["values"] == {"gained": 3, "experience": 13}
+    assert run_json(rules, "nwod", "award_experience", "session=3", "arc=0", "--sheet", str(path))["values"]["gained"] == 3
+    assert run_json(rules, "nwod", "award_experience", "session=2", "arc=2", "--sheet", str(path))["values"]["gained"] == 4
+
+
+@pytest.mark.parametrize("args,words", [(("session=4",), "a session awards 2 to 3 experience, not 4 (N40)"),
+                                        (("session=1",), "a session awards 2 to 3 experience, not 1 (N40)"),
+                                        (("arc=5",), "a finished story arc awards 2 to 3 more experience, not 5")])
+def test_N40_an_award_outside_the_seeds_range_is_one_line(rules, tmp_path, args, words):
+    path = tmp_path / "n40.yaml"
+    assert rules("sheet", "new", "nwod", "-o", str(path), "--name", "Ada").exit_code == 0
+    before = path.read_bytes()
+    assert words in one_line_error(rules("run", "nwod", "award_experience", *args, "--sheet", str(path)))
+    assert path.read_bytes() == before
+
+
+# --- N41: dice penalties bypass worn armor; supernatural armor against exotic damage ---------------------
+
+def test_N41_bypassing_worn_armor_costs_dice_and_ignores_that_armor(rules):
+    """Ruling: constants.armor_bypass_dice (1) dice per level bypassed: 4 dice, 2 levels bypassed, roll 2."""
+    got = run_json(rules, "nwod", "attack", "attack_pool=4", "defense_pool=0", "weapon=2", "armor=2", "bypass=2",
+                   "--dice", "8,9")
+    assert (got["values"]["damage"], [r["expr"] for r in got["rolls"]]) == (4, ["2d10x>=10cs>=7"])
+    plain = run_json(rules, "nwod", "attack", "attack_pool=4", "defense_pool=0", "weapon=2", "armor=2",
+                     "--dice", "8,9,1,1")
+    assert plain["values"]["damage"] == 2
+    assert run_json(rules, "nwod", "attack", "attack_pool=4", "defense_pool=0", "weapon=2", "armor=2", "bypass=0",
+                    "--dice", "8,9,1,1")["values"]["damage"] == 2
+    assert "bypass 3 is more armor" in one_line_error(rules("run", "nwod", "attack", "attack_pool=4",
+                                                            "defense_pool=0", "weapon=2", "armor=2", "bypass=3"))
+
+
+def test_N41_bypassed_armor_odds_are_the_smaller_pool_against_no_armor():
+    bypassed = odds("nwod", "attack", {"attack_pool": 6, "defense_pool": 2, "weapon": 2, "armor": 2, "bypass": 2})
+    bare = odds("nwod", "attack", {"attack_pool": 4, "defense_pool": 2, "weapon": 2})
+    assert bypassed.outcomes == bare.outcomes and bypassed.values["damage"] == bare.values["damage"]
+
+
+def test_N41_body_armor_does_not_help_against_exotic_damage_and_supernatural_armor_does(rules):
+    base = ("attack", "attack_pool=4", "defense_pool=0", "weapon=2", "armor=2", "exotic=true", "--dice", "8,9,1,1")
+    assert run_json(rules, "nwod", *base)["values"]["damage"] == 4
+    assert run_json(rules, "nwod", *base, "supernatural_armor=true")["values"]["damage"] == 2
+
+
+# --- N42: several actions announced at once, the penalty on each ----------------------------------------
+
+def test_N42_each_announced_action_takes_the_whole_penalty(rules):
+    """Three actions announced at once: each roll of the turn is given actions=3 and rolls at -6."""
+    for _ in range(3):
+        got = run_json(rules, "nwod", "action", "pool=8", "actions=3", "--dice", "7,7")
+        assert [r["expr"] for r in got["rolls"]] == ["2d10x>=10cs>=8"]
+    assert odds("nwod", "action", {"pool": 8, "actions": 3}).outcomes == odds("nwod", "action", {"pool": 2}).outcomes
+    describe = rules("describe", "nwod").stdout
+    assert "announced before the first is rolled" in " ".join(describe.split())

@@ -73,6 +73,30 @@ def test_text_says_the_outcomes_are_exact_and_the_value_is_cut(rules):
 
 
 def test_a_formula_that_needs_the_exact_total_falls_back_to_the_cut_off(rules, tmp_path):
+    path = tmp_path / "rest.yaml"
+    path.write_text("""ruleset: rest
+title: Rest
+procedures:
+  rest:
+    summary: the exploding total's remainder by 6 against 3
+    outcomes: {high: at least 3, low: less}
+    steps:
+      - roll: {total: 1d6x}
+      - let: {rest: total % 6}
+      - decide:
+          - {when: rest >= 3, outcome: high}
+          - {outcome: low}
+""", encoding="utf-8")
+    data = odds_json(rules, str(path), "rest")
+    assert "exact" not in data and 0 < data["truncated"] < 1e-12
+    assert abs(data["outcomes"]["high"] - 3 / 5) < 1e-12  # the last die, a 1 to 5 alike, is the remainder
+    assert data["inexact"] == "a formula takes a remainder (%) of an exploding total, which its lower bound " \
+        "does not settle"
+    shown = rules("odds", str(path), "rest").output.splitlines()
+    assert shown[-1] == f"(not exact fractions: {data['inexact']})"
+
+
+def test_arithmetic_that_keeps_the_order_of_an_exploding_total_stays_exact(rules, tmp_path):
     path = tmp_path / "halves.yaml"
     path.write_text("""ruleset: halves
 title: Halves
@@ -80,16 +104,18 @@ procedures:
   half:
     summary: half the exploding total, rounded down, against 3
     outcomes: {high: at least 3, low: less}
+    values: {half: half the total}
     steps:
       - roll: {total: 1d6x}
-      - let: {half: total // 2}
+      - let: {half: "max(0, (total - 1) // 2 * 3 - 2)"}
       - decide:
-          - {when: half >= 3, outcome: high}
+          - {when: half >= 7, outcome: high}
           - {outcome: low}
 """, encoding="utf-8")
     data = odds_json(rules, str(path), "half")
-    assert "exact" not in data and 0 < data["truncated"] < 1e-12
-    assert abs(data["outcomes"]["high"] - 1 / 6) < 1e-12  # a total of 6 or more: the first die shows 6
+    # (t - 1) // 2 * 3 - 2 >= 7 when t >= 7: a six, then anything
+    assert data["exact"] == {"high": "1/6", "low": "5/6"} and "truncated" not in data
+    assert 0 < data["values"]["half"]["truncated"] < 1e-12
 
 
 def test_at_least_answers_only_what_its_bound_settles():
@@ -98,10 +124,14 @@ def test_at_least_answers_only_what_its_bound_settles():
     assert sorted([3, a, 1]) == [1, 3, a]  # the int on the left asks the bound (reflected comparison)
     assert a + 2 == AtLeast(18) and 3 + a == AtLeast(19) and a * 2 == AtLeast(32) and a - 1 == AtLeast(15)
     assert min(a, 5) == 5 and max(a, 5) is a and bool(a)
-    for ask in (lambda: a >= 17, lambda: a == 16, lambda: int(a), lambda: -a, lambda: 20 - a, lambda: a // 2,
-                lambda: a < 40, lambda: a * -1):
+    assert (a - 4) // 4 == AtLeast(3) and (a - 4) // 4 * 2 + 1 == AtLeast(7)
+    for ask in (lambda: a >= 17, lambda: a == 16, lambda: int(a), lambda: -a, lambda: 20 - a, lambda: a % 2,
+                lambda: a < 40, lambda: a * -1, lambda: a // -2, lambda: (a - 4) // 4 >= 5):
         with pytest.raises(Undecided):
             ask()
+    with pytest.raises(Undecided) as asked:
+        (a - 4) // 4 * 2 >= 9  # noqa: B015  (a total of 24 or more settles it: 2 * ((24 - 4) // 4) = 10)
+    assert asked.value.need == 24
 
 
 @pytest.mark.parametrize("trait,want", [(8, Fraction(13, 16)), (6, Fraction(3, 4)), (4, Fraction(5, 8))])

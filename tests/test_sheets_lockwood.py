@@ -31,7 +31,6 @@ choices:
   talent: Phase step
   backfire: Ends up one room over
 state:
-  healer: true
   treatment_days_left: 0
   hp: {{current: {current}, max: {max}}}
   luck_points: 12
@@ -88,7 +87,7 @@ def test_L17_max_hp_is_never_above_the_derived_hp_in_play(rules, tmp_path, top, 
     result = rules("sheet", "check", str(path))
     assert result.exit_code == (0 if ok else 1), result.output
     if not ok:
-        assert result.stderr.strip() == (f"{path}:23:26: $.state.hp.max: max_hp: max HP 23 is above HP 22 (END + WILL): "
+        assert result.stderr.strip() == (f"{path}:22:26: $.state.hp.max: max_hp: max HP 23 is above HP 22 (END + WILL): "
                                          "max HP starts at HP and only wounds move it")
 
 
@@ -181,8 +180,8 @@ def test_L20_a_major_wound_starts_the_treatment_period_and_treatment_shortens_it
 def test_L21_healing_stat_is_derived_and_marked_on_the_sheet(rules, tmp_path):
     shown = show(rules, write(tmp_path))
     assert shown["derived"]["healing"] == (11 + 11) // 2
-    assert shown["state"]["healer"] is True
-    assert ruleset("lockwood").sheet.state["healer"].default.text == "False"
+    assert "healer" not in shown["state"]   # the Healing advantage alone says it (choices.advantages)
+    assert ruleset("lockwood").sheet.fields["advantages"].flags["healer"] == "Healing"
 
 
 def test_L12_talent_uses_run_out_and_come_back_on_rest(rules, tmp_path):

@@ -22,7 +22,9 @@ STATS = ["STR", "DEX", "CUN"]  # the ruling's stat list (docs/systems/rollunder.
 
 # ----------------------------------------------------------------------------- helpers
 def new_sheet(rules, tmp_path: Path, name: str = "hero.yaml", **values) -> Path:
-    """A new rollunder sheet with some values edited: traits and state by name, hp=(current, max)."""
+    """A new rollunder sheet with some values edited: traits and state by name, hp=(current, max). Three
+    rituals are discovered in play (R14), so learn_ritual may run, unless rituals_discovered says otherwise."""
+    values = {"rituals_discovered": 3, **values}
     path = tmp_path / name
     result = rules("sheet", "new", "rollunder", "-o", str(path))
     assert result.exit_code == 0, result.stderr
@@ -337,7 +339,18 @@ def test_R13_learn_ritual_advantage_spends_an_st_point_of_the_sheet(rules, tmp_p
     shown = show(rules, path)
     assert (hp(shown), shown["state"]["st_points"]) == ((4, 4), 0)
     assert refused_on_sheet(rules, "rollunder", path, "learn_ritual", "advantage=true",
-                            "--dice", "5,2,10") == "no ST point to spend on the advantage die"
+                            "--dice", "5,2,10") == "not enough ST points for the advantage dice: 0 left"
+
+
+def test_R13_learn_ritual_spends_a_point_for_each_advantage_die_it_rolls(rules, tmp_path):
+    """R13: the Cunning roll's advantage is a point too: both rolls helped spend two."""
+    path = new_sheet(rules, tmp_path, hp=(6, 6), st_points=2)
+    got = run(rules, path, "learn_ritual", "pay=hp", "advantage=true", "roll_advantage=true", dice=[5, 2, 15, 3])
+    assert (got["outcome"], got["values"]) == ("learned", {"cost": 2, "roll": 3})
+    assert show(rules, path)["state"]["st_points"] == 0
+    path = new_sheet(rules, tmp_path, "one.yaml", hp=(6, 6), st_points=1)
+    assert refused_on_sheet(rules, "rollunder", path, "learn_ritual", "advantage=true", "roll_advantage=true",
+                            "--dice", "5,2,15,3") == "not enough ST points for the advantage dice: 1 left"
 
 
 def test_R13_R3_rest_advantage_spends_an_st_point_and_keeps_the_higher_die(rules, tmp_path):

@@ -272,3 +272,14 @@ def test_the_value_of_a_row_without_one_is_absent(rules, tmp_path):
     assert result.exit_code == 1
     assert "$.procedures.look.steps[1].let.total: 'b' may be absent here: the default row of table 'bonus' has no value" \
         in result.output
+
+
+def test_an_absent_value_is_null_in_text_odds_as_in_json(rules, tmp_path):
+    """The odds table names an absent value with the one word `--json` and `rules diff` use."""
+    path = write(tmp_path, LOOT)
+    got = rules("odds", str(path), "find")
+    assert got.exit_code == 0
+    lines = got.output.splitlines()
+    first = lines[[line.startswith("gem (") for line in lines].index(True) + 1].split()
+    assert first[0] == "null" and Fraction(first[-1]) == enumerate_find()[2][None]
+    assert "none" not in got.output

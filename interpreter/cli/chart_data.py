@@ -16,6 +16,9 @@ from interpreter.cli.odds_text import TINY, View
 from interpreter.dice.distribution import Distribution
 from interpreter.procedure.odds import ExactOdds
 from interpreter.record import record
+from interpreter.words import value_text
+
+key_text = value_text  # a value of a distribution as a chart shows it: `null` for unset, true and false for flags
 
 MAX_PANELS = 12  # panels one chart draws; what is left out is said under the chart
 
@@ -67,15 +70,6 @@ def all_exact(chart: Chart) -> bool | None:
     kinds = {isinstance(v, Fraction) for p in chart.panels if p.percent for s in p.series for v in s.values
              if v is not None}
     return None if len(kinds) > 1 else kinds != {False}
-
-
-def key_text(value: object) -> str:
-    """A value of a distribution as text: 'none' for unset, true and false for flags."""
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
 
 
 def limited(title: str, panels: list[Panel], note: str = "", rest: str = "more panels") -> Chart:

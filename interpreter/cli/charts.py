@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from xml.etree import ElementTree
 
+from interpreter import limits
 from interpreter.cli.chart_data import Chart, Panel, exact_text
 from interpreter.errors import BadParameter
 
@@ -211,10 +212,23 @@ def render(chart: Chart, fmt: str) -> bytes:
     return page(chart, svg).encode("utf-8")
 
 
-def write_chart(chart: Chart, path: str, fmt: str) -> None:
-    """Draw the chart and write it to `path` atomically: a partly written picture is never left behind."""
+def _refuse_crowded(chart: Chart, path: str) -> None:
+    """Refuse, before any drawing, a chart with more points along one panel than limits.MAX_CHART_VALUES:
+    the plotting library's work grows with each bar, and a picture of more cannot be read anyway."""
+    most = max((len(panel.x) for panel in chart.panels), default=0)
+    if most > limits.MAX_CHART_VALUES:
+        raise BadParameter(f"--plot: {path} would draw {most:,} values in one panel, more than the "
+                           f"{limits.MAX_CHART_VALUES:,} a chart draws",
+                           hint="give --csv (or --json) for every value, or plot fewer dice")
+
+
+def write_chart(chart: Chart, path: str, fmt: str, replace: bool = False) -> None:
+    """Draw the chart and write it to `path` atomically: a partly written picture is never left behind.
+    Unless `replace` (--force), a file that appeared at `path` while the chart was drawn is kept: the
+    chart is linked into place, which fails rather than replace what is there."""
     from interpreter.sheet.changes import made
 
+    _refuse_crowded(chart, path)
     data = render(chart, fmt)
     target = Path(path)
     folder = target.parent if str(target.parent) else Path(".")
@@ -228,11 +242,35 @@ def write_chart(chart: Chart, path: str, fmt: str) -> None:
         mask = os.umask(0)
         os.umask(mask)
         os.chmod(temp, 0o666 & ~mask)  # as an ordinary new file would be, not the temporary file's 0600
-        os.replace(temp, target)
+        if replace:
+            os.replace(temp, target)
+        else:
+            _place_new(temp, target, data)
         made(path)
+    except FileExistsError:
+        from interpreter.hints import shown
+
+        raise BadParameter(f"--plot: {shown(path)} appeared while the chart was drawn; nothing was written",
+                           hint="give --force to replace it, or choose another name") from None
     except OSError as err:
-        Path(temp).unlink(missing_ok=True)
         raise BadParameter(f"--plot: cannot write {path}: {err.strerror or err}") from None
+    finally:
+        Path(temp).unlink(missing_ok=True)
+
+
+def _place_new(temp: str, target: Path, data: bytes) -> None:
+    """Put the written chart at `target` only if nothing is there (FileExistsError otherwise): a hard link,
+    or where the file system has none, a file created exclusively (never through a link)."""
+    try:
+        os.link(temp, target, follow_symlinks=False)
+        return
+    except FileExistsError:
+        raise
+    except OSError:
+        pass  # no hard links here
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o666)
+    with os.fdopen(fd, "wb") as out:
+        out.write(data)
 
 
 __all__ = ["figure", "render", "require", "tip", "top_of", "write_chart"]

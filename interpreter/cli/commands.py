@@ -13,12 +13,10 @@ from interpreter.cli import complete, output
 from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.examples import examples
 from interpreter.cli.group import Group
-from interpreter.cli.help import ProcedureCommand, json_option
+from interpreter.cli.help import ProcedureCommand, json_option, version_option
 from interpreter.errors import BadParameter, RulesError
 from interpreter.hints import printable, shown
 from interpreter.load.bundled import bundled_ids, schema_path
-from interpreter.pipeline import compile_ref, problems, resolve
-from interpreter.ruleset.texts import prose
 
 if TYPE_CHECKING:
     from interpreter.ruleset.model import CompiledRuleset
@@ -29,7 +27,7 @@ if TYPE_CHECKING:
 @click.group(cls=Group, name="rules", context_settings={"help_option_names": ["-h", "--help"]},
              epilog=examples("rules list", "rules run {ruleset} {procedure} {params}",
                              "rules odds '2d20kh1+5>=15'"))
-@click.version_option(package_name="rulesmith-rpg")
+@version_option(package_name="rulesmith-rpg")
 @click.pass_context
 def main(ctx: click.Context) -> None:
     """Rules as data: validate rulesets, roll dice, run procedures and get exact odds.
@@ -47,6 +45,8 @@ def main(ctx: click.Context) -> None:
 def list_cmd(as_json: bool) -> None:
     """List the rulesets: the bundled ones, then those in your ruleset folders, with where each came from."""
     from interpreter.load.find import user_rulesets
+    from interpreter.pipeline import compile_ref
+    from interpreter.ruleset.texts import prose
 
     users = user_rulesets()
     bundled = bundled_ids()
@@ -97,14 +97,16 @@ def validate(rulesets: Sequence[str], as_json: bool) -> None:
 
 
 def _validate(rulesets: Sequence[str], as_json: bool) -> None:
+    from interpreter.cli.file_warnings import warnings_of_ref
     from interpreter.load.find import user_rulesets
+    from interpreter.pipeline import problems, resolve
 
     reports = []
     every = bundled_ids() + sorted(set(user_rulesets()) - set(bundled_ids()))
     for ref in rulesets or every:
         found = problems(ref)
         shown = resolve(ref)[1] if not found else (found[0].where.file if found[0].where else ref)
-        warnings = [] if found else _default_warnings(ref)
+        warnings = [] if found else warnings_of_ref(ref)
         reports.append({"ruleset": ref, "file": shown, "valid": not found,
                         "problems": [output.error_json(p)["error"] for p in found], "warnings": warnings})
         if as_json:
@@ -119,14 +121,6 @@ def _validate(rulesets: Sequence[str], as_json: bool) -> None:
         output.print_json({"valid": all(r["valid"] for r in reports), "rulesets": reports})
     if not all(r["valid"] for r in reports):
         sys.exit(1)
-
-
-def _default_warnings(ref: str) -> list[str]:
-    """The warnings of a valid ruleset (see cli.file_warnings)."""
-    from interpreter.cli.file_warnings import warnings_of
-    from interpreter.load.find import find
-
-    return warnings_of(find(ref), compile_ref(ref))
 
 
 def parse_dice_list(text: str | None) -> list[int] | None:
@@ -170,6 +164,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None, 
     text kept in FILE.bak unless --no-backup). `rules run RULESET PROCEDURE -h` describes one
     procedure.
     """
+    from interpreter.pipeline import compile_ref
     if seed is not None and given is not None:
         raise click.UsageError("use either --seed or --dice, not both")
     if times is not None and (sheet is not None or given is not None):
@@ -274,9 +269,11 @@ def _sheet_changes_text(sheet: str, changes: Sequence[tuple[tuple[object, ...], 
 @click.option("--at-most", is_flag=True, help="Add a column: the chance of this value or less (this outcome or worse).")
 @click.option("--outcomes", "outcomes_only", is_flag=True, help="Show the outcomes only, not the values.")
 @click.option("--percentiles", metavar="LIST", help="In a sweep, add these percentiles of each value: 10,50,90.")
+@click.option("--where", metavar="FORMULA",
+              help="Also give the chance of a condition on the run's values and outcome: 'successes >= 3'.")
 def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str | None, as_json: bool,
          as_csv: bool, plot: str | None, force: bool, show_all: bool, at_least: bool, at_most: bool,
-         outcomes_only: bool, percentiles: str | None) -> None:
+         outcomes_only: bool, percentiles: str | None, where: str | None) -> None:
     """Exact odds of a procedure (RULESET PROCEDURE [NAME=VALUE...]) or of dice expressions (EXPR [EXPR...]).
 
     A parameter given as A..B, A..B/STEP or a,b,c is swept (one or two of them): one row per value.
@@ -285,24 +282,27 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
     Quote an expression that holds > < or ! so the shell leaves it alone: rules odds '1d20>=15'.
     """
     from interpreter.cli import odds_output
+    from interpreter.pipeline import compile_ref
 
     if as_json and as_csv:
         raise click.UsageError("use either --json or --csv, not both")
     view = odds_output.odds_view(show_all, at_least, at_most, outcomes_only)
     chart = odds_output.chart_format(plot, force)
+    if where is not None and (procedure is None or as_csv or odds_output.are_expressions(target)):
+        raise click.UsageError("--where asks about a procedure's runs (RULESET PROCEDURE), printed as text or --json")
     if procedure is not None and odds_output.are_expressions(target):
         if sheet is not None or percentiles:
             raise click.UsageError("dice expressions take no --sheet and no --percentiles")
         odds_output.expressions([target, procedure, *params], view,
-                                odds_output.Shown(as_json, as_csv, plot, chart, None))
+                                odds_output.Shown(as_json, as_csv, plot, chart, None, force))
         return
     if procedure is None:
         if sheet is not None or params or percentiles:
             raise click.UsageError("a dice expression takes no --sheet, no NAME=VALUE and no --percentiles")
-        odds_output.expression(target, view, as_json, as_csv, plot, chart)
+        odds_output.expression(target, view, as_json, as_csv, plot, chart, force)
         return
     odds_output.procedure(compile_ref(target), procedure, params, sheet, view,
-                          odds_output.Shown(as_json, as_csv, plot, chart, percentiles))
+                          odds_output.Shown(as_json, as_csv, plot, chart, percentiles, force), where)
 
 
 @main.command(epilog=examples("rules describe {ruleset}", "rules describe {ruleset2} {procedure2}",
@@ -316,6 +316,7 @@ def odds(target: str, procedure: str | None, params: Sequence[str], sheet: str |
 def describe(ruleset: str, procedure: str | None, code: str | None, as_json: bool) -> None:
     """Print a Markdown reference of a ruleset, or of one of its procedures (or, with --code, its code)."""
     from interpreter.cli import describe as describe_mod
+    from interpreter.pipeline import compile_ref
     from interpreter.ruleset.params import find_procedure
 
     rs = compile_ref(ruleset)
@@ -382,6 +383,13 @@ def _lsp() -> click.Command:
     return lsp
 
 
-for _name, _load in (("roll", _roll), ("sheet", _sheet), ("diff", _diff), ("export", _export), ("lsp", _lsp)):
-    main.add_lazy(_name, _load)
+for _name, _load, _summary in (
+        ("roll", _roll, "Roll the dice expression EXPR and show every die (docs/dice.md has the notation)."),
+        ("sheet", _sheet, "Character sheets: create, check and show them."),
+        ("diff", _diff, ("Compare two rulesets (ids or paths): every changed value, and the odds of every procedure "
+                        "whose behaviour may differ, at its samples (or at NAME=VALUE for the PROCEDURE named).")),
+        ("export", _export, "Write a ruleset's YAML as it ships, or with --overlay an overlay file that extends it."),
+        ("lsp", _lsp, ("Run the language server: errors as you type, hovers with exact odds, completion "
+                      "(see docs/editors.md)."))):
+    main.add_lazy(_name, _load, _summary)
 __all__ = ["main"]

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from interpreter import limits
+from interpreter import budget, limits
 from interpreter.cli import complete, output
 from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.diff_cases import (
@@ -88,15 +88,22 @@ def compare_all(base_ref: str, house_ref: str, procedure: str | None, params: Se
                      thresholds(after, found, house, name, samples[0]) if more else []))
     if progress is not None:
         progress.total = min(limits.MAX_DIFF_CASES, sum(len(a) + len(b) + len(c) for _, a, b, c in plan))
-    for name, samples, tried, at_comparisons in plan:
+    job.total = min(limits.MAX_DIFF_CASES, sum(len(a) + len(b) for _, a, b, _ in plan))  # the cases sure to run
+    for order, (name, samples, tried, _) in enumerate(plan):
+        job.order = order
         for args in samples:
             job.case(name, args, True)
         job.probe(name, tried)
+    # then the comparisons' probes, of the procedures nothing else showed a difference in
+    job.total = min(limits.MAX_DIFF_CASES, job.count + sum(len(c) for n, _, _, c in plan if not job.changed(n)))
+    for order, (name, _, _, at_comparisons) in enumerate(plan):
+        job.order = order
         job.probe(name, at_comparisons if not job.changed(name) else [], stop_at_first=True, planned=len(at_comparisons))
+    odds, notes = job.in_order()
     character = sheet_changes(base, house, job.people) if sheet is not None else []
     effects = {e: sorted(n for n in names if any(e in (rs.procedures[n].effects if n in rs.procedures else ())
                                                  for rs in (base, house))) for e in touched}
-    return Diff(base, house, found, job.odds, job.skipped, job.notes, job.people, character, sheet,
+    return Diff(base, house, found, odds, job.skipped, notes, job.people, character, sheet,
                 _warned(house, house_ref), effects, job.cut)
 
 
@@ -107,10 +114,12 @@ class _Job:
                  progress: Progress | None) -> None:
         self.base, self.house, self.named, self.people, self.progress = base, house, named, people, progress
         self.odds: list[Comparison] = []
+        self.kept: list[tuple[int, str | None]] = []  # beside each comparison: its procedure's place, and its note
         self.skipped: list[dict[str, Any]] = []
-        self.notes: dict[int, str] = {}
         self.seen: set[tuple[str, str]] = set()  # (procedure, what its comparison found): a probe that repeats one is left out
-        self.count = 0
+        self.count = 0  # cases compared, of the `total` foreseen (the budget counts them)
+        self.total = 0
+        self.order = 0  # the place of the procedure being compared, among those compared
         self.cut: list[str] = []  # procedures whose cases beyond the samples the limit left out
 
     def changed(self, name: str) -> bool:
@@ -126,6 +135,7 @@ class _Job:
             elif name not in self.cut and any(c.procedure == name for c in self.odds):
                 self.cut.append(name)  # (one whose samples were left out too is listed with them)
             return False
+        budget.foresee(self.count, max(self.total, self.count + 1))  # the whole diff has one budget (see diff below)
         self.count += 1
         if self.progress is not None:
             self.progress.step()
@@ -141,10 +151,16 @@ class _Job:
         if not sample and (not compared.changed or found_there in self.seen):
             return False  # a case added to reach the change that shows none, or nothing new
         self.seen.add(found_there)
-        if note is not None:
-            self.notes[len(self.odds)] = note
         self.odds.append(compared)
+        self.kept.append((self.order, note))
         return True
+
+    def in_order(self) -> tuple[list[Comparison], dict[int, str]]:
+        """The comparisons procedure by procedure (a probe at a comparison comes after every other case), and
+        their notes by place."""
+        ranked = sorted(range(len(self.odds)), key=lambda i: self.kept[i][0])
+        notes = {place: note for place, i in enumerate(ranked) if (note := self.kept[i][1]) is not None}
+        return [self.odds[i] for i in ranked], notes
 
     def probe(self, name: str, cases: list[dict[str, str]], stop_at_first: bool = False, planned: int = 0) -> None:
         """Compare the cases (until the first kept, with `stop_at_first`); `planned`: the cases the progress counted."""
@@ -246,13 +262,14 @@ def diff(base: str, house: str, procedure: str | None, params: Sequence[str], sh
         from interpreter.cli.charts import require
 
         require()
-    with Progress("rules diff", unit=" cases", quiet=as_json) as progress:
+    with Progress("rules diff", unit=" cases", quiet=as_json) as progress, budget.command_budget(
+            "this diff", "name one PROCEDURE (with NAME=VALUE) to compare it alone"):
         found = compare_all(base, house, procedure, params, sheet, progress)
     if plot is not None and fmt is not None:
         from interpreter.cli.charts import write_chart
         from interpreter.cli.diff_chart import diff_chart
 
-        write_chart(diff_chart(found), plot, fmt)
+        write_chart(diff_chart(found), plot, fmt, replace=force)
     if as_json:
         data = to_json(found)
         if plot is not None:

@@ -34,25 +34,27 @@ def ruleset_effects(ruleset: CompiledRuleset) -> list[str]:
 
 def procedure_effects(ruleset: CompiledRuleset, proc: CompiledProcedure) -> list[str]:
     """The lines saying which effects reach a procedure, and why (nothing when none does)."""
-    rolls: dict[str, list[str]] = {}
+    rolls: dict[str, dict[str, list[str]]] = {}  # effect -> what it does -> the rolls it does it to
     for step in walk(proc.steps):
         if isinstance(step.spec, RollStep):
             for r in step.spec.rolls:
-                for effect in r.effects:
-                    rolls.setdefault(effect.name, []).append(r.name)
+                for effect, words in zip(r.effects, r.changes, strict=True):
+                    rolls.setdefault(effect.name, {}).setdefault(words, []).append(r.name)
     wheres = [e.where for e in ruleset.effects.values()]
     params = {p.name for p in proc.params if p.where not in wheres}  # declared, not an effect's flag
     lines = []
     for name in proc.effects:
         effect = ruleset.effects[name]
         how = []
-        if name in rolls:
-            how.append(f"{effect.change()} on the roll of " + ", ".join(f"`{r}`" for r in dict.fromkeys(rolls[name])))
+        for words, names in rolls.get(name, {}).items():
+            how.append(f"{words} on the roll of " + ", ".join(f"`{r}`" for r in dict.fromkeys(names)))
         if effect.handled_by in params and effect.handled_by != effect.param:
             how.append(f"turns on its own `{effect.handled_by}` flag")
         elif effect.handled_by in params:
             how.append("applied by its own steps")
         how += [f"`{k}` {v:+d}" for k, v in effect.adds.items() if k in params]
+        how += [f"`{k}` {v:+d} after each step that sets it (the dice as rolled)" for k, v in effect.adds.items()
+                if k in proc.values and k not in params]
         how += [f"turns on `{k}`" for k in effect.flags if k in params]
         if not how:
             how.append("passed on to the procedures it calls")

@@ -14,7 +14,7 @@ swept over five values, as `rules odds` takes it).
 from __future__ import annotations
 
 import re
-from functools import cache
+from collections.abc import Iterator
 from typing import Any
 
 import click
@@ -48,36 +48,63 @@ def _swept(sample: Any) -> str:
     return " ".join(words)
 
 
-@cache
-def _names() -> dict[str, str]:
-    """What the placeholders stand for, read from the bundled rulesets."""
-    from interpreter.load.bundled import bundled_ids
-    from interpreter.pipeline import compile_ref
+class _Names:
+    """What the placeholders stand for, read from the bundled rulesets one at a time, only as far as a help
+    text needs (the group's help names one ruleset: compiling every bundled one would double its start)."""
 
-    names: dict[str, str] = {}
-    sampled = 0
-    for ruleset_id in bundled_ids():
+    def __init__(self) -> None:
+        self.found: dict[str, str] = {}
+        self.sampled = 0
+        self.rest: Iterator[str] | None = None
+
+    def covering(self, wanted: set[str]) -> dict[str, str]:
+        """The names found so far, after reading rulesets until every wanted one is found (or none is left)."""
+        from interpreter.load.bundled import bundled_ids
+
+        if self.rest is None:
+            self.rest = iter(bundled_ids())
+        while not wanted <= self.found.keys():
+            ruleset_id = next(self.rest, None)
+            if ruleset_id is None:
+                break
+            self.read(ruleset_id)
+        return self.found
+
+    def read(self, ruleset_id: str) -> None:
+        """Take the names a ruleset gives from its checked document (help needs no compiled procedure)."""
+        from interpreter.load.checked import load_checked
+        from interpreter.load.find import find
+
         try:
-            rs = compile_ref(ruleset_id)
+            data = load_checked(find(ruleset_id)).doc.data
         except RulesError:
-            continue
-        if rs.sheet is not None:
+            return
+        names = self.found
+        if not isinstance(data, dict):
+            return
+        if data.get("sheet") is not None:
             names.setdefault("sheet_ruleset", ruleset_id)
-        proc = next((p for p in rs.procedures.values() if p.samples), None)
-        if proc is not None and sampled < 2:
-            suffix = "2" if sampled else ""
+        if self.sampled >= 2:
+            return
+        found = next(((name, spec["samples"][0]) for name, spec in (data.get("procedures") or {}).items()
+                      if isinstance(spec, dict) and spec.get("samples")), None)
+        if found is not None:
+            name, sample = found
+            suffix = "2" if self.sampled else ""
             names["ruleset" + suffix] = ruleset_id
-            names["procedure" + suffix] = proc.name
-            names["params" + suffix] = " ".join(_argument(k, v) for k, v in proc.samples[0].items())
-            if not sampled:
-                names["swept"] = _swept(proc.samples[0])
-            sampled += 1
-    return names
+            names["procedure" + suffix] = name
+            names["params" + suffix] = " ".join(_argument(k, v) for k, v in sample.items())
+            if not self.sampled:
+                names["swept"] = _swept(sample)
+            self.sampled += 1
+
+
+_NAMES = _Names()
 
 
 def fill(text: str) -> str:
     """A template with its placeholders filled in; a placeholder with nothing to fill stays as written."""
-    names = _names()
+    names = _NAMES.covering({m.group(1) for m in _PLACEHOLDER.finditer(text)})
     return _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(0)), text)
 
 

@@ -15,6 +15,7 @@ from interpreter.cli.help import json_option
 from interpreter.errors import BadParameter
 from interpreter.load.checked import load_checked
 from interpreter.load.find import find
+from interpreter.load.patches import step_names
 from interpreter.sheet.changes import made
 
 __all__ = ["export", "overlay_skeleton"]
@@ -46,6 +47,20 @@ def _procedure_example(procedures: dict[str, object]) -> list[str]:
     return ["# procedures:"] + lines if lines else []
 
 
+def _step_example(procedures: dict[str, object]) -> list[str]:
+    """Commented lines patching one named step of the base, and the named steps of each procedure."""
+    named = {name: list(step_names(proc.get("steps"))) for name, proc in procedures.items() if isinstance(proc, dict)}
+    named = {name: steps for name, steps in named.items() if steps}
+    if not named:
+        return []
+    first = next(iter(named))
+    return ["", "# Change one step by its name, without copying the list: a mapping of step keys is merged onto",
+            "# the step, null removes it, before: and after: insert steps around it:",
+            "# procedures:", f"#   {first}:", "#     steps:",
+            f"#       {named[first][-1]}: {{after: [{{let: {{note: 1}}}}]}}",
+            "# The named steps of each procedure:"] + [f"#   {name}: {', '.join(steps)}" for name, steps in named.items()]
+
+
 def _commented(line: str) -> str:
     """A comment line as it is written: every character that could end it (a newline, a line or paragraph
     separator, any other control) escaped, so that a base's texts never become live YAML."""
@@ -65,8 +80,9 @@ def overlay_skeleton(base_id: str, new_id: str, base: dict[str, object]) -> str:
         f"# This file holds only what your table changes; everything else is taken from {base_id}",
         "# as it is. The changes are applied as a JSON Merge Patch (RFC 7386): a mapping merges key by",
         "# key; any other value (a number, text, a list such as steps or table rows) replaces the",
-        f"# value of {base_id} whole; null removes the key. Uncomment and edit, then check the file",
-        "# with `rules validate FILE` and compare the odds with the base's.",
+        f"# value of {base_id} whole; null removes the key. A list may instead be added to ({{append: [...]}}",
+        "# or {prepend: [...]}), and steps changed by name (below). Uncomment and edit, then check the",
+        "# file with `rules validate FILE` and compare the odds with the base's.",
         f"extends: {base_id}",
         f"ruleset: {new_id}",
         f"# title: {title} (our table)    # inherited when left out",
@@ -78,6 +94,7 @@ def overlay_skeleton(base_id: str, new_id: str, base: dict[str, object]) -> str:
     procedures = base.get("procedures")
     if isinstance(procedures, dict) and procedures:
         lines += ["", "# Change one field of a procedure, or remove one:"] + _procedure_example(procedures)
+        lines += _step_example(procedures)
     return "\n".join(_commented(line) if line.startswith("#") else line for line in lines) + "\n"
 
 
@@ -103,8 +120,9 @@ def export(ruleset_id: str, overlay_id: str | None, output: str | None, as_json:
         data = found.path.read_bytes()
     else:
         if not _ID.match(overlay_id):
-            raise BadParameter(f"'{overlay_id}' is not a valid ruleset id: use lowercase letters, digits, _ and -, "
-                               "starting with a letter")
+            from interpreter.load.schema import ID_RULE
+
+            raise BadParameter(f"'{overlay_id}' is not a valid ruleset id: {ID_RULE}")
         if overlay_id == ruleset_id:
             raise BadParameter(f"an overlay needs an id of its own, not '{ruleset_id}'")
         base = load_checked(found).doc.data

@@ -48,6 +48,14 @@ def warnings_of(found: Found, rs: CompiledRuleset) -> list[str]:
                               for message in default_problems(rs)] + dice_warnings(rs, lambda: load_checked(found).doc)
 
 
+def warnings_of_ref(ref: str) -> list[str]:
+    """The warnings of a valid ruleset named by id or path."""
+    from interpreter.load.find import find
+    from interpreter.pipeline import compile_ref
+
+    return warnings_of(find(ref), compile_ref(ref))
+
+
 def tell(found: Found, rs: CompiledRuleset) -> None:
     """Print the warnings of a file this command loads, the first time it loads it."""
     told = _TOLD.get()
@@ -81,4 +89,4 @@ def telling() -> Iterator[None]:
         _TOLD.reset(mark)
 
 
-__all__ = ["tell", "telling", "told_elsewhere", "unread", "warnings_of"]
+__all__ = ["tell", "telling", "told_elsewhere", "unread", "warnings_of", "warnings_of_ref"]

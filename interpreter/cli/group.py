@@ -114,10 +114,29 @@ class Group(ExampleGroup):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.lazy: dict[str, Callable[[], click.Command]] = {}
+        self.summaries: dict[str, str] = {}
 
-    def add_lazy(self, name: str, load: Callable[[], click.Command]) -> None:
-        """Add the command `load()` returns, under `name`, loading it when first asked for."""
+    def add_lazy(self, name: str, load: Callable[[], click.Command], summary: str) -> None:
+        """Add the command `load()` returns, under `name`, loading it when first asked for; `summary` is the first
+        sentence of its help, listed in the group's help without loading it (a test holds the two equal)."""
         self.lazy[name] = load
+        self.summaries[name] = summary
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The list of commands in the help, a command not loaded yet by its summary (click's own layout)."""
+        names = self.list_commands(ctx)
+        limit = formatter.width - 6 - max((len(name) for name in names), default=0)
+        rows = []
+        for name in names:
+            if name in self.lazy:
+                rows.append((name, click.Command(name, help=self.summaries[name]).get_short_help_str(limit)))
+                continue
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         return sorted({*self.commands, *self.lazy})

@@ -6,7 +6,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import click
 
@@ -15,11 +16,34 @@ from interpreter.cli.examples import ExampleCommand
 from interpreter.errors import RulesError
 
 HELP_FLAGS = ("-h", "--help")
+F = TypeVar("F", bound=Callable[..., object])
 
 
 def json_option(f: Any) -> Any:
     """The `--json` flag every command has."""
     return click.option("--json", "as_json", is_flag=True, help="Print one JSON object (see docs/json.md).")(f)
+
+
+def version_option(package_name: str) -> Callable[[F], F]:
+    """`--version`: the installed version of the package, or `checkout` when it runs from a source checkout.
+
+    (click's own option looks its help text up in the translations as the command line is built, which
+    imports `locale` and searches for catalogues on every start.)
+    """
+    def show(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+        if not value or ctx.resilient_parsing:
+            return
+        from importlib import metadata
+
+        try:
+            version = metadata.version(package_name)
+        except metadata.PackageNotFoundError:
+            version = "checkout"
+        click.echo(f"{ctx.find_root().info_name}, version {version}")
+        ctx.exit()
+
+    return click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=show,
+                        help="Show the version and exit.")
 
 
 def procedure_help(ruleset: str, procedure: str) -> str | None:

@@ -21,8 +21,10 @@ if TYPE_CHECKING:
     from interpreter.cli.chart_data import Chart
     from interpreter.cli.compare import Compared
     from interpreter.dice.expr import DiceExpr
+    from interpreter.formula.compile import Formula
 
 CHART_FORMATS = ("svg", "png", "html")
+CROWDED = 50  # an expression foretold to have this many times the values a chart draws is refused before its odds
 
 
 @record
@@ -34,6 +36,7 @@ class Shown:
     plot: str | None
     chart: str | None  # the chart's format, from the file's extension
     percentiles: str | None
+    force: bool = False  # --force: the chart may replace a file that is there
 
 
 def odds_view(show_all: bool, at_least: bool, at_most: bool, outcomes_only: bool) -> View:
@@ -88,7 +91,20 @@ def _draw(chart: Chart, shown: Shown) -> None:
         return
     from interpreter.cli.charts import write_chart
 
-    write_chart(chart, shown.plot, shown.chart)
+    write_chart(chart, shown.plot, shown.chart, replace=shown.force)
+
+
+def _foreseen_crowded(parsed: DiceExpr, plot: str) -> None:
+    """Refuse a chart of an expression before its odds are worked out when its text foretells far more values
+    than a chart draws (CROWDED times limits.MAX_CHART_VALUES: the odds alone would cost seconds)."""
+    from interpreter import limits
+    from interpreter.dice.size import LENIENT, size_of
+
+    values = size_of(parsed.tree, {}, 0, LENIENT).values
+    if values > CROWDED * limits.MAX_CHART_VALUES:
+        raise BadParameter(f"--plot: {plot} would draw up to {values:,} values, more than the "
+                           f"{limits.MAX_CHART_VALUES:,} a chart draws",
+                           hint="give --csv (or --json) for every value, or plot fewer dice")
 
 
 def _wrote(shown: Shown) -> None:
@@ -96,19 +112,21 @@ def _wrote(shown: Shown) -> None:
         output.echo(f"chart written to {shown.plot}")
 
 
-def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | None, chart: str | None) -> None:
+def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | None, chart: str | None,
+               force: bool = False) -> None:
     """The odds of a dice expression."""
     from interpreter.cli import odds_text, render
     from interpreter.dice import expr as dice
 
-    shown = Shown(as_json, as_csv, plot, chart, None)
-    if chart is not None:
+    shown = Shown(as_json, as_csv, plot, chart, None, force)
+    parsed = dice.parse(expr)
+    if chart is not None and plot is not None:
+        _foreseen_crowded(parsed, plot)  # told from the text, before the plotting library is even imported
         from interpreter.cli.charts import require
 
         require()  # before any work: a missing extra is said at once
     from interpreter.cli.dice import show_warnings
 
-    parsed = dice.parse(expr)
     with Progress("rules odds", quiet=as_json):
         dist = parsed.distribution({})
     if chart is not None:
@@ -226,13 +244,16 @@ def expressions(exprs: Sequence[str], view: View, shown: Shown) -> None:
     _wrote(shown)
 
 
-def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str | None, view: View, shown: Shown) -> None:
-    """The odds of a procedure, or of a sweep of it when a parameter names several values."""
+def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str | None, view: View, shown: Shown,
+              where: str | None = None) -> None:
+    """The odds of a procedure, or of a sweep of it when a parameter names several values; with `where`, the
+    chance of that condition too."""
     from interpreter.cli.ranges import parse_sweep
     from interpreter.ruleset.params import find_procedure
 
     pools = frozenset(p.name for p in find_procedure(rs, name).params if p.type == "dice")
     fixed, axes = parse_sweep(params, pools)
+    condition = _condition(rs, name, where, bool(axes))
     percentiles = _percentiles(shown.percentiles)
     if percentiles and not axes:
         raise click.UsageError("--percentiles is for a sweep (a parameter given as A..B or a,b,c)")
@@ -257,7 +278,7 @@ def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str 
     from interpreter.procedure.odds import odds
 
     with Progress("rules odds", quiet=shown.as_json):
-        result = odds(rs, name, parse_assignments(params), bound)
+        result = odds(rs, name, parse_assignments(params), bound, condition)
     if shown.chart is not None:
         from interpreter.cli.chart_data import odds_chart
 
@@ -268,6 +289,8 @@ def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str 
             out.pop("values")
         if shown.plot is not None:
             out["plot"] = shown.plot
+        if where is not None:
+            out["where"] = render.where_json(where, result.where)
         output.print_json(out)
     elif shown.as_csv:
         from interpreter.cli.sweep_text import distribution_csv
@@ -278,7 +301,21 @@ def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str 
         output.echo(distribution_csv(parts), nl=False)
     else:
         output.echo(odds_text.procedure_text(result, view, output.can_show("█")))
+        if where is not None and result.where is not None:
+            output.echo(odds_text.where_text(where, result.where, output.can_show("█")))
     _wrote(shown)
+
+
+def _condition(rs: CompiledRuleset, name: str, where: str | None, swept: bool) -> Formula | None:
+    """The condition `--where` asks about, compiled (a located error for a mistake in it)."""
+    if where is None:
+        return None
+    if swept:
+        raise click.UsageError("--where gives one chance: give each parameter one value, not a sweep")
+    from interpreter.procedure.events import compile_where
+    from interpreter.ruleset.params import find_procedure
+
+    return compile_where(rs, find_procedure(rs, name), where)
 
 
 def _sweep(rs: CompiledRuleset, name: str, fixed: dict[str, str], axes: Any, bound: Any, view: View, shown: Shown,

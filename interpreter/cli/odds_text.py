@@ -17,6 +17,7 @@ from interpreter.cli.summary import number, summarize, summary_text
 from interpreter.dice.distribution import Distribution
 from interpreter.procedure.odds import ExactOdds
 from interpreter.record import record
+from interpreter.words import value_text
 
 TINY = Fraction(5, 1_000_000)  # 0.0005%: the smallest chance the percentage format shows as non-zero
 RUN = 3  # neighbouring values with the same chance shown as one row from this many on
@@ -63,14 +64,6 @@ def _fraction(p: object) -> str:
             f"({len(top)}/{len(bottom)} digits; whole in --json)")
 
 
-def _key(value: object) -> str:
-    if value is None:
-        return "none"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    return str(value)
-
-
 @record
 class _Row:
     label: str
@@ -91,10 +84,10 @@ def _runs(items: Sequence[tuple[Any, Any]]) -> list[_Row]:
                and isinstance(items[j][0], int) and items[j + 1][0] == items[j][0] + 1 and items[j + 1][1] == p):
             j += 1
         if j - i + 1 >= RUN:
-            rows.append(_Row(f"{_key(value)}..{_key(items[j][0])}", p, each=True))
+            rows.append(_Row(f"{value_text(value)}..{value_text(items[j][0])}", p, each=True))
             i = j + 1
         else:
-            rows.append(_Row(_key(value), p))
+            rows.append(_Row(value_text(value), p))
             i += 1
     return rows
 
@@ -102,11 +95,14 @@ def _runs(items: Sequence[tuple[Any, Any]]) -> list[_Row]:
 def _table(items: Sequence[tuple[Any, Any]], view: View, blocks: bool, exact: bool, indent: str = "  ",
            best_first: bool = False) -> list[str]:
     """The rows of one distribution, folded as the view asks; `best_first` for outcomes (see cumulative)."""
-    rows_all = cumulative(items, best_first)
+    if view.at_least or view.at_most:
+        rows_all = cumulative(items, best_first)
+    else:  # no cumulative column asked for: none is summed (a sum of fractions per row costs seconds at 100,000 rows)
+        rows_all = [(v, p, None, None) for v, p in items]
     shown = rows_all if view.show_all else [c for c in rows_all if c[1] >= TINY]
-    hidden = [c for c in rows_all if c not in shown]
+    hidden = [] if view.show_all else [c for c in rows_all if not c[1] >= TINY]  # one pass: linear in the rows
     if view.at_least or view.at_most or view.show_all:
-        rows = [_Row(_key(v), p, False, up, down) for v, p, up, down in shown]
+        rows = [_Row(value_text(v), p, False, up, down) for v, p, up, down in shown]
     else:
         rows = _runs([(v, p) for v, p, _, _ in shown])
     width = max((len(r.label) for r in rows), default=1)
@@ -156,13 +152,16 @@ def procedure_text(odds: ExactOdds, view: View, blocks: bool) -> str:
     lines += _table(shown, view, blocks, exact, best_first=True)
     if never and not view.show_all:
         lines.append(f"  never: {', '.join(never)}")
+    if odds.events:
+        lines.append("events")
+        lines += _table(list(odds.events.items()), View(show_all=True), blocks, exact)
     if view.outcomes_only:
         return "\n".join(lines)
     fixed = []
     for name, dist in odds.values.items():
         items = list(dist.items())
         if len(items) == 1 and not view.show_all:
-            fixed.append(f"{name} = {_key(items[0][0])}")
+            fixed.append(f"{name} = {value_text(items[0][0])}")
             continue
         summary = summarize(items, cut=name in odds.values_cut)
         mean = _mean(dist) if summary is None else None  # flags and numbers mixed: a mean, no deviation
@@ -173,9 +172,16 @@ def procedure_text(odds: ExactOdds, view: View, blocks: bool) -> str:
         lines.append("always: " + ", ".join(fixed))
     if odds.truncated:
         lines.append(f"(endless explosions cut off; chance not counted: {odds.truncated:.3g})")
+    if odds.inexact:
+        lines.append(f"(not exact fractions: {odds.inexact})")
     for name, cut in odds.values_cut.items():
         lines.append(f"({name}: its endless largest values are left out ({cut:.3g}); the outcomes are exact)")
     return "\n".join(lines)
+
+
+def where_text(formula: str, p: Fraction | float, blocks: bool) -> str:
+    """The chance of the condition `--where` asked about: one row named by its formula."""
+    return "\n".join(["where"] + _table([(formula, p)], View(show_all=True), blocks, isinstance(p, Fraction)))
 
 
 def expression_text(expr: str, dist: Distribution, view: View, blocks: bool) -> str:

@@ -14,11 +14,13 @@ __all__ = ["step_lines"]
 
 
 def step_lines(steps: Steps, kinds: Kinds = KINDS, depth: int = 0) -> list[str]:
-    """The steps as a Markdown list of sentences, nested steps indented under theirs."""
+    """The steps as a Markdown list of sentences, nested steps indented under theirs, each named one
+    after its name in brackets."""
     pad = "   " * depth
     lines = []
     for number, step in enumerate(steps, start=1):
-        lines.append(f"{pad}{number}. {kinds[step.kind].describe(step)}")
+        named = f"[{step.name}] " if step.name else ""  # what an overlay calls the step by
+        lines.append(f"{pad}{number}. {named}{kinds[step.kind].describe(step)}")
         for i, inner in enumerate(step.spec.nested()):
             if i and inner:
                 lines.append(f"{pad}   Otherwise:")

@@ -5,19 +5,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from interpreter.api.chat import shown_expr
 from interpreter.cli import output
 from interpreter.cli.cumulative import columns
 from interpreter.cli.summary import summary_json
 from interpreter.dice import expr as dice
-from interpreter.dice.report import dice_text
 from interpreter.procedure.odds import ExactOdds
 from interpreter.procedure.records import NoteRecord, RollRecord
-from interpreter.procedure.run import RunResult
 from interpreter.words import Json, value_text
 
 if TYPE_CHECKING:
-
+    from interpreter.procedure.run import RunResult
     from interpreter.procedure.sampler import SampleCounts
 
 BAR_WIDTH = 30
@@ -30,6 +27,8 @@ def _rolls(result: RunResult) -> list[RollRecord]:
 
 def result_json(result: RunResult) -> dict[str, object]:
     """The contract's JSON object for one run."""
+    from interpreter.api.chat import shown_expr
+
     rolls = []
     for record in _rolls(result):
         data = dice.roll_json(record.expr, record.roll)
@@ -46,6 +45,9 @@ def result_json(result: RunResult) -> dict[str, object]:
 
 def result_text(result: RunResult) -> str:
     """One run as a few readable lines."""
+    from interpreter.api.chat import shown_expr
+    from interpreter.dice.report import dice_text
+
     lines = [f"{result.ruleset} {result.procedure}: {result.outcome}"]
     if result.values:
         lines.append("  " + ", ".join(f"{k} = {value_text(v)}" for k, v in result.values.items()))
@@ -126,7 +128,24 @@ def odds_json(odds: ExactOdds, cumulative: tuple[str, ...] = ()) -> dict[str, Js
     _cumulative(out, odds.outcomes, odds.exact, True, cumulative)
     if odds.truncated:
         out["truncated"] = odds.truncated
+    if odds.events:
+        out["events"] = {name: _chance(p) for name, p in odds.events.items()}
+    if odds.inexact:
+        out["inexact"] = odds.inexact
     return out
+
+
+def _chance(p: Any) -> dict[str, Json]:
+    """An event's chance: `{"chance": float}`, and `"exact": "p/q"` when it is an exact fraction."""
+    out: dict[str, Json] = {"chance": float(p)}
+    if output.is_fraction(p):
+        out["exact"] = _fraction(p)
+    return out
+
+
+def where_json(formula: str, p: Any) -> dict[str, Json]:
+    """The chance of the condition `--where` asked about, with its formula."""
+    return {"formula": formula, **_chance(p)}
 
 
 def samples_json(counted: SampleCounts) -> dict[str, object]:
@@ -139,7 +158,9 @@ def samples_json(counted: SampleCounts) -> dict[str, object]:
                         "counts": {value_text(v): c for v, c in counts.items()}}
     return {"ruleset": counted.ruleset, "procedure": counted.procedure, "times": times, "seed": counted.seed,
             "outcomes": {k: c / times for k, c in counted.outcomes.items()},
-            "counts": dict(counted.outcomes), "values": values}
+            "counts": dict(counted.outcomes), "values": values,
+            **({"events": {k: {"chance": c / times, "count": c} for k, c in counted.events.items()}}
+               if counted.events else {})}
 
 
 def samples_text(counted: SampleCounts, blocks: bool = True) -> str:
@@ -153,6 +174,12 @@ def samples_text(counted: SampleCounts, blocks: bool = True) -> str:
     for name, count in counted.outcomes.items():
         share = count / times
         lines.append(f"  {name:<{width}}  {count:>{len(str(times))}}  {share:6.1%}  {bar(share, blocks)}".rstrip())
+    if counted.events:
+        lines.append("events")
+        width = max(map(len, counted.events))
+        for name, count in counted.events.items():
+            share = count / times
+            lines.append(f"  {name:<{width}}  {count:>{len(str(times))}}  {share:6.1%}  {bar(share, blocks)}".rstrip())
     always = []
     for name, counts in counted.values.items():
         if len(counts) == 1 and next(iter(counts.values())) == times:

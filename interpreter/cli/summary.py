@@ -46,10 +46,15 @@ def summarize(pairs: Iterable[tuple[object, Fraction | float]], cut: bool = Fals
         return None
     values = [(v, p) for v, p in items if isinstance(v, (int, float))]
     if all(isinstance(p, Fraction) and isinstance(v, int) for v, p in values):
-        mass = sum((Fraction(p) for _, p in values), Fraction(0))
-        mean = sum((v * Fraction(p) for v, p in values), Fraction(0)) / mass
-        variance = sum((Fraction(p) * (v - mean) ** 2 for v, p in values), Fraction(0)) / mass
-        mean_f, variance_f = float(mean), float(variance)
+        # whole weights over one denominator: sums of whole numbers, linear in the values (not Fraction sums)
+        fractions = [(int(v), p.numerator, p.denominator) for v, p in values if isinstance(p, Fraction)]
+        den = math.lcm(*(d for _, _, d in fractions))
+        weights = [(v, n * (den // d)) for v, n, d in fractions]
+        mass = sum(w for _, w in weights)
+        first = sum(v * w for v, w in weights)
+        second = sum(v * v * w for v, w in weights)
+        mean_f = float(Fraction(first, mass))
+        variance_f = float(Fraction(second * mass - first * first, mass * mass))
     else:
         total = sum(float(p) for _, p in values)
         mean_f = sum(float(v) * float(p) for v, p in values) / total

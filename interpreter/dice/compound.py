@@ -204,7 +204,7 @@ def capped_compound(spec: TermSpec, cap: int) -> Distribution | None:
     high, keep = keep_plan(spec.keep, n)
     pairs, den, tail = compound_die(spec, cap)
     faces = _in_keep_order([*pairs, (cap, tail)] if tail else pairs, spec, high)
-    out: dict[int, int] = {}
-    for v, w in kept_total(faces, n, keep, den).items():
-        out[min(v, cap)] = out.get(min(v, cap), 0) + w
+    # totals above the cap are not followed: "the cap or more" is what the rest leaves
+    out = {v: w for v, w in kept_total(faces, n, keep, den, cap).items() if v < cap}
+    out[cap] = den ** n - sum(out.values())
     return Distribution(out, den ** n)

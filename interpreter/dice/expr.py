@@ -14,6 +14,7 @@ from interpreter import budget, limits
 from interpreter.absent import Absent
 from interpreter.dice.report import distribution_json, render_roll, roll_json
 from interpreter.dice.roller import Context, Draw, Env, Runner, Traces, compile_node, static_dice
+from interpreter.dice.size import refuse_too_large
 from interpreter.dice.sources import DiceSource, GivenSource, RandomSource
 from interpreter.dice.syntax import parse_tree
 from interpreter.dice.term import TermSpec, forget_resolved, free_names, parameter_nodes, spec_for, walk
@@ -102,7 +103,7 @@ class DiceExpr:
         run = self._run
         if isinstance(run, int):
             return run, 0
-        ctx: Context = [self._static, 0, source]
+        ctx: Context = [self._static, 0, source, source.uniform]
         value = run(env, source.draw, ctx, [] if traces is None else traces)
         if not limits.INT_MIN <= value <= limits.INT_MAX:
             raise EvaluationError(f"the result of '{self.text}' is too large")
@@ -139,6 +140,11 @@ class DiceExpr:
 
     def fixed(self, node: Node, env: Env) -> int:
         """The one value a part of this expression (a term's count, a keep) has; an error when it varies."""
+        if isinstance(node, Num):
+            return node.value
+        given = env.get(node.name) if isinstance(node, Name) else None
+        if type(given) is int:  # a count given by a parameter: no odds needed
+            return given
         dist = _odds().node_distribution(node, lambda name: _resolve(name, env))
         if len(dist.probs) != 1:
             raise BadParameter(f"exact odds of the pool '{self.text}' need its dice count and modifiers fixed")
@@ -172,12 +178,17 @@ class DiceExpr:
             return None
         return capped.map(lambda v: min(v, cap)), cap
 
+    def env_key(self, env: Env) -> tuple[object, ...]:
+        """The values of `env` the expression's dice depend on (for caching what is worked out of them)."""
+        return _env_key(self, env, 0)
+
     def distribution(self, env: Env) -> Distribution:
         """The exact distribution of the expression's value (truncated only for endless explosions)."""
         key = (self, _env_key(self, env, 0))
         found = _DIST_CACHE.get(key)
         if found is not None:
             return found
+        refuse_too_large(self.tree, env, self.text)  # foreseen from the text, before any work
         with budget.odds_budget():
             dist: Distribution = _odds().node_distribution(self.tree, lambda node: _resolve(node, env))
         values = dist.values

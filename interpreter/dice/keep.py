@@ -68,3 +68,24 @@ def dropper(keep: Keep | None, n: int) -> Dropper:
 
 def _keeps_all(values: Sequence[int]) -> None:
     return None
+
+
+# Written in a roll's trace where the kept total was found without finding which dice were set aside:
+# the trace's reader (trace.RawTerm.dropped) asks `dropped` for them when the trace is read.  Only its
+# identity counts.
+LATER: frozenset[int] = frozenset((-1,))
+
+
+@lru_cache(maxsize=1024)
+def kept_total(keep: Keep | None, n: int) -> Callable[[list[int]], int] | None:
+    """The sum of the `n` values a keep/drop keeps, found without finding which are kept, where that is
+    cheaper: all kept, one kept, one set aside (None otherwise)."""
+    high, count = keep_plan(keep, n)
+    if count >= n:
+        return sum
+    if count == 1:
+        return max if high else min
+    if count == n - 1:
+        worst = min if high else max
+        return lambda values: sum(values) - worst(values)
+    return None

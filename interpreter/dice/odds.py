@@ -111,8 +111,8 @@ def term_distribution(spec: TermSpec) -> Distribution:
     n = spec.count
     if n == 0:
         return Distribution.point(0)
-    if spec.compound:  # added up without a keep, compounding dice total what exploding ones do
-        if spec.keep is None and spec.success is None:
+    if spec.compound:  # all added up (no keep, or one of every die), compounding dice total what exploding ones do
+        if spec.success is None and keep_plan(spec.keep, n)[1] >= n:
             return term_distribution(replace(spec, compound=False))
         kept_sum = spec.keep is not None and spec.success is None
         return compound_term(spec, term_distribution(replace(spec, compound=False, keep=None)) if kept_sum else None)

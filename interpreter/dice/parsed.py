@@ -82,7 +82,7 @@ class ParsedDice:
 
     __slots__ = ("_draw", "_expr", "_risky", "_run", "_static")
 
-    _draw: tuple[random.Random | None, RandomSource | None, Draw | None]
+    _draw: tuple[random.Random | None, Callable[[], RolledDice] | None]  # the last generator, its roll
     _expr: DiceExpr
     _risky: bool  # whether the value could leave 64 bits (it multiplies, or holds a large number)
     _run: Runner
@@ -100,7 +100,7 @@ class ParsedDice:
         set_(self, "_static", expr.static)
         set_(self, "_risky", any(isinstance(n, Chain) and any(op == "*" for op, _ in n.rest)
                                  or isinstance(n, Num) and abs(n.value) > 2 ** 40 for n in walk(expr.tree)))
-        set_(self, "_draw", (None, None, None))
+        set_(self, "_draw", (None, None))
 
     def __setattr__(self, key: str, value: object) -> None:
         raise AttributeError("a dice expression cannot be changed")
@@ -109,16 +109,25 @@ class ParsedDice:
         """Roll once with `rng` (a `random.Random`; a generator seeded by the system when None)."""
         if rng is None:
             rng = shared_source().rng
-        last, source, draw = self._draw
-        if last is not rng or draw is None:
-            source = RandomSource(rng)
-            draw = _drawing(rng.random)
-            object.__setattr__(self, "_draw", (rng, source, draw))
-        traces: Traces = []
-        value = self._run(_NOTHING, draw, [self._static, 0, source], traces)
-        if self._risky and not limits.INT_MIN <= value <= limits.INT_MAX:
-            raise EvaluationError(f"the result of '{self._expr.text}' is too large")
-        return _made(RolledDice, (value, traces, self._expr))
+        last, rolling = self._draw
+        if last is not rng or rolling is None:
+            rolling = self._rolling(rng)
+            object.__setattr__(self, "_draw", (rng, rolling))
+        return rolling()
+
+    def _rolling(self, rng: random.Random) -> Callable[[], RolledDice]:
+        """One roll with dice from `rng`, everything it reads bound once (a bot rolls one expression often)."""
+        source = RandomSource(rng)
+        draw, uniform = _drawing(rng.random), source.uniform
+        run, static, expr, risky = self._run, self._static, self._expr, self._risky
+
+        def rolling() -> RolledDice:
+            traces: Traces = []
+            value = run(_NOTHING, draw, [static, 0, source, uniform], traces)
+            if risky and not limits.INT_MIN <= value <= limits.INT_MAX:
+                raise EvaluationError(f"the result of '{expr.text}' is too large")
+            return _made(RolledDice, (value, traces, expr))
+        return rolling
 
     def odds(self) -> ExpressionOdds:
         """The exact distribution of the value (dice.distribution.Distribution), as `rules odds EXPR` gives it;

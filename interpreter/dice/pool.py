@@ -21,6 +21,7 @@ from itertools import product
 from typing import Any
 
 from interpreter import budget, limits
+from interpreter.dice.additive import additive, convolved
 from interpreter.dice.atleast import AtLeast
 from interpreter.dice.keep import kept_span
 from interpreter.dice.statistic import RESULT, Face, Fold, Statistic, fold_for, fold_rolled, order_key, parse_statistic
@@ -44,12 +45,14 @@ def term_faces(spec: TermSpec) -> list[Face]:
 
 
 # Above the complexity gate (C901): one exact walk over faces, keep and folds.
-def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, folds: Sequence[Fold]) -> Joint:  # noqa: C901
+def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, folds: Sequence[Fold],  # noqa: C901
+         check_only: bool = False) -> Joint:
     """Weights of every combination of the folds' values over a union of independent kinds of dice.
 
     Faces are taken from the highest down; for each, how many dice of each kind show it.  The weight of a
     state is the number of ordered throws (times face weights) leading to it; kept dice are those a
-    keep/drop of the whole pool keeps, the highest first.
+    keep/drop of the whole pool keeps, the highest first.  `check_only` stops after the work estimate
+    (GUESS_LIMIT times MAX_ODDS_WORK), refused or not.
     """
     order = sorted((i for i in range(len(faces)) if any(w[i] for _, w in pools)),
                    key=lambda i: order_key(faces[i]), reverse=True)
@@ -65,13 +68,17 @@ def walk(faces: Sequence[Face], pools: Pools, keep: tuple[str, int] | None, fold
     below.reverse()
     values = [int.__int__(face[0]) for face, _ in groups]
     span = max(values) - min(values) + 1 if values else 1
-    # At most: for each face, each count of dice still to place of each kind, each choice of how many show
-    # it, each state the statistics can be in (no more than the multisets of faces placed so far).
+    # At most: for each face, each choice of how many dice of each kind show it, from each state: each count
+    # of dice still to place of each kind with each state the statistics can be in (no more than the
+    # multisets of faces placed so far), and never more than the multisets of each kind's faces placed so far.
     kinds = math.prod(c + 1 for c, _ in pools)
     per_face = sum(math.prod(c + 1 for (c, _), w in zip(pools, ws, strict=True) if w) for _, ws in groups)
     bound = min(math.prod(f.states(hi - lo, len(groups), span) for f in folds), math.comb(total + len(groups), total))
-    if per_face * kinds * bound > GUESS_LIMIT * limits.MAX_ODDS_WORK:  # refused before any work
+    placed = math.prod(math.comb(sum(1 for _, ws in groups if ws[p]) + c, c) for p, (c, _) in enumerate(pools))
+    if per_face * min(kinds * bound, placed) > GUESS_LIMIT * limits.MAX_ODDS_WORK:  # refused before any work
         raise LimitExceeded(f"exact odds of this pool would take too much work; {ADVICE}")
+    if check_only:
+        return {}
     most = limits.MAX_ODDS_WORK // 8  # what one walk may do: about a third of a second
     start = tuple(f.start(hi - lo) for f in folds)
     steps = [f.step for f in folds]
@@ -154,24 +161,32 @@ def _merged(faces: Sequence[Face], order: list[int], pools: Pools, folds: Sequen
     return list(groups.values())
 
 
-def pool_odds(spec: TermSpec, stats: Sequence[Statistic], saturate: bool = False) -> tuple[Joint, int]:
+def pool_odds(spec: TermSpec, stats: Sequence[Statistic], saturate: bool = False,
+              check_only: bool = False) -> tuple[Joint, int]:
     """Integer weights of every combination of a term's statistics, and their denominator.
 
-    The weights add up to less than the denominator only when endless explosions were cut off.
+    The weights add up to less than the denominator only when endless explosions were cut off.  With
+    `check_only`, only whether the work estimate refuses it (LimitExceeded; no weights otherwise).
     """
     folds = [fold_for(s, spec.symbols) for s in stats]
     if spec.compound:
-        return _compound_pool(spec, folds, saturate)
+        return _compound_pool(spec, folds, saturate, check_only)
     faces = term_faces(spec)
+    if spec.keep is None and spec.explode is None and additive(stats):
+        weights = spec.draw_weights()
+        die: dict[Face, int] = {}
+        for face, w in zip(faces[1:], weights[1:], strict=True):
+            die[face] = die.get(face, 0) + w
+        return convolved([(die, spec.count)], folds, check_only), sum(weights) ** spec.count
     merged: Joint = {}
     ways, den = pools(spec, spec.draw_weights())
     for kinds, factor in ways:
-        for key, x in walk(faces, kinds, spec.keep, folds).items():
+        for key, x in walk(faces, kinds, spec.keep, folds, check_only).items():
             merged[key] = merged.get(key, 0) + x * factor
     return merged, den
 
 
-def _compound_pool(spec: TermSpec, folds: Sequence[Fold], saturate: bool) -> tuple[Joint, int]:
+def _compound_pool(spec: TermSpec, folds: Sequence[Fold], saturate: bool, check_only: bool) -> tuple[Joint, int]:
     """A term of compounding dice: each die's values from its series, saturated or cut off at a cap."""
     from interpreter.dice.compound import compound_die, die_cap
 
@@ -183,7 +198,7 @@ def _compound_pool(spec: TermSpec, folds: Sequence[Fold], saturate: bool) -> tup
     if saturate and tail:
         faces.append((AtLeast(cap), spec.gain_of(cap), ()))
         weights.append(tail)
-    return walk(faces, [(spec.count, weights)], spec.keep, folds), den ** spec.count
+    return walk(faces, [(spec.count, weights)], spec.keep, folds, check_only), den ** spec.count
 
 
 def read_pool(kept: Sequence[int], result: int, stats: Sequence[Statistic]) -> Key:

@@ -12,10 +12,11 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from interpreter import limits
+from interpreter.dice.additive import additive, convolved
 from interpreter.dice.atleast import AtLeast
 from interpreter.dice.keep import dropped
 from interpreter.dice.pool import Joint, marks_in, pool_odds, symbols_of, walk
-from interpreter.dice.statistic import Face, Statistic, fold_for, fold_rolled
+from interpreter.dice.statistic import Face, Fold, Statistic, fold_for, fold_rolled
 from interpreter.dice.term import TermSpec, parameter_nodes
 from interpreter.dice.term import walk as nodes
 from interpreter.dice.tree import Dice, DiceGroup, Name, Node
@@ -31,6 +32,9 @@ def pool_problem(tree: Node) -> str | None:
     if not isinstance(tree, DiceGroup):
         return "is not one dice term or a dice group, so it has no pool to read"
     for member in tree.members:
+        if isinstance(member, Name):
+            return (f"is a group with the name '{member.name}' as a member, so it has no pool to read; a member is "
+                    f"a dice term: #{member.name} is one die of a die named '{member.name}', (n)#{member.name} n of them")
         if not isinstance(member, Dice):
             return "is a group whose members are not all dice terms, so it has no pool to read"
         if any(isinstance(n, Dice) for p in parameter_nodes(member) if p is not None for n in nodes(p)):
@@ -87,32 +91,31 @@ def _die_face(spec: TermSpec, v: int, symbols: Sequence[str]) -> Face:
     return spec.value(v), spec.gain[v], marks_in(spec, v, symbols)
 
 
-def read_odds(expr: Any, env: Mapping[str, Any], stats: Sequence[Statistic], saturate: bool) -> tuple[Joint, int]:
+def read_odds(expr: Any, env: Mapping[str, Any], stats: Sequence[Statistic], saturate: bool,
+              check_only: bool = False) -> tuple[Joint, int]:
     """Integer weights of every combination of the statistics of a pool, and their denominator.
 
     With `saturate`, a die of endless values is exact below a cap and "at least the cap" above it;
-    without, what lies above is cut off (the weights then add up to less than the denominator).
+    without, what lies above is cut off (the weights then add up to less than the denominator).  With
+    `check_only`, only whether the work estimate refuses it (LimitExceeded; no weights otherwise).
     """
     owner, tree = _pool(expr, env)
     if isinstance(tree, Dice):
-        return pool_odds(owner.spec_of(tree, env), stats, saturate)
+        return pool_odds(owner.spec_of(tree, env), stats, saturate, check_only)
     specs = [owner.spec_of(m, env) for m in tree.members if isinstance(m, Dice)]
     symbols = symbols_of(specs)
     folds = [fold_for(s, symbols) for s in stats]
+    if tree.keep is None and additive(stats):
+        found = _convolved_group(specs, symbols, stats, folds, saturate, check_only)
+        if found is not None:
+            return found
     members = _member_odds(specs, symbols, saturate)
     table: dict[tuple[Any, ...], int] = {}  # a face's identity -> its index
     faces: list[Face] = []
-    kinds: dict[TermSpec, int] = {}
-    counts: list[int] = []
-    weights: list[dict[int, int]] = []
+    kinds: dict[tuple[tuple[int, int], ...], int] = {}  # members that show the same faces as often are one kind
     den = 1
-    for spec, (dist, member_den) in zip(specs, members, strict=True):
+    for dist, member_den in members:
         den *= member_den
-        if spec in kinds:
-            counts[kinds[spec]] += 1
-            continue
-        kinds[spec] = len(counts)
-        counts.append(1)
         by_face: dict[int, int] = {}
         for face, w in dist.items():
             ident = (int.__int__(face[0]), type(face[0]) is AtLeast, face[2])
@@ -120,14 +123,45 @@ def read_odds(expr: Any, env: Mapping[str, Any], stats: Sequence[Statistic], sat
                 table[ident] = len(faces)
                 faces.append(face)
             by_face[table[ident]] = w
-        weights.append(by_face)
-    pools = [(c, [w.get(i, 0) for i in range(len(faces))]) for c, w in zip(counts, weights, strict=True)]
+        kind = tuple(sorted(by_face.items()))
+        kinds[kind] = kinds.get(kind, 0) + 1
+    pools = [(c, [dict(kind).get(i, 0) for i in range(len(faces))]) for kind, c in kinds.items()]
     keep = None
     if tree.keep is not None:
         keep = (tree.keep[0], owner.fixed(tree.keep[1], env))
         if keep[1] < 0:
             raise BadParameter(f"'{tree.text}' keeps or drops a negative number of members ({keep[1]})")
-    return walk(faces, pools, keep, folds), den
+    return walk(faces, pools, keep, folds, check_only), den
+
+
+def _convolved_group(specs: Sequence[TermSpec], symbols: Sequence[str], stats: Sequence[Statistic],
+                     folds: Sequence[Fold], saturate: bool, check_only: bool) -> tuple[Joint, int] | None:
+    """A group read only for sums, as one convolution (dice.additive); None when a member's values are lumped.
+
+    Read only for what dice add up (not for how many members there are or what each totals), a member of
+    symbol dice is its dice, one kind of die thrown as many times; any other member is one die of its own.
+    """
+    per_die = all(s.kind in ("result", "sum", "total") for s in stats)
+    units: list[tuple[dict[Face, int], int]] = []
+    den = 1
+    whole = []
+    for spec in specs:
+        if not (per_die and spec.marks is not None and spec.explode is None and spec.keep is None):
+            whole.append(spec)
+            continue
+        weights = spec.draw_weights()
+        die: dict[Face, int] = {}
+        for i in range(1, spec.sides + 1):
+            face = (spec.value(i), spec.value(i), marks_in(spec, i, symbols))
+            die[face] = die.get(face, 0) + weights[i]
+        units.append((die, spec.count))
+        den *= sum(weights) ** spec.count
+    for faces, member_den in _member_odds(whole, symbols, saturate):
+        if any(type(face[0]) is AtLeast for face in faces):
+            return None
+        units.append((faces, 1))
+        den *= member_den
+    return convolved(units, folds, check_only), den
 
 
 def _member_odds(specs: Sequence[TermSpec], symbols: Sequence[str],

@@ -9,7 +9,7 @@ from typing import Any
 
 from interpreter import limits
 from interpreter.absent import Absent
-from interpreter.dice.keep import Dropper, dropped, dropper
+from interpreter.dice.keep import LATER, Dropper, dropped, dropper, kept_total
 from interpreter.dice.sources import DiceSource
 from interpreter.dice.term import TermSpec, parameter_nodes, spec_for
 from interpreter.dice.trace import RawTuple, as_record
@@ -17,7 +17,7 @@ from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, No
 from interpreter.errors import BadParameter, EvaluationError, LimitExceeded, Location, UnknownName
 
 # A compiled node: run(env, draw, ctx, traces) -> value.
-Context = list[Any]  # [dice rolled so far against the limit, reference depth, the DiceSource]
+Context = list[Any]  # [dice rolled so far against the limit, reference depth, the DiceSource, its `uniform`]
 Traces = list[RawTuple]  # what each dice term left behind, in roll order (trace.RawTerm reads it)
 Env = Mapping[str, Any]
 Draw = Callable[[int], int]  # one die of so many sides: its face index
@@ -189,16 +189,24 @@ def _term_runner(spec: TermSpec) -> Runner:
             return v
         return run_one
     sides = (s,) * n
+    # Dice from a generator are drawn in one loop, as RandomSource.draw draws each (the same numbers).
     if add is not None or spec.keep is None:
         drop = None if spec.keep is None else dropper(spec.keep, n)
 
         def run_once(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:  # each die thrown once
-            return settle(spec, list(map(draw, sides)), traces, add, drop)
+            u = ctx[3]
+            vals = list(map(draw, sides)) if u is None else [int(u() * s) + 1 for _ in sides]
+            return settle(spec, vals, traces, add, drop)
         return run_once
-    pick = dropper(spec.keep, n)
+    pick, total = dropper(spec.keep, n), kept_total(spec.keep, n)
 
     def run_kept(env: Env, draw: Draw, ctx: Context, traces: Traces) -> int:  # settle, for numbered dice
-        vals = list(map(draw, sides))
+        u = ctx[3]
+        vals = list(map(draw, sides)) if u is None else [int(u() * s) + 1 for _ in sides]
+        if total is not None:  # which dice were set aside is found when the trace is read
+            result = total(vals)
+            traces.append((spec, vals, LATER, None, None, result, None))
+            return result
         out = pick(vals)
         result = sum(vals)
         for i in out or ():

@@ -42,8 +42,8 @@ def capped_term(spec: TermSpec, cap: int) -> Distribution | None:
     """The exact distribution of min(value, cap) of an endlessly exploding term, or None when this
     method does not apply (no endless explosion, a keep/drop, or a face that takes away)."""
     if spec.compound:
-        if spec.keep is None and spec.success is None:
-            return capped_term(replace(spec, compound=False), cap)
+        if spec.success is None and keep_plan(spec.keep, spec.count)[1] >= spec.count:  # keeps every die: a sum
+            return capped_term(replace(spec, compound=False, keep=None), cap)
         return capped_compound(spec, cap)  # (counting compounding dice are exact already)
     if spec.explode is None or spec.explode_once or spec.keep is not None:
         return None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Protocol
 
 from interpreter.errors import BadParameter
@@ -12,7 +12,17 @@ if TYPE_CHECKING:
 
 
 class DiceSource(Protocol):
-    """Where die results come from."""
+    """Where die results come from.
+
+    ``uniform`` is the generator's ``random`` when every die is drawn from one as ``draw`` draws it
+    (``int(uniform() * sides) + 1``), so that a term of plain dice may draw them in one loop with the
+    same numbers; None for dice given in advance.
+    """
+
+    @property
+    def uniform(self) -> Callable[[], float] | None:
+        """The generator's `random` when dice are drawn from one as `draw` draws them; else None."""
+        ...
 
     def draw(self, sides: int) -> int:
         """One die, 1..sides."""
@@ -26,13 +36,13 @@ class DiceSource(Protocol):
 class RandomSource:
     """Dice from a random.Random generator."""
 
-    __slots__ = ("_random", "rng")
+    __slots__ = ("_random", "rng", "uniform")
 
     def __init__(self, rng: random.Random | None = None):
         if rng is None:
             rng = self.generator(None)
         self.rng = rng
-        self._random = self.rng.random
+        self._random = self.uniform = self.rng.random
 
     @staticmethod
     def generator(seed: int | None) -> random.Random:
@@ -59,6 +69,8 @@ class GivenSource:
     """Dice results written out in advance, used in order."""
 
     __slots__ = ("used", "values")
+
+    uniform: Callable[[], float] | None = None  # each die is checked against its own number of sides
 
     def __init__(self, values: Sequence[int]):
         self.values = tuple(int(v) for v in values)

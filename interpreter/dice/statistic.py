@@ -31,12 +31,12 @@ _RANKED = re.compile(r"^(?:(\d+)(?:st|nd|rd|th) )?(highest|lowest)$")
 _SUM_OF = re.compile(r"^sum of (highest|lowest) (\d+)$")
 _COUNT = re.compile(rf"^count *{_OP} *(.+)$")
 _SETS = re.compile(r"^sets(?: of (\d+))?$")
-_TOTAL = re.compile(r"^total ([A-Z][a-z]*)$")
+_TOTAL = re.compile(r"^total ([A-Z][a-z]*)(?: *- *([A-Z][a-z]*))?$")
 _CONDITION = re.compile(rf"^{_OP} *(.+)$")
 _NUMBER = re.compile(r"^-?\d+$")
 SIMPLE = ("sum", "dice", "largest set", "largest set face", "any match")
 FORMS = ("sum, dice, highest, lowest, 2nd highest, 3rd lowest, sum of highest 2, count >= 5, count == hit_face, "
-         "largest set, largest set face, sets, sets of 3, any match, total S; and after any but the lowest "
+         "largest set, largest set face, sets, sets of 3, any match, total S, total S - F; and after any but the lowest "
          "ones: where > 1 (only the dice meeting it)")
 
 
@@ -46,7 +46,7 @@ class Statistic:
 
     ``rank`` is the n of `2nd highest`, the k of `sum of highest k` or the n of `sets of n`; ``op`` and
     ``arg`` the condition of `count`; ``where`` the condition a die must meet to be read at all;
-    ``symbol`` the symbol `total` adds up.  A threshold written as a formula is kept as its text
+    ``symbol`` the symbol `total` adds up (``less`` one it takes away).  A threshold written as a formula is kept as its text
     (``texts``) until the run gives it a value (`bound`).
     """
 
@@ -57,6 +57,7 @@ class Statistic:
     arg: int = 0
     where: tuple[str, int] | None = None
     symbol: str = ""
+    less: str = ""  # `total S - F`: the symbol taken away
     texts: tuple[str, ...] = ()  # formulas to evaluate: the count's threshold, then the where's
 
     def bound(self, values: Sequence[int]) -> Statistic:
@@ -123,7 +124,7 @@ def _base(words: str) -> Statistic | None:
         return Statistic(words, "sets", rank=int(found.group(1) or 2))
     found = _TOTAL.match(words)
     if found:
-        return Statistic(words, "total", symbol=found.group(1))
+        return Statistic(words, "total", symbol=found.group(1), less=found.group(2) or "")
     found = _COUNT.match(words)
     if found:
         (op, arg), later = _condition(found.group(1), found.group(2))
@@ -170,11 +171,7 @@ def fold_for(stat: Statistic, symbols: Sequence[str]) -> Fold:
         fold = Fold(lambda _: 0, lambda s, f, n: s + n if n and test(f[0], arg) else s,
                     key=lambda f: bool(test(f[0], arg)))
     elif kind == "total":
-        if stat.symbol not in symbols:
-            shown = ", ".join(symbols) if symbols else "none: its faces are numbers"
-            raise BadParameter(f"'{stat.text}': the pool shows no symbol '{stat.symbol}' (its symbols: {shown})")
-        at = list(symbols).index(stat.symbol)
-        fold = Fold(lambda _: 0, lambda s, f, n: s + f[2][at] * n, key=lambda f: f[2][at], reach="sum")
+        fold = _total(stat, symbols)
     elif kind == "highest":
         fold = Fold(lambda _: (0, 0), lambda s, f, n: _ranked(s, f[0], n, rank), lambda s: s[1], reach="both")
     elif kind == "lowest":
@@ -194,6 +191,20 @@ def fold_for(stat: Statistic, symbols: Sequence[str]) -> Fold:
     else:  # any match
         fold = Fold(lambda _: False, lambda s, f, n: s or n >= 2, reach="flag")
     return _filtered(fold, stat.where) if stat.where is not None else fold
+
+
+def _total(stat: Statistic, symbols: Sequence[str]) -> Fold:
+    """`total S` (how many S the dice show) or `total S - F` (how many more S than F)."""
+    for symbol in (stat.symbol, stat.less) if stat.less else (stat.symbol,):
+        if symbol not in symbols:
+            shown = ", ".join(symbols) if symbols else "none: its faces are numbers"
+            raise BadParameter(f"'{stat.text}': the pool shows no symbol '{symbol}' (its symbols: {shown})")
+    at = list(symbols).index(stat.symbol)
+    if stat.less:
+        less = list(symbols).index(stat.less)
+        return Fold(lambda _: 0, lambda s, f, n: s + (f[2][at] - f[2][less]) * n,
+                    key=lambda f: f[2][at] - f[2][less], reach="sum")
+    return Fold(lambda _: 0, lambda s, f, n: s + f[2][at] * n, key=lambda f: f[2][at], reach="sum")
 
 
 def _ranked(state: tuple[int, Any], value: Any, count: int, rank: int) -> tuple[int, Any]:

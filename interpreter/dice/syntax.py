@@ -39,6 +39,7 @@ class Parser(Scanner):
         if self.pos < len(self.text):
             if self.peek() == ")":
                 raise fail("unmatched ')'", self.pos)
+            self.no_count_of_named()
             raise fail(f"expected an operator before {self.describe()}", self.pos)
         return node
 
@@ -148,6 +149,7 @@ class Parser(Scanner):
         elif not ch:
             raise fail("the expression ends where a number, name or dice were expected", start)
         else:
+            self.no_count_of_named()
             raise fail(f"expected a number, name or dice, not '{ch}'", start)
         label = self.label()
         return node if label is None else replace(node, label=label)
@@ -167,6 +169,12 @@ class Parser(Scanner):
         self.pos += 1
         self.depth -= 1
         return inner
+
+    def no_count_of_named(self) -> None:
+        """Complain about a `#` (a count of a named die) where no named dice are known."""
+        if self.peek() == "#":
+            raise fail("'#' counts dice of a die named under a ruleset's `dice:` (`(n)#ability`); "
+                       "here no die is named", self.pos)
 
     def no_bad_die(self) -> None:
         """Complain about a count followed by a `d` that does not start a die."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from interpreter.dice.keep import LATER, dropped
 from interpreter.dice.term import TermSpec, meets
 
 Rerolls = dict[int, tuple[int, ...]]  # a die's index -> the throws it rerolled, in order
@@ -35,7 +36,8 @@ class RawTerm(RawTuple):
 
     @property
     def dropped(self) -> frozenset[int] | None:
-        return self[2]
+        out = self[2]
+        return dropped(self[0].keep, self[1]) if out is LATER else out
 
     @property
     def rerolls(self) -> Rerolls | None:

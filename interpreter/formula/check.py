@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+from collections.abc import Collection
 from typing import cast
 
 from interpreter import limits
@@ -55,7 +56,7 @@ _GROUP = {ast.Add: 1, ast.Sub: 1, ast.Mult: 2, ast.Div: 2, ast.FloorDiv: 2, ast.
 class Allowlist:
     """Walks the tree once, without recursion, refusing anything outside the allowlist."""
 
-    def __init__(self, source: Source, names: frozenset[str], functions: frozenset[str]):
+    def __init__(self, source: Source, names: Collection[str], functions: frozenset[str]):
         self.source = source
         self.names = names
         self.functions = functions | frozenset(ALLOWED_FUNCTIONS)

@@ -62,7 +62,7 @@ oracle the property tests compare against.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Iterator, Mapping
 
 from interpreter import limits
 from interpreter.errors import FormulaSyntaxError, LimitExceeded, Location
@@ -74,10 +74,31 @@ from interpreter.record import field, record
 
 __all__ = [
     "ALLOWED_FUNCTIONS",
+    "Either",
     "Formula",
     "compile_constant_or_formula",
     "compile_formula",
 ]
+
+
+class Either(Collection[str]):
+    """The names of two collections as one, without copying either: a formula checks its names against
+    them, and a copy of every earlier name per formula (thousands of constants) grows with the square."""
+
+    __slots__ = ("first", "second")
+
+    def __init__(self, first: Collection[str], second: Collection[str]):
+        self.first, self.second = first, second
+
+    def __contains__(self, name: object) -> bool:
+        return name in self.first or name in self.second
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.first
+        yield from (name for name in self.second if name not in self.first)
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
 
 
 # ---------------------------------------------------------------- the value
@@ -154,7 +175,7 @@ def compile_formula(
     tree = parse(source)
     if "true" in text or "false" in text:  # (only then can a name be one of them)
         _lowercase_flags(tree)
-    checker = Allowlist(source, frozenset(names), frozenset(functions))
+    checker = Allowlist(source, names, frozenset(functions))  # (names as given: a copy per formula is quadratic)
     checker.check(tree)
     strict: dict[str, Location] = {}
     for node in _always_read(tree.body):

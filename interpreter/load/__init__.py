@@ -6,6 +6,7 @@
 - ``document``: the Document, its position tree and JSON paths;
 - ``find``: a ruleset by id (bundled or in the user's ruleset folders) or by a path, confined when a file names it;
 - ``overlay``: ``extends:`` files merged onto their base as a JSON Merge Patch, positions kept per file;
+- ``patches``: one overlay applied: RFC 7386, steps patched by name, lists added to, each moved item's origin;
 - ``checked``: a ruleset loaded and checked against the schema, through the parse cache;
 - ``cache``: the parse cache, JSON records keyed by the SHA-256 of the bytes parsed, in a folder marked as its own;
 - ``shape``: the schema compiled into a fast yes-or-no check, run on every document before use;

@@ -30,7 +30,10 @@ another valid ruleset.  Records are JSON: reading one never runs code, whatever 
 
 Writing a record removes the oldest written beyond the newest ``limits.CACHE_KEEP`` of its kind,
 so that editing a ruleset many times does not fill the disk; only files whose names the cache
-gives its records (64 hexadecimal digits) and its own temporary files are ever removed.
+gives its records (64 hexadecimal digits) and its own temporary files are ever removed.  The ids of
+the files in ruleset folders keep as many records as one process remembers (``limits.
+MAX_DECLARED_FILES``): a folder of a thousand rulesets is parsed once, not on every command.  A
+kind's folder that is a link (or anything but a folder) is never written to nor pruned.
 ``RULESMITH_CACHE=off`` (or 0, no, false) turns the cache off.
 """
 
@@ -212,14 +215,16 @@ def _write(where: str, kind: str, name: str, data: bytes) -> None:
             return
         parent = os.path.join(where, kind)
         os.makedirs(parent, mode=0o700, exist_ok=True)
+        if not stat.S_ISDIR(os.lstat(parent).st_mode):
+            return  # a link in the cache's place: whatever it leads to is not the cache's to write or prune
         _replace(os.path.join(parent, name), data)
-        _prune(parent)
+        _prune(parent, limits.MAX_DECLARED_FILES if kind == "ids" else limits.CACHE_KEEP)
     except OSError:
         pass  # the cache is only a saving
 
 
-def _prune(parent: str) -> None:
-    """Remove the oldest records of a folder beyond the newest ``CACHE_KEEP``, and stale temporary files.
+def _prune(parent: str, keep: int) -> None:
+    """Remove the oldest records of a folder beyond the newest ``keep``, and stale temporary files.
 
     Only names the cache gives its own files are looked at: whatever else is there stays.
     """
@@ -235,9 +240,9 @@ def _prune(parent: str) -> None:
 
     old_enough = time.time_ns() - _STALE_SECONDS * 10**9
     doomed = [path for mtime, path in stale if mtime < old_enough]
-    if len(records) > limits.CACHE_KEEP:
+    if len(records) > keep:
         records.sort()
-        doomed += [path for _, path in records[: len(records) - limits.CACHE_KEEP]]
+        doomed += [path for _, path in records[: len(records) - keep]]
     for path in doomed:
         with contextlib.suppress(OSError):  # (another process may have removed it first)
             os.unlink(path)

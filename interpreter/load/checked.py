@@ -17,7 +17,7 @@ from interpreter import limits
 from interpreter.errors import Invalid, RulesError, RulesetLoadError, SchemaViolation
 from interpreter.hints import sorted_unique
 from interpreter.load import cache
-from interpreter.load.document import Document
+from interpreter.load.document import Document, Path
 from interpreter.load.find import Found, find, not_a_ruleset, ruleset_shaped
 from interpreter.load.shape import ruleset_shape
 from interpreter.load.yaml import load_text, read_bytes
@@ -144,22 +144,27 @@ def _merge(files: list[_File]) -> tuple[Document, str | None, tuple[tuple[str, s
     top = files[0].doc
     if len(files) == 1:
         return top, None, ()
-    from interpreter.load.overlay import MergedDocument, changes, inherited, merge_patch
+    from interpreter.load.overlay import MergedDocument, changes, inherited
+    from interpreter.load.patches import Origin, apply
 
     data = base = files[-1].doc.data
     found: list[RulesError] = []
+    moved: list[Mapping[Path, Origin]] = []
     for file in reversed(files[:-1]):
         own = file.doc.data.get("ruleset")
         if own is not None and own == data.get("ruleset"):
             found.append(SchemaViolation(f"'{own}' is the id of the ruleset this one extends",
                                          file.doc.where(("ruleset",)), "an overlay needs an id of its own"))
         base = data
-        data = merge_patch(inherited(data), file.doc.data)
+        merged_data, origins, problems = apply(inherited(data), file.doc, f"'{data.get('ruleset')}'")
+        data = merged_data if isinstance(merged_data, dict) else {}
+        found += problems
+        moved.insert(0, origins)
     if found:
-        raise Invalid(found)
+        raise Invalid(in_file_order(found, top))
     skip = ("$.extends", "$.ruleset")
     changed = tuple(c for c in changes(base, top.data) if c[0] not in skip)
-    merged = MergedDocument(data, top.file, top.positions, top.source, tuple(f.doc for f in files))
+    merged = MergedDocument(data, top.file, top.positions, top.source, tuple(f.doc for f in files), tuple(moved))
     extends = base.get("ruleset")
     return merged, extends if isinstance(extends, str) else None, changed
 

@@ -289,7 +289,8 @@ def find(ref: str, relative_to: str | os.PathLike[str] | None = None, where: Loc
     if not looks_like_path(ref):
         users = user_rulesets(trust_cache).get(ref, [])
         if users and (ref in bundled_ids() or len(users) > 1) and trust_cache:
-            return find(ref, relative_to, where, trust_cache=False)  # (the cache may have lied: ask the files)
+            # the cache may have lied: ask the files that claim the id (those alone, not every folder again)
+            users = [path for path in users if _declared(path, trust_cache=False)[0] == ref]
         if users and (ref in bundled_ids() or len(users) > 1):
             raise _collision(ref, users)
         if users:

@@ -23,10 +23,13 @@ _TYPE_WORDS = {
     "array": "a list", "null": "nothing", "number": "a number",
 }
 
+ID_RULE = ("use lowercase letters, digits, _ and -, starting with a letter "
+           "(on the command line a word starting with a digit may be dice, such as 2d20)")
+
 # How each name pattern of the schema is explained: (what the thing is, the rule in words).
 _PATTERN_WORDS = {
     "^[A-Za-z_][A-Za-z0-9_]*$": ("name", "use letters, digits and _, not starting with a digit"),
-    "^[a-z][a-z0-9_-]*$": ("ruleset id", "use lowercase letters, digits, _ and -, starting with a letter"),
+    "^[a-z][a-z0-9_-]*$": ("ruleset id", ID_RULE),
 }
 
 
@@ -276,6 +279,45 @@ _WORDED: dict[str, Callable[[ValidationError, Path], Iterator[_Message]]] = {
 }
 
 
+def _split_formula(data: object, m: _Message) -> _Message:
+    """A key that is the rest of a formula YAML split at a comma (`{focus: min(f, t)}` reads as `focus: min(f`
+    and a key `t)`), or a problem inside one: said so, at the formula, with the quoted formula as the remedy."""
+    mapping, depth = data, 0
+    for depth, step in enumerate(m.path):  # a mapping on the path with a split formula in it
+        if isinstance(mapping, list) and isinstance(step, int) and 0 <= step < len(mapping):
+            mapping = mapping[step]
+            continue
+        if not isinstance(mapping, dict):
+            break
+        for name, (text, pieces) in _splits(mapping).items():
+            if step in pieces and isinstance(name, str):
+                return _Message(m.path[:depth] + (name,), True, f"the formula of '{name}' was split at a comma: in a "
+                                "mapping written {...} YAML ends a value at each comma", f'quote the formula: {name}: "{text}"')
+        mapping = mapping.get(step)
+    return m
+
+
+def _splits(mapping: dict[object, object]) -> dict[object, tuple[str, set[object]]]:
+    """The formulas of a mapping that YAML split at commas: name -> (the formula whole, the keys it was split into)."""
+    out: dict[object, tuple[str, set[object]]] = {}
+    items = list(mapping.items())
+    i = 0
+    while i < len(items):
+        name, value = items[i]
+        i += 1
+        if not isinstance(value, str) or value.count("(") <= value.count(")"):
+            continue
+        text, pieces, depth = value, set(), value.count("(") - value.count(")")
+        while depth > 0 and i < len(items):
+            piece, rest = items[i]
+            i += 1
+            part = str(piece) + ("" if rest is None else f": {rest}")
+            text, depth = f"{text}, {part}", depth + part.count("(") - part.count(")")
+            pieces.add(piece)
+        out[name] = (text, pieces)
+    return out
+
+
 def iter_errors(doc: Placing, schema_name: str = "ruleset.schema.json") -> Iterator[SchemaViolation]:
     """Every schema violation of a loaded document, placed at its line and column.
 
@@ -283,6 +325,7 @@ def iter_errors(doc: Placing, schema_name: str = "ruleset.schema.json") -> Itera
     is probably that key misspelt: ``stpes:`` is one mistake, reported once.
     """
     found = [m for error in _validator(schema_name).iter_errors(doc.data) for m in _messages(error, schema_name)]
+    found = [_split_formula(doc.data, m) for m in found]
     misspelt = {(m.path[:-1], m.typo_of) for m in found if m.typo_of is not None}
     seen = set()
     for m in found:

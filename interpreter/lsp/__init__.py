@@ -10,7 +10,8 @@
 - ``context``: where the cursor is in the YAML (the keys above it, the key it types after);
 - ``hover``, ``completion``, ``navigation``: what each of those features answers;
 - ``odds``: a procedure's exact odds for a hover (the one place the server asks for odds);
-- ``estimate``: how large a dice expression's distribution would be, told from its text before it is built;
+- ``estimate``: whether a procedure's rolls are small enough for a hover's odds (with ``dice.size``, the
+  estimate every exact distribution is refused by before it is built);
 - ``salvage``: the ruleset compiled from the parts of a file with problems that have none;
 - ``overlay_schema``: the overlay schema, derived from the ruleset schema.
 

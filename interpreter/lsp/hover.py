@@ -81,13 +81,14 @@ def _constant(ruleset: CompiledRuleset, name: str, base: CompiledRuleset | None,
 
 def _dice(text: str, ruleset: CompiledRuleset | None) -> str | None:
     """A dice expression's mean and range, when its distribution is small enough to build here (told first)."""
+    from interpreter.dice.counted import expand_counts
     from interpreter.dice.expr import parse
+    from interpreter.dice.size import size_of
     from interpreter.errors import RulesError
-    from interpreter.lsp.estimate import size_of
 
     env: dict[str, object] = dict(ruleset.constants) if ruleset is not None else {}
     try:
-        expr = parse(text)
+        expr = parse(expand_counts(text, ruleset.dice) if ruleset is not None else text)
     except (RulesError, KeyError, TypeError, ValueError):
         return None
     size = size_of(expr.tree, {**(dict(ruleset.dice) if ruleset is not None else {}), **env})

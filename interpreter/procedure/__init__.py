@@ -20,6 +20,7 @@ source) and ``program`` (blocks over one world's names, for exact odds).
 - ``weights``: exact probabilities as unreduced integer ratios;
 - ``state``: one world's names, outcome and whether it stopped;
 - ``odds``: a procedure's exact ``Odds``, within the work budget;
+- ``events``: conditions on what a run reports (declared events, `--where`), weighed over worlds or runs;
 - ``start``: how a run begins (its names from parameters and a sheet) and ends (its outcome);
 - ``records``: what a trace records: each roll and each remark;
 - ``compare``: the odds of one procedure under two rulesets, side by side (`rules diff`);

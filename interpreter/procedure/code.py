@@ -58,6 +58,7 @@ class Part:
         self.where = where  # where its first step is written
         self.cost = 0  # the steps it takes
         self.loop_body: int | None = None  # for a loop's head: the part its body starts at
+        self.endless: tuple[str, frozenset[str]] | None = None  # a loop with no bound's head: its passes, its writes
         self.retire: tuple[str, ...] = ()  # top level: reported values final before it starts
         self.closed = False  # it ends by jumping elsewhere (nothing falls through)
         self.draws = 0  # the draws (rolls, calls, best_of runs) its code makes

@@ -12,7 +12,7 @@ world here. A world that finishes (or stops) waits at the end.
 Nothing here knows a step kind: what a step does is its code, and what exact odds add is only
 how results are enumerated, merged and cut off:
 - a loop's head whose worlds going round again are less likely than limits.TRUNCATION_MASS
-  together drops them (the mass is reported);
+  together drops them (the mass is reported), unless it has no bound and settles (procedure.settle);
 - a called procedure's ends are worked out once per set of arguments (and sheet);
 - a best_of's runs are worked out once for the worlds that agree on what its body reads;
 - a reported value no later step reads or writes is added up as soon as it is final, and worlds
@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from interpreter import budget, limits
 from interpreter.dice.atleast import AtLeast
@@ -33,6 +33,7 @@ from interpreter.errors import LimitExceeded, Location, RulesError
 from interpreter.procedure.kinds import program_of
 from interpreter.procedure.merging import Merger, Weight, Worlds, total
 from interpreter.procedure.program import Program
+from interpreter.procedure.settle import SETTLE_AFTER, Lumping, settle
 from interpreter.procedure.state import END, State
 from interpreter.procedure.weights import Ratio
 from interpreter.ruleset.liveness import SHEET
@@ -52,29 +53,37 @@ class Exact:
     """One exact-odds computation: its worlds' context, the work done, what was cut off, what it keeps."""
 
     def __init__(self, ruleset: CompiledRuleset, functions: Mapping[str, Callable[..., Any]], sheet_names: tuple[str, ...],
-                 saturate: bool, cap_hint: int = 0) -> None:
+                 saturate: bool, cap_hint: int = 0, settle: bool = True) -> None:
         self.ruleset = ruleset
         self.functions = functions
         self.sheet_names = sheet_names  # the names a bound sheet gives (what SHEET stands for in a key)
         self.saturate = saturate  # lump an exploding roll's endless tail into one AtLeast value
         self.cap_hint = cap_hint  # the least cap for that, asked for by a comparison in an earlier attempt
         self.truncated = 0.0  # the probability cut off at endless explosions and loops
+        self.lumping = Lumping(cap_hint, settle)  # loops with no bound (procedure.settle)
         self.work = 0
         self.settled: frozenset[str] = frozenset()  # reported values already added up (see procedure.odds)
         self.merger = Merger()
         self._keys: dict[tuple[frozenset[str], tuple[str, ...]], tuple[str, ...]] = {}
         self._ends: dict[tuple[Any, ...], Outcomes] = {}  # a callee's ends by its arguments
         self._kept: dict[tuple[Any, ...], Outcomes] = {}  # a best_of's kept runs by what its body reads
+        self._pools: dict[tuple[object, ...], tuple[Outcomes, float]] = {}  # a pool's reads by its dice, and the cut
         self.at_block: Callable[[Program, int, dict[int, Worlds], Worlds], None] | None = None
 
     # -- running a program ---------------------------------------------------------------------------
     def run(self, program: Program, worlds: Worlds) -> Worlds:
         """Every end of a program (each with its probability) from these starting worlds."""
-        pending: dict[int, Worlds] = {0: worlds}
-        todo = [0]
+        return self._run(program, {0: worlds}, None)[0]
+
+    def _run(self, program: Program, pending: dict[int, Worlds], until: int | None) -> tuple[Worlds, Worlds]:
+        """The ends of a program from worlds waiting at blocks, and the worlds that arrive at block `until`
+        (which is not run)."""
+        todo = list(pending)
+        heapq.heapify(todo)
         ends: Worlds = []
-        blocks, keys, costs, places, bodies = program.blocks, program.keys, program.costs, program.places, \
-            program.loop_bodies
+        back: Worlds = []
+        keys = program.keys
+        passes: dict[int, int] = {}
         while todo:
             pc = heapq.heappop(todo)
             here = pending.pop(pc)
@@ -83,26 +92,71 @@ class Exact:
             key = keys[pc]
             if key is not None and len(here) > 1:
                 here = self.merger.merge(here, self.key_names(key))
-            self.tick(len(here) * costs[pc], places[pc])
-            going: dict[int, Worlds] = {}
-            block = blocks[pc]
-            for world, weight in here:
-                self._paths(block, world, weight, going)
-            body = bodies[pc]
-            if body is not None and body in going:
-                mass = total(going[body])
-                if mass < limits.TRUNCATION_MASS:  # the loop goes on only this unlikely: cut off, and said
-                    self.truncated += float(mass)
-                    del going[body]
+            going: dict[int, Worlds] | None = None
+            endless = program.endless[pc]
+            if endless is not None and self.saturate and key is not None:
+                going = self._settled(program, pc, here, endless, passes)
+            if going is None:
+                going = self._block(program, pc, here)
             for nxt, arrived in going.items():
                 if nxt == END:
                     ends.extend(arrived)
+                elif nxt == until:
+                    back.extend(arrived)
                 elif nxt in pending:
                     pending[nxt].extend(arrived)
                 else:
                     pending[nxt] = arrived
                     heapq.heappush(todo, nxt)
-        return ends
+        return ends, back
+
+    def _block(self, program: Program, pc: int, here: Worlds) -> dict[int, Worlds]:
+        """The worlds a block sends on, by the block they go to (a loop's unlikely worlds going on cut off)."""
+        self.tick(len(here) * program.costs[pc], program.places[pc])
+        going: dict[int, Worlds] = {}
+        block = program.blocks[pc]
+        for world, weight in here:
+            self._paths(block, world, weight, going)
+        body = program.loop_bodies[pc]
+        if body is not None and body in going:
+            mass = total(going[body])
+            if mass < limits.TRUNCATION_MASS:  # the loop goes on only this unlikely: cut off, and said
+                self.truncated += float(mass)
+                del going[body]
+        return going
+
+    def _settled(self, program: Program, head: int, here: Worlds, loop: tuple[str, frozenset[str]],
+                 passes: dict[int, int]) -> dict[int, Worlds] | None:
+        """At the head of a loop with no bound, after a few passes: its worlds lumped, and every way out of the
+        loop solved at once where it settles (procedure.settle); None to run the head as it is."""
+        count = passes[head] = passes.get(head, 0) + 1
+        if count <= SETTLE_AFTER or not self.lumping.enabled or not here:
+            return None
+        self.lumping.used = True
+        names = self.key_names(cast("tuple[str, ...]", program.keys[head]))
+        held = here[0][0].env.get(loop[0])  # the passes done, the same for every world at the head now
+        here[:] = self.merger.merge(self.lumping.lumped(here, loop, held), names)
+        if count > SETTLE_AFTER + 1:  # tried once: a loop that did not settle goes on pass by pass
+            return None
+        body = cast("int", program.loop_bodies[head])
+
+        def one_pass(world: State) -> tuple[dict[int, Worlds], Worlds]:
+            going: dict[int, Worlds] = {}
+            self._paths(program.blocks[head], world, Ratio(1, 1), going)
+            self.tick(program.costs[head], program.places[head])
+            going_on = going.pop(body, None)
+            if not going_on:
+                return going, []
+            watch, self.at_block = self.at_block, None
+            try:
+                ends, back = self._run(program, {body: going_on}, head)
+            finally:
+                self.at_block = watch
+            if ends:
+                going.setdefault(END, []).extend(ends)
+            return going, self.lumping.lumped(back, loop, held)
+
+        return settle(here, names, one_pass, self.lumping, program.places[head])
 
     def _paths(self, block: Block, world: State, weight: Weight,
                going: dict[int, Worlds]) -> None:
@@ -136,7 +190,7 @@ class Exact:
             budget.check("exact odds", self.advice(), where)
 
     def advice(self) -> str:
-        return f"use fewer dice or repeats, or sample it with `rules run {self.ruleset.id} ... --seed N`"
+        return budget.advice(f"use fewer dice or repeats, or sample it with `rules run {self.ruleset.id} ... --times N`")
 
     def key_names(self, key: tuple[str, ...]) -> tuple[str, ...]:
         """The names that tell worlds apart for a key: the sheet marker becomes the sheet's names, and values
@@ -170,7 +224,19 @@ class Exact:
     def pool_outcomes(self, r: RollInto, env: Mapping[str, object], thresholds: Sequence[Sequence[int]],
                       value_read: bool, weight: Weight = 1) -> Outcomes:
         """Each combination of a pool's result and the statistics it reads, with its probability (the result
-        left out, as None, when nothing reads it)."""
+        left out, as None, when nothing reads it); worked out once per computation for the same dice."""
+        try:
+            key: tuple[object, ...] | None = (id(r), r.expr.env_key(env), tuple(map(tuple, thresholds)), value_read)
+            hash(key)
+        except (TypeError, RulesError):
+            key = None
+        found = self._pools.get(key) if key is not None else None
+        if found is not None:
+            outcomes, cut = found
+            if cut:
+                self.truncated += float(weight) * cut
+            self.tick(len(outcomes), r.where)
+            return outcomes
         try:
             stats = bind([stat for _, stat in r.reads], thresholds)
             if value_read:
@@ -184,7 +250,10 @@ class Exact:
         cut = den - sum(joint.values())
         if cut:
             self.truncated += float(weight) * cut / den
-        return [(key, (x / den if cut else Ratio(x, den))) for key, x in joint.items()]
+        outcomes = [(read, (x / den if cut else Ratio(x, den))) for read, x in joint.items()]
+        if key is not None:
+            self._pools[key] = (outcomes, cut / den)
+        return outcomes
 
     def ends(self, site: Site, args: dict[str, object], sheet: dict[str, object], weight: Weight = 1) -> Outcomes:
         """Every end of a called procedure with these arguments (see kinds.call), worked out once per computation."""

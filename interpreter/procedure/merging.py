@@ -22,7 +22,7 @@ Worlds = list[tuple[State, Weight]]
 Env = Mapping[str, object]
 FEW = 12  # keys of more names than this read them in one call: a sheet's names, mostly
 _MISSING = object()
-TOO_MANY = "use fewer dice or repeats, or sample it with `rules run ... --seed N`"
+TOO_MANY = "use fewer dice or repeats, or sample it with `rules run ... --times N`"
 
 
 class Merger:
@@ -73,7 +73,7 @@ class Merger:
 def _counted(merged: dict[tuple[object, ...], list[object]]) -> None:
     """Refuse too many distinct states, and check the time budget now and then."""
     if len(merged) > limits.MAX_WORLDS:
-        raise LimitExceeded(f"exact odds need more than {limits.MAX_WORLDS} distinct states; {TOO_MANY}")
+        raise LimitExceeded(f"exact odds need more than {limits.MAX_WORLDS} distinct states; {budget.advice(TOO_MANY)}")
     budget.check("exact odds", TOO_MANY)
 
 

@@ -36,6 +36,7 @@ class Program:
     costs: tuple[int, ...]  # per block: the steps it takes, counted against the step limit
     places: tuple[Location, ...]  # per block: where its first step is written
     loop_bodies: tuple[int | None, ...]  # per block: for a loop's head, the block its body starts at
+    endless: tuple[tuple[str, frozenset[str]] | None, ...]  # per head of a loop with no bound: its passes, its writes
     retire: tuple[tuple[str, ...], ...]  # per block: reported values final before it starts (top level)
     reads: frozenset[str] | None  # for a best_of body: the names its runs read and write; None when unknown
     written: tuple[str, ...]  # for a best_of body: the names its runs may write
@@ -143,6 +144,7 @@ class BlockWriter(Writer):
         return Program(tuple(cast("Block", namespace[f"b{i}"]) for i in range(len(self.parts))),
                        tuple(p.key for p in self.parts), tuple(p.cost for p in self.parts),
                        tuple(p.where or default for p in self.parts), tuple(p.loop_body for p in self.parts),
+                       tuple(p.endless for p in self.parts),
                        tuple(p.retire for p in self.parts), reads, written)
 
 

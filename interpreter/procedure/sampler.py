@@ -19,12 +19,13 @@ from interpreter import limits
 from interpreter.absent import Absent, reported
 from interpreter.dice.sources import RandomSource
 from interpreter.errors import LimitExceeded
+from interpreter.procedure.events import fixed, holds
 from interpreter.procedure.kinds import function_of
 from interpreter.procedure.run_context import LiveRun
 from interpreter.procedure.start import finished, sheet_names, start_env, worded_value
 from interpreter.procedure.writing import unchanged
-from interpreter.record import record
-from interpreter.ruleset.model import CompiledRuleset
+from interpreter.record import field, record
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 from interpreter.ruleset.params import find_procedure
 from interpreter.ruleset.tables import may_be_absent, table_functions
 
@@ -82,6 +83,7 @@ class SampleCounts:
     seed: int  # the generator's seed: the same seed counts the same runs
     outcomes: Mapping[str, int]
     values: Mapping[str, Mapping[object, int]]
+    events: Mapping[str, int] = field(default_factory=dict)  # each declared event: the runs where it held
 
 
 def sample(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], times: int, seed: int | None = None) -> SampleCounts:
@@ -95,6 +97,8 @@ def sample(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], time
     rng = random.Random(seed)
     outcomes: dict[str, int] = dict.fromkeys(proc.outcomes, 0)
     values: list[dict[object, int]] = [{} for _ in proc.values]
+    count = _events(ruleset, proc, args)
+    events = dict.fromkeys((name for name, _ in proc.events), 0)
     done = 0  # the work of the runs so far: steps taken and dice rolled (limits.MAX_SAMPLE_WORK)
     for i in range(times):
         got = run(rng)
@@ -104,8 +108,27 @@ def sample(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], time
         outcomes[got[0]] = outcomes.get(got[0], 0) + 1
         for counts, value in zip(values, got[1:], strict=True):
             counts[value] = counts.get(value, 0) + 1
+        if count is not None:
+            count(got, events)
     return SampleCounts(ruleset.id, proc.name, times, seed, outcomes,
-                   {v: dict(sorted(c.items(), key=_order)) for v, c in zip(proc.values, values, strict=True)})
+                   {v: dict(sorted(c.items(), key=_order)) for v, c in zip(proc.values, values, strict=True)}, events)
+
+
+def _events(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object]) -> Callable[[Sample, dict[str, int]], None] | None:
+    """A function counting the declared events that hold for one sampled run (None for a procedure without)."""
+    if not proc.events:
+        return None
+    start = fixed(ruleset, proc, start_env(ruleset, proc, args))
+    functions = table_functions(ruleset)
+    numbers = {v: {w: n for n, w in words.items()} for v, words in proc.value_words.items()}  # words back to numbers
+
+    def count(got: Sample, events: dict[str, int]) -> None:
+        values = {v: numbers[v].get(x, x) if v in numbers else x
+                  for v, x in zip(proc.values, got[1:], strict=True) if x is not None}
+        for name, formula in proc.events:
+            if holds(formula, proc, values, got[0], start, functions):
+                events[name] += 1
+    return count
 
 
 _FORESEEN = 100  # runs after which the work of the whole sample is foreseen from theirs
@@ -116,10 +139,19 @@ def _refuse_beyond(done: int, runs: int, times: int, where: Any) -> None:
     foreseen = done * times // runs
     if foreseen <= limits.MAX_SAMPLE_WORK and done <= limits.MAX_SAMPLE_WORK:
         return
-    fewer = max(1, limits.MAX_SAMPLE_WORK * runs // max(done, 1))
     raise LimitExceeded(f"{times} runs of this procedure would take about {foreseen} steps and dice; a sample "
                         f"takes at most {limits.MAX_SAMPLE_WORK}", where,
-                        f"ask for at most {fewer} runs, or for its exact odds (`rules odds`)")
+                        f"ask for at most {_within(done, runs)} runs (--times {_within(done, runs)})")
+
+
+def _within(done: int, runs: int) -> int:
+    """A number of runs well within the sample's work at the pace of these runs: three quarters of the most
+    that would fit (runs that explode more than the first do stay within it), to two significant digits."""
+    most = limits.MAX_SAMPLE_WORK * runs // max(done, 1) * 3 // 4
+    if most < 100:
+        return max(1, most)
+    step = int("1" + "0" * (len(str(most)) - 2))
+    return most // step * step
 
 
 def _order(item: tuple[object, int]) -> tuple[int, object, str]:

@@ -10,8 +10,10 @@ so its numbers are the same.
 from __future__ import annotations
 
 import itertools
+import math
 from collections.abc import Callable, Mapping, Sequence
 
+from interpreter import budget
 from interpreter.procedure.odds import ExactOdds, odds
 from interpreter.record import record
 from interpreter.ruleset.model import CompiledRuleset
@@ -56,15 +58,20 @@ def sweep(ruleset: CompiledRuleset, name: str, fixed: Mapping[str, object], axes
     """The odds of `name` at every combination of the swept values, with `fixed` for the other parameters.
 
     `sheet` is a sheet bound to names (sheet.bind), the same at every point; `each` is called after each point.
+    The whole sweep has one budget (budget.command_budget), refused as soon as the points left are foreseen
+    not to fit it.
     """
     proc = find_procedure(ruleset, name)
     points = []
-    for at in itertools.product(*(values for _, values in axes)):
-        args = dict(fixed)
-        args.update({axis: value for (axis, _), value in zip(axes, at, strict=True)})
-        points.append(Point(tuple(at), args, odds(ruleset, name, args, sheet)))
-        if each is not None:
-            each()
+    total = math.prod(len(values) for _, values in axes)
+    with budget.command_budget(f"a sweep of {total} points", "sweep fewer values, or fewer parameters at once"):
+        for at in itertools.product(*(values for _, values in axes)):
+            args = dict(fixed)
+            args.update({axis: value for (axis, _), value in zip(axes, at, strict=True)})
+            points.append(Point(tuple(at), args, odds(ruleset, name, args, sheet)))
+            budget.foresee(len(points), total)  # refused as soon as the points left cannot fit the budget
+            if each is not None:
+                each()
     outcomes = list(proc.outcomes)
     for point in points:  # an outcome a step reports without declaring it comes after the declared ones
         outcomes += [o for o in point.odds.outcomes if o not in outcomes]

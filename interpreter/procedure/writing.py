@@ -104,9 +104,12 @@ class Writer(ABC):
         """Whether the current part has no code yet."""
         return not self.parts[self.current].lines
 
-    def mark_loop(self, head: int, body: int) -> None:
-        """`head` tests whether a loop goes on (exact odds cut the worlds that go on once they are too unlikely)."""
+    def mark_loop(self, head: int, body: int, endless: tuple[str, frozenset[str]] | None = None) -> None:
+        """`head` tests whether a loop goes on (exact odds cut the worlds that go on once they are too unlikely);
+        `endless`, for a loop with no bound: the hidden name counting its passes and the names its body may write
+        (exact odds may settle it)."""
         self.parts[head].loop_body = body
+        self.parts[head].endless = endless
 
     def can_inline(self, steps: Steps) -> bool:
         """Whether steps can be written inside an `if` of the current part (no part of theirs is jumped to)."""

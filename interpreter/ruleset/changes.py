@@ -1,13 +1,19 @@
 """What differs between two rulesets' documents: every changed value by JSON path, and which
-procedures may behave differently because of it."""
+procedures may behave differently because of it.
+
+A list of steps where some step has a name is compared step by step: a named step by its name
+(``$.procedures.attack.steps[crit_damage].let.damage``), wherever a patch moved it, and the others
+by position among the steps that are not the same on both sides."""
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
 from interpreter.load.document import json_path
+from interpreter.load.patches import NESTED
 from interpreter.record import record
 
 Data = Mapping[str, Any]  # a ruleset's document, as loaded
@@ -18,6 +24,7 @@ _SHEET_SECTIONS = ("traits", "derived", "sheet")  # what a procedure working on 
 _PROSE = {"summary", "help", "label", "refs", "title", "text", "description", "message"}
 _REPORTED = ("outcomes", "values", "samples")  # a procedure's descriptions of what it reports, and its samples
 _EFFECT_READS = ("change", "when")  # the parts of an effect whose names it reads (its selector names procedures)
+_STEP_LISTS = NESTED  # the keys that hold lists of steps
 
 
 class _Missing:
@@ -48,16 +55,63 @@ def changes(before: Mapping[str, object], after: Mapping[str, object]) -> list[C
     return list(_walk(top_before, top_after, ()))
 
 
+class _Named(str):
+    """A step's name standing in a path for its index: written ``[name]``."""
+
+    __slots__ = ()
+
+
+def _text(path: tuple[str | int, ...]) -> str:
+    out = "$"
+    for step in path:
+        out += f"[{step}]" if isinstance(step, _Named) else json_path((step,))[1:]
+    return out
+
+
+def _name(item: object) -> str | None:
+    name = item.get("name") if isinstance(item, Mapping) else None
+    return name if isinstance(name, str) else None
+
+
+def _by_name(before: Sequence[object], after: Sequence[object], path: tuple[str | int, ...]) -> Iterator[Change]:
+    """Two lists of steps compared: named steps by name, the others by where they differ."""
+    import difflib
+
+    old = {n: item for item in before if (n := _name(item)) is not None}
+    new = {n: item for item in after if (n := _name(item)) is not None}
+    for name in list(old) + [n for n in new if n not in old]:
+        yield from _walk(old.get(name, MISSING), new.get(name, MISSING), path + (_Named(name),))
+
+    def key(item: object) -> str:
+        return f"name {_name(item)}" if _name(item) is not None else json.dumps(item, sort_keys=True, default=str)
+
+    matcher = difflib.SequenceMatcher(None, [key(x) for x in before], [key(x) for x in after], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        gone = [(i, before[i]) for i in range(i1, i2) if _name(before[i]) is None]
+        came = [(j, after[j]) for j in range(j1, j2) if _name(after[j]) is None]
+        if tag == "equal":
+            continue
+        if len(gone) == len(came):
+            for (_, a), (j, b) in zip(gone, came, strict=True):
+                yield from _walk(a, b, path + (j,))
+        else:
+            yield from (Change(_text(path + (i,)), a, MISSING) for i, a in gone)
+            yield from (Change(_text(path + (j,)), MISSING, b) for j, b in came)
+
+
 def _walk(before: Any, after: Any, path: tuple[Any, ...]) -> Iterator[Change]:
     if isinstance(before, Mapping) and isinstance(after, Mapping):
         for key in list(before) + [k for k in after if k not in before]:
             yield from _walk(before.get(key, MISSING), after.get(key, MISSING), path + (key,))
+    elif (isinstance(before, list) and isinstance(after, list) and path and path[-1] in _STEP_LISTS
+          and any(_name(x) is not None for x in before + after)):
+        yield from _by_name(before, after, path)
     elif (isinstance(before, list) and isinstance(after, list) and len(before) == len(after)
           and any(isinstance(v, (Mapping, list)) for v in before)):
         for i, (old, new) in enumerate(zip(before, after, strict=True)):
             yield from _walk(old, new, path + (i,))
     elif not _same(before, after):
-        yield Change(json_path(path), before, after)
+        yield Change(_text(path), before, after)
 
 
 def _same(a: object, b: object) -> bool:

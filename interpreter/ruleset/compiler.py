@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import partial
 from types import MappingProxyType
 from typing import Any, TypeVar
 
@@ -11,7 +12,7 @@ from interpreter.hints import suggest
 from interpreter.load.document import Document
 from interpreter.record import replace
 from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Sections, compile_steps
-from interpreter.ruleset.effect_steps import effect_params, switches
+from interpreter.ruleset.effect_steps import effect_params, switches, value_adds
 from interpreter.ruleset.effects import compile_effects, takers
 from interpreter.ruleset.entries import selected_traits
 from interpreter.ruleset.kind import Kinds
@@ -132,7 +133,7 @@ class Compiler(CompileContext):
         bare = Procedures(tuple(specs), lambda name: self.procedure(name, specs[name], base, sections))
 
         def compiled(name: str) -> CompiledProcedure:
-            check_size(name, specs, self.where, self.kinds)  # (refused as it is: compiling it afresh takes longer)
+            check_size(name, specs, self.where, self.kinds, sections.takes)  # (refused as it is: compiling it afresh takes longer)
             return self.trusted(lambda: with_liveness(bare[name], sections.dice, tables, bare, self.kinds),
                                 lambda: fresh().procedures[name])
 
@@ -150,7 +151,9 @@ class Compiler(CompileContext):
 
     def derived(self, base: set[str]) -> dict[str, Derived]:
         specs = self.data.get("derived") or {}
-        state = set((self.data.get("sheet") or {}).get("state") or {})
+        sheet = self.data.get("sheet") or {}
+        state = set(sheet.get("state") or {}) | {  # field flags are read from a sheet as its state values are
+            flag for f in (sheet.get("fields") or {}).values() if isinstance(f, dict) for flag in f.get("flags") or {}}
         names = base | set(specs) | state
         out = {}
         for name, spec in specs.items():
@@ -192,7 +195,7 @@ class Compiler(CompileContext):
 
     def procedure(self, name: str, spec: dict[str, Any], base: set[str], sections: Sections) -> CompiledProcedure:
         path: P = ("procedures", name)
-        check_size(name, self.data.get("procedures") or {}, self.where, self.kinds)
+        check_size(name, self.data.get("procedures") or {}, self.where, self.kinds, sections.takes)
         outcomes = tuple(spec.get("outcomes") or {})
         values = tuple(spec.get("values") or {})
         params = tuple(self.param(pname, pspec, path + ("params", pname), sections.constants)
@@ -240,6 +243,7 @@ class Compiler(CompileContext):
         writable = sheet_names | {p.name for p in params if p.type == "trait"}
         scope = Scope(formulas, set(sections.dice) | {p.name for p in params if p.type == "dice"})
         ctx = ProcContext(name, outcomes, sections, self.kinds, sheet, writable, frozenset(sheet_names))
+        ctx.after_step = partial(value_adds, sections.takes.get(name, ()), spec, self.kinds)  # effects' adds to values
         steps = switches(self, sections.takes.get(name, ()), spec, scope, sheet is not None, self.kinds)
         steps += compile_steps(self, spec.get("steps") or [], path + ("steps",), scope, ctx)
         for v in values:
@@ -253,6 +257,9 @@ class Compiler(CompileContext):
                          compile_samples(self, spec.get("samples") or [], path + ("samples",), params),
                          value_words=self.value_words(spec, path), tags=tuple(spec.get("tags") or ()),
                          effects=tuple(e.name for e in sections.takes.get(name, ())),
+                         events=tuple((e, self.formula(f, path + ("events", e), {*values, *base, *outcomes, "outcome",
+                                                                                   *(p.name for p in params if p.type != "dice")}))
+                                      for e, f in (spec.get("events") or {}).items()),
                          acts_on_final=acts_on_final(self, spec, path, sheet))
 
     def value_words(self, spec: dict[str, Any], path: P) -> Mapping[str, Mapping[int, str]]:

@@ -14,8 +14,9 @@ from typing import Any, TypeAlias
 
 from interpreter.absent import HINT as ABSENT_HINT
 from interpreter.dice import expr as dice
+from interpreter.dice.counted import expand_counts, sides_of_named
 from interpreter.errors import Location, RulesError, SchemaViolation, UnknownName, UnknownStepKind
-from interpreter.formula.compile import Formula, compile_formula
+from interpreter.formula.compile import Either, Formula, compile_formula
 from interpreter.hints import suggest
 from interpreter.load.document import Document, Path
 from interpreter.record import record
@@ -108,12 +109,12 @@ class CompileContext:
     def problem(self, error: RulesError) -> None:
         self.problems.append(error)
 
-    def formula(self, value: Any, path: P, names: Iterable[str], functions: Collection[str] | None = None) -> Any:
+    def formula(self, value: Any, path: P, names: Collection[str], functions: Collection[str] | None = None) -> Any:
         """A compiled formula, or None after recording the problem (the compile then fails)."""
         text = ("True" if value else "False") if isinstance(value, bool) else str(value)
         where = self.where(path)
         try:  # a name whose definition failed counts as known here, so only other mistakes are reported
-            return compile_formula(text, names=set(names) | self.broken,
+            return compile_formula(text, names=Either(names, self.broken),
                                    functions=self.table_functions if functions is None else functions, where=where)
         except RulesError as err:
             self.problem(err.located(where))
@@ -146,7 +147,7 @@ class CompileContext:
         """A parsed dice expression with its names checked, or None after recording the problem."""
         where = self.where(path)
         try:
-            expr = dice.parse(str(value))
+            expr = dice.parse(expand_counts(str(value), self.named_dice))
         except RulesError as err:
             col = err.where.col if err.where and err.where.line else 1
             err.where = where.shifted(col - 1)
@@ -166,6 +167,8 @@ class CompileContext:
             for name in sorted(used - known):
                 self.problem(UnknownName(f"unknown name '{name}' in dice expression '{value}'", where,
                                          suggest(name, sorted(known)), name=name))
+            for problem, hint in sides_of_named(expr.tree, self.named_dice, scope.formulas):
+                self.problem(SchemaViolation(problem, where, hint))
         return expr
 
 
@@ -193,7 +196,8 @@ StepCompiler = Callable[[CompileContext, Spec, P, Scope, "ProcContext"], StepSpe
 class ProcContext:
     """The procedure a step is compiled in, and the names its steps bind."""
 
-    __slots__ = ("bound", "kinds", "name", "outcomes", "sections", "sheet", "sheet_writable", "writable")
+    __slots__ = ("after_step", "bound", "fresh", "kinds", "name", "named", "outcomes", "sections", "sheet",
+                 "sheet_writable", "writable")
 
     def __init__(self, name: str, outcomes: tuple[str, ...], sections: Sections,
                  kinds: Kinds, sheet: SheetSpec | None, writable: set[str],
@@ -206,6 +210,11 @@ class ProcContext:
         self.writable = writable  # names `update` may change
         self.sheet_writable = sheet_writable  # sheet names, which only sheet steps change
         self.bound: set[str] = set()  # every name some step binds
+        self.fresh: list[str] = []  # the names the step being compiled binds
+        # the steps that follow a step with no steps of its own, given it as written and the names it binds
+        # (an effect adding to a value it sets): (compiler, step as written, path, scope, names) -> steps
+        self.after_step: Callable[[CompileContext, Spec, P, Scope, tuple[str, ...]], Steps] | None = None
+        self.named: dict[str, P] = {}  # step name -> where the step that has it is
 
 
 def outcome_declared(c: CompileContext, name: str | None, path: P, ctx: ProcContext) -> None:
@@ -235,17 +244,36 @@ def bind(scope: Scope, ctx: ProcContext, *names: str | None) -> None:
         if name:
             scope.define(name)
             ctx.bound.add(name)
+            ctx.fresh.append(name)
 
 
 def compile_steps(c: CompileContext, specs: Sequence[Spec], path: P, scope: Scope, ctx: ProcContext) -> Steps:
-    """Compile a list of steps; ``scope`` is updated with the names they define."""
-    return tuple(compile_step(c, spec, path + (i,), scope, ctx) for i, spec in enumerate(specs))
+    """Compile a list of steps; ``scope`` is updated with the names they define. A step with no steps of its
+    own is followed by the steps `ctx.after_step` gives for it."""
+    out: Steps = ()
+    for i, spec in enumerate(specs):
+        ctx.fresh = []
+        out += (compile_step(c, spec, path + (i,), scope, ctx),)
+        if ctx.after_step is not None and not any(key in spec for key in ("then", "else", "steps")):
+            out += ctx.after_step(c, spec, path + (i,), scope, tuple(ctx.fresh))
+    return out
 
 
 def compile_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Step[Any]:
+    name = spec.get("name")  # the one key every kind has: a step's name, for overlays and listings alone
+    if name is not None:
+        first = ctx.named.setdefault(name, path)
+        if first != path:
+            at = c.where(first)
+            c.problem(SchemaViolation(f"procedure '{ctx.name}' has two steps named '{name}'", c.where(path + ("name",)),
+                                      f"the other is at {at}; step names are unique within a procedure"))
     for key, kind in ctx.kinds.items():
         if key in spec:
-            step = Step(key, kind.compile(c, spec, path, scope, ctx), c.where(path))
+            where = c.where(path)
+            if name is not None:  # a step is placed at its kind's key, which a name may come before
+                at = c.where(path + (key,), key=True)
+                where = Location(at.file, at.line, at.col, where.path, at.source)
+            step = Step(key, kind.compile(c, spec, path, scope, ctx), where, name=name)
             if not kind.goes_on:  # a run may end or be diverted here: what a later step reads is no longer sure
                 scope.weaken()
             return step

@@ -17,6 +17,7 @@ steps (a `best_of` of its own, say): the effect then turns that flag on instead 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
 from typing import Any
 
@@ -47,7 +48,9 @@ class Effect:
     first: bool  # the first roll it reaches in a run only (the next roll)
     traits: tuple[str, ...] | None  # rolls of a procedure run on one of these traits (a parameter naming it)
     groups: tuple[str, ...] | None  # ... or on a trait of one of these groups
+    members: frozenset[str]  # the traits of those groups
     die: str | None  # advantage | disadvantage
+    die_count: int  # how many times the roll is made for the die, the best (or worst) kept
     modifier: int
     floor: int | None
     reroll: int | None  # dice showing this or less are rolled once more
@@ -68,16 +71,21 @@ class Effect:
             ways.append(f"the sheet: {when_text(self.when)}")
         return ", or ".join(ways)
 
-    def switch_in(self, spec: Mapping[str, Any]) -> str:
+    def switch_in(self, spec: Mapping[str, Any], read: AbstractSet[str] | None = None) -> str:
         """`switch`, in a procedure (as written): with a trait or group selector, also whether one of its
-        number or trait parameters names such a trait (known when it is given a trait's name, with --sheet)."""
+        number or trait parameters names such a trait (known when it is given a trait's name, with --sheet);
+        of those `read` (the parameters a value is worked out from), when it holds any."""
         parts = [self.switch()]
         named = [p for p, ps in (spec.get("params") or {}).items()
                  if isinstance(ps, Mapping) and ps.get("type") in ("int", "trait")]
+        named = [p for p in named if p in read] if read is not None and read & set(named) else named
+        declared = {p: (spec.get("params") or {})[p].get("trait") for p in named}  # `trait: PER`: it is PER
         if self.traits is not None:
-            parts.append(" or ".join(f"{p}_is_{t}" for p in named for t in self.traits) or "false")
+            parts.append(" or ".join("true" if declared[p] == t else f"{p}_is_{t}" for p in named
+                                     for t in self.traits) or "false")
         if self.groups is not None:
-            parts.append(" or ".join(f"{p}_in_{g}" for p in named for g in self.groups) or "false")
+            parts.append(" or ".join("true" if declared[p] in self.members else f"{p}_in_{g}" for p in named
+                                     for g in self.groups) or "false")
         return " and ".join(f"({part})" for part in parts) if len(parts) > 1 else parts[0]
 
     def changes_rolls(self) -> bool:
@@ -92,18 +100,31 @@ class Effect:
             parts.append("the first such roll of a run only")
         return "; ".join(parts) if parts else "every roll"
 
-    def change(self) -> str:
-        """What it does to a roll it reaches, in words."""
-        parts = [f"{self.die} die"] if self.die else []
+    def change(self, rolled: str | None = None, better: str = "high") -> str:
+        """What it does to a roll it reaches, in words; `rolled` names what the roll rolls (`d20`), and
+        `better` says which result is the better (`low` for a roll-under die)."""
+        parts = [die_words(self.die, self.die_count, rolled, better)] if self.die else []
         if self.modifier:
             parts.append(f"{self.modifier:+d}")
         if self.reroll is not None:
             parts.append(f"dice showing {self.reroll} or less rolled again")
         if self.floor is not None:
             parts.append(f"at least {self.floor}")
-        parts += [f"{name} {number:+d}" for name, number in self.adds.items()]
+        parts += [f"{name} {number:+d}" for name, number in self.adds.items()]  # parameters or values
         parts += [f"{name} on" for name in self.flags]
         return ", ".join(parts)
+
+
+_COUNTS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def die_words(die: str, count: int, rolled: str | None = None, better: str = "high") -> str:
+    """An advantage or disadvantage die in words: `two d20, the higher kept`, `three rolls, the lowest kept`."""
+    number = _COUNTS[count] if count < len(_COUNTS) else str(count)
+    what = rolled if rolled is not None else "rolls"
+    high = (die == "advantage") == (better == "high")
+    kept = ("higher" if high else "lower") if count == 2 else ("highest" if high else "lowest")
+    return f"{die} die ({number} {what}, the {kept} kept)"
 
 
 def when_text(when: object) -> str:
@@ -114,6 +135,10 @@ def when_text(when: object) -> str:
 def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Mapping[str, Any],
                     named_dice: Mapping[str, Any], traits: Mapping[str, Any]) -> dict[str, Effect]:
     """The `effects` section compiled; names it refers to are checked against the procedures as written."""
+    for proc, pspec in procedures.items():  # `trait: NAME` says which trait a number parameter is (for effects)
+        for pname, param in (pspec.get("params") or {}).items():
+            if isinstance(param, Mapping) and "trait" in param:
+                _known(c, param["trait"], "trait", traits, ("procedures", proc, "params", pname, "trait"))
     out = {}
     for name, spec in specs.items():
         path: P = ("effects", name)
@@ -122,8 +147,11 @@ def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Map
             _known(c, proc, "procedure", procedures, path + ("reaches", "procedures", i))
         for i, die in enumerate(reaches.get("dice") or ()):
             _known(c, die, "named dice", named_dice, path + ("reaches", "dice", i))
+        labels = {t.label: key for key, t in traits.items() if t.label}  # `Perception` names PER
+        if reaches.get("traits"):
+            reaches = {**reaches, "traits": [labels.get(t, t) if t not in traits else t for t in reaches["traits"]]}
         for i, trait in enumerate(reaches.get("traits") or ()):
-            _known(c, trait, "trait", traits, path + ("reaches", "traits", i))
+            _known(c, trait, "trait", {**traits, **labels}, path + ("reaches", "traits", i))
         groups = {t.group: t for t in traits.values() if t.group}
         for i, group in enumerate(reaches.get("groups") or ()):
             _known(c, group, "trait group", groups, path + ("reaches", "groups", i))
@@ -137,6 +165,14 @@ def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Map
         modifier = c.number(change, "modifier", path + ("change",)) or 0
         floor = c.number(change, "floor", path + ("change",))
         reroll = c.number(change, "reroll", path + ("change",))
+        count = c.number(change, "dice", path + ("change",))
+        if count is not None and count < 2:
+            c.problem(SchemaViolation(f"an advantage or disadvantage die rolls at least 2 dice, not {count}",
+                                      c.where(path + ("change", "dice")), "give dice: 2 or more"))
+        if count is not None and "die" not in change:
+            c.problem(SchemaViolation("'dice' says how many dice an advantage or disadvantage die rolls, and "
+                                      "this change has no die", c.where(path + ("change", "dice"), key=True),
+                                      "add die: advantage (or disadvantage), or remove dice"))
         adds = {k: c.number(change["adds"], k, path + ("change", "adds")) or 0 for k in change.get("adds") or {}}
         param = spec.get("param", None if "when" in spec else name)
         if param is None and "after" in spec:
@@ -147,7 +183,9 @@ def compile_effects(c: CompileContext, specs: Mapping[str, Any], procedures: Map
             MappingProxyType(dict(spec.get("after") or {})), spec.get("handled_by"), _names(reaches, "procedures"),
             _names(reaches, "tags"), _names(reaches, "dice"), _names(reaches, "rolls"), bool(reaches.get("first")),
             _names(reaches, "traits"),
-            _names(reaches, "groups"), change.get("die"),
+            _names(reaches, "groups"), frozenset(t for t, trait in traits.items()
+                                                 if trait.group in (reaches.get("groups") or ())),
+            change.get("die"), max(count or 2, 2),
             modifier, floor, reroll, MappingProxyType(adds), tuple(change.get("flags") or ()), c.where(path, key=True))
     return out
 
@@ -219,11 +257,14 @@ def handles(effect: Effect, spec: Mapping[str, Any]) -> bool:
 
 
 def _reached(effect: Effect, proc: str, spec: Mapping[str, Any], kinds: Kinds) -> bool:
-    """Whether one of the procedure's own rolls is reached, or it handles the effect's change itself."""
+    """Whether one of the procedure's own rolls is reached, it handles the effect's change itself, or takes or
+    reports a name the effect adds to or turns on."""
     if own_rolls(effect, proc, spec, kinds):
         return True
     params = spec.get("params") or {}
-    return _selected(effect, proc, spec) and (handles(effect, spec) or any(k in params for k in effect.adds)
+    values = spec.get("values") or {}
+    return _selected(effect, proc, spec) and (handles(effect, spec) or any(k in params or k in values
+                                                                           for k in effect.adds)
                                               or any(k in params for k in effect.flags))
 
 
@@ -274,13 +315,13 @@ def one_dice_term(text: str, named_dice: Mapping[str, Any]) -> str | None:
 def changed(text: str, effects: list[Effect], better: str, one_term: str | None = None) -> str:
     """A roll's dice expression with these effects' changes: the reroll, the die, then the modifiers, then
     the floor."""
-    advantage = any(e.die == "advantage" for e in effects)
-    disadvantage = any(e.die == "disadvantage" for e in effects)
+    advantage = [e.die_count for e in effects if e.die == "advantage"]
+    disadvantage = [e.die_count for e in effects if e.die == "disadvantage"]
     rerolls = [e.reroll for e in effects if e.reroll is not None]
     out = f"{one_term}r<={max(rerolls)}" if rerolls and one_term is not None else text
-    if advantage != disadvantage:  # an advantage and a disadvantage cancel; two of a kind are one die
-        keep = "kh1" if advantage == (better == "high") else "kl1"
-        out = f"{{{out}, {out}}}{keep}"
+    if bool(advantage) != bool(disadvantage):  # an advantage and a disadvantage cancel; two of a kind are one
+        keep = "kh1" if bool(advantage) == (better == "high") else "kl1"  # die, of the most dice either rolls
+        out = "{" + ", ".join([out] * max(advantage or disadvantage)) + "}" + keep
     modifier = sum(e.modifier for e in effects)
     if modifier:
         out = f"({out}) {'+' if modifier > 0 else '-'} {abs(modifier)}"

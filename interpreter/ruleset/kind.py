@@ -79,6 +79,7 @@ class StepKind:
     helpers: Mapping[str, object] = field(default_factory=lambda: MappingProxyType({}))  # what its code calls
     refers: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # key -> what its value names
     rolls: Callable[[RawStep], list[tuple[str, str, object]]] = field(default=lambda step: [])  # (key, name, dice)
+    sets_outcome: bool = False  # whether a step of it may set the run's outcome (a best_of judges runs by it)
 
 
 Kinds = Mapping[str, StepKind]

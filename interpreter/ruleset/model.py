@@ -44,7 +44,7 @@ class Memo:
         # it once: procedure.program, procedure.function)
         self.written: dict[Any, tuple[Any, Any]] = {}
         self.base: tuple[object, Mapping[str, object]] | None = None  # (steps, the names every run starts with)
-        self.unsaturable = False  # exact odds must cut endless explosions off (procedure.odds)
+        self.unsaturable = ""  # why exact odds must cut endless explosions off ("": they need not; procedure.odds)
         self.fixed: tuple[Any, Any] | None = None  # (steps, the names no run changes: procedure.writing)
 
 
@@ -70,6 +70,7 @@ class CompiledProcedure:
     acts_on_final: tuple[str, ...] = ()  # the final states of a sheet it may still act on
     tags: tuple[str, ...] = ()  # words an effect's selector picks it by
     effects: tuple[str, ...] = ()  # the effects whose flag or change it takes (ruleset.effects)
+    events: tuple[tuple[str, Formula], ...] = ()  # named conditions on what a run reports (procedure.events)
     memo: Memo = field(default_factory=lambda: Memo(), compare=False, repr=False)
 
     def rank(self, outcome: str | None) -> int:

@@ -149,10 +149,37 @@ def _named(param: Param, text: str, sheet_env: Mapping[str, object] | None, rule
                 err.hint = f"'{trait}' is a trait: give --sheet FILE to read it from a character sheet"
             raise
     total, single = sheet_sum(param, text, sheet_env, ruleset)
-    out: dict[str, object] = {param.name: convert(param, total)}
+    try:
+        out: dict[str, object] = {param.name: convert(param, total)}
+    except BadParameter as err:
+        if ruleset is not None and single is not None:
+            err.hint = _why(ruleset, single, sheet_env) or err.hint
+        raise
     if ruleset is not None and param.type == "int" and single is not None and single in ruleset.traits:
         out.update(flags(ruleset, param.name, single, sheet_env))
     return out
+
+
+def _why(ruleset: CompiledRuleset, name: str, sheet_env: Mapping[str, object]) -> str | None:
+    """Why a sheet's derived value is what it is: its formula and the flags it reads, each field flag with
+    the entry it tells of (`healing` is 0: `... if healer else 0`, and no entry of advantages is Healing)."""
+    derived = ruleset.derived.get(name)
+    if derived is None or derived.formula is None:
+        return None
+    told = {flag: (f.name, entry) for f in (ruleset.sheet.fields.values() if ruleset.sheet else ())
+            for flag, entry in f.flags.items()}
+    parts = []
+    for used in sorted(derived.formula.names):
+        value = sheet_env.get(used)
+        if not isinstance(value, bool):
+            continue
+        if used in told:
+            field, entry = told[used]
+            parts.append(f"{used} is {value_text(value)}: " + (
+                f"{field} holds {shown(entry)}" if value else f"no entry of {field} is {shown(entry)}"))
+        else:
+            parts.append(f"{used} is {value_text(value)}")
+    return f"the sheet's {name} is {derived.formula.text}" + (f", and {'; '.join(parts)}" if parts else "")
 
 
 def _trait_param(param: Param, text: object, sheet_env: Mapping[str, object] | None, ruleset: CompiledRuleset | None) -> dict[str, object]:

@@ -35,13 +35,14 @@ def compile_sheet(c: CompileContext, spec: dict[str, Any], base: set[str], trait
               for name, f in (spec.get("fields") or {}).items()}
     state = {name: _state(c, name, s, root + ("state", name), stats, derived)
              for name, s in (spec.get("state") or {}).items()}
-    tracks = {name: _track(c, name, t, root + ("tracks", name), stats | set(state), state)
+    sized = stats | set(state) | {flag for f in fields.values() for flag in f.flags}  # what sizes and maxima read
+    tracks = {name: _track(c, name, t, root + ("tracks", name), sized, state)
               for name, t in (spec.get("tracks") or {}).items()}
     resources = {}
     for name, r in (spec.get("resources") or {}).items():
         rpath = root + ("resources", name)
-        maximum = c.formula(r["max"], rpath + ("max",), stats | set(state))
-        start = c.formula(r["start"], rpath + ("start",), stats | set(state)) if "start" in r else None
+        maximum = c.formula(r["max"], rpath + ("max",), sized)
+        start = c.formula(r["start"], rpath + ("start",), sized) if "start" in r else None
         resources[name] = Resource(name, maximum, start, r.get("help", ""))
     sheet_spec = SheetSpec(MappingProxyType(fields), MappingProxyType(state), MappingProxyType(tracks),
                            MappingProxyType(resources), (), MappingProxyType({}))

@@ -7,7 +7,7 @@ MAX_PROCEDURE_CHARS characters of steps is refused in one line, in milliseconds.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sized
 from typing import Any
 
 from interpreter import limits
@@ -16,21 +16,27 @@ from interpreter.ruleset.kind import Kinds, naming
 
 
 def check_size(name: str, specs: Mapping[str, Any], where: Callable[[tuple[Any, ...]], Location],
-               kinds: Kinds) -> None:
+               kinds: Kinds, takes: Mapping[str, Sized] | None = None) -> None:
     """Refuse a procedure larger than a procedure may be, the procedures it calls included
     (limits.MAX_PROCEDURE_STEPS and MAX_PROCEDURE_CHARS), before compiling any of its steps:
-    compiling and writing a procedure grow with its size."""
-    count = chars = 0
+    compiling and writing a procedure grow with its size.  `takes` holds the effects that reach each
+    procedure: each adds a step that switches it, counted with the steps written."""
+    count = chars = switched = 0
     seen, todo = {name}, [name]
     while todo:
-        steps = (specs.get(todo.pop()) or {}).get("steps") or []
+        callee_name = todo.pop()
+        steps = (specs.get(callee_name) or {}).get("steps") or []
+        switched += len((takes or {}).get(callee_name, ()))
         count, chars = count + _steps_in(steps), chars + _chars_in(steps)
         for callee in _callees(steps, naming(kinds, "procedure")):
             if callee not in seen and callee in specs:
                 seen.add(callee)
                 todo.append(callee)
+    count += switched
     if count > limits.MAX_PROCEDURE_STEPS or chars > limits.MAX_PROCEDURE_CHARS:
         size = f"{count} steps" if count > limits.MAX_PROCEDURE_STEPS else f"{chars} characters of steps"
+        size += f" ({switched} of them for the effects that reach it)" if switched and \
+            count > limits.MAX_PROCEDURE_STEPS else ""
         calls = f" (nested ones and those of the {len(seen) - 1} procedures it calls included)" if len(seen) > 1 \
             else " (nested ones included)"
         raise Invalid([LimitExceeded(

@@ -44,6 +44,7 @@ class Step(Generic[S_co]):
     where: Location
     live: tuple[str, ...] = ()  # names some later step reads or the procedure reports (see liveness)
     done: tuple[str, ...] = ()  # reported values no later step reads or writes (top-level steps only)
+    name: str | None = None  # `name:`, what an overlay calls the step by; running it never reads it
 
 
 Steps = tuple[Step[Any], ...]
@@ -84,6 +85,7 @@ class RollInto:
     effects: tuple[Any, ...] = ()  # the effects that reach it (ruleset.effects.Effect), each with a bit of `pick`
     switches: tuple[Formula, ...] = ()  # per effect: whether it is on (its flag)
     variants: tuple[DiceExpr, ...] = ()  # per set of effects on (a bit each): the expression rolled
+    changes: tuple[str, ...] = ()  # per effect: what it does to this roll, in words
 
 
 @record

@@ -48,6 +48,8 @@ def bind(ruleset: CompiledRuleset, data: Mapping[str, Any], doc: Document | None
     if unknown:
         raise BadParameter(f"unknown trait '{unknown[0]}'", _at(doc, ("traits", unknown[0])),
                            suggest(unknown[0], list(ruleset.traits)))
+    if spec is not None:  # field flags first: derived values and track sizes may read them
+        _choices(ruleset, spec, data.get("choices") or {}, env)
     evaluate_derived(ruleset, env, with_state=False)
     if spec is None:
         return env
@@ -68,7 +70,6 @@ def bind(ruleset: CompiledRuleset, data: Mapping[str, Any], doc: Document | None
         if raw is None:
             raw = (resource.start or resource.max).evaluate(env, functions)
         env[resource.name] = _number(raw, f"resource '{resource.name}'", _at(doc, ("state", resource.name)))
-    _choices(ruleset, spec, data.get("choices") or {}, env)
     refresh(ruleset, env, doc)
     return env
 
@@ -114,6 +115,8 @@ def _choices(ruleset: CompiledRuleset, spec: SheetSpec, choices: object, env: di
         env[FIELD + field.name] = named_traits(ruleset, field, entries if isinstance(entries, list) else ())
     for field in spec.fields.values():  # a field's flags: whether an entry is the one each tells of
         entries = choices.get(field.name) if isinstance(choices, Mapping) else None
+        if isinstance(entries, Mapping):  # a points field: an entry holds when it has a point or more
+            entries = [k for k, v in entries.items() if isinstance(v, int) and not isinstance(v, bool) and v >= 1]
         chosen = {_entry_key(e) for e in (entries if isinstance(entries, list) else [entries]) if isinstance(e, str)}
         for flag, entry in field.flags.items():
             env[flag] = _entry_key(entry) in chosen

@@ -193,6 +193,12 @@ def _state(ruleset: CompiledRuleset, state: Mapping[str, Any], doc: Document | N
         if isinstance(raw, int) and not isinstance(raw, bool) and not 0 <= raw <= top:
             out.append(SheetProblem(f"state.{name}: {raw} is outside 0 to its maximum, {top}",
                                     _where(doc, ("state", name))))
+    for field in spec.fields.values():  # a field flag follows the field: the state may not say it again
+        for flag, entry in field.flags.items():
+            if flag in state and flag not in spec.state:
+                out.append(SheetProblem(f"state.{flag}: {flag} is not kept in state; it is true when "
+                                        f"choices.{field.name} holds '{entry}'", _where(doc, ("state", flag), True),
+                                        f"remove state.{flag}, and list '{entry}' under choices.{field.name} instead"))
     for name, value in spec.state.items():
         raw = state.get(name)
         if isinstance(raw, int) and not isinstance(raw, bool):

@@ -222,5 +222,5 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
 
 KIND = StepKind(
     keys=("call",), specs=(Call,), compile=compile_call, reads=reads, writes=writes, draws=True, jumps=False,
-    goes_on=False, write=write_call, describe=describe, sample=sample, refers={"call": "procedure"},
+    goes_on=False, write=write_call, describe=describe, sample=sample, refers={"call": "procedure"}, sets_outcome=True
 )

@@ -70,5 +70,5 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
 
 KIND = StepKind(
     keys=("contest",), specs=(Contest,), compile=compile_contest, reads=reads, writes=writes, draws=False,
-    jumps=False, goes_on=True, write=write_contest, describe=describe, sample=sample
+    jumps=False, goes_on=True, write=write_contest, describe=describe, sample=sample, sets_outcome=True
 )

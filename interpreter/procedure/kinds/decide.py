@@ -75,5 +75,5 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
 
 KIND = StepKind(
     keys=("decide",), specs=(Decide,), compile=compile_decide, reads=reads, writes=writes, draws=False,
-    jumps=False, goes_on=True, write=write_decide, describe=describe, sample=sample
+    jumps=False, goes_on=True, write=write_decide, describe=describe, sample=sample, sets_outcome=True
 )

@@ -15,7 +15,8 @@ from interpreter.procedure.writing import Writer
 from interpreter.record import replace
 from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, Spec, compile_steps, formula_at
 from interpreter.ruleset.kind import Instances, RawStep, StepKind
-from interpreter.ruleset.liveness import Liveness, Names, names
+from interpreter.ruleset.liveness import SHEET, Liveness, Names, names
+from interpreter.ruleset.liveness import writes as written_by
 from interpreter.ruleset.specs import Loop, Step
 
 
@@ -72,7 +73,12 @@ def write_loop(w: Writer, step: Step[Loop]) -> None:
     w.jump(head)
 
     w.enter(head)
-    w.mark_loop(head, body)
+    endless = spec.times is None and spec.max is None and not spec.counter  # its passes counted by nothing it reports
+    if endless:
+        changed = written_by(spec.steps, w.ruleset.procedures, w.ruleset.tables, w.ruleset.kinds) - {SHEET, "outcome"}
+        w.mark_loop(head, body, (done, changed))
+    else:
+        w.mark_loop(head, body)
     count = w.temp()
     w.emit(f"{count} = {w.get(done)}")
     for word in ("times", "max"):

@@ -58,7 +58,8 @@ def _with_effects(c: CompileContext, r: RollInto, text: object, spec: Spec, at: 
                                   "narrow the effect's reaches to rolls of one dice term"))
         return r
     variants = []
-    for changed in roll_variants(r.expr.text, reaching, spec.get("better", "high"), one_term):
+    better = spec.get("better", "high")
+    for changed in roll_variants(r.expr.text, reaching, better, one_term):
         expr = c.dice_expr(changed, at, scope)
         if expr is None:
             return r
@@ -66,7 +67,16 @@ def _with_effects(c: CompileContext, r: RollInto, text: object, spec: Spec, at: 
     flags = tuple(c.formula(e.switch_in(raw), at, scope.formulas) for e in reaching)
     if any(f is None for f in flags):
         return r
-    return replace(r, effects=reaching, switches=flags, variants=tuple(variants))
+    rolled = _rolled(one_term, r.expr.text)
+    return replace(r, effects=reaching, switches=flags, variants=tuple(variants),
+                   changes=tuple(e.change(rolled, better) for e in reaching))
+
+
+def _rolled(one_term: str | None, text: str) -> str:
+    """What a roll rolls, in the words of an advantage die (`two d20`): its one die, or its expression."""
+    if one_term is not None and one_term.startswith("1d") and one_term[2:].isdigit():
+        return one_term[1:]
+    return f"rolls of {one_term or text}"
 
 
 def _pool_reads(c: CompileContext, spec: Spec, path: P, expr: DiceExpr | None,
@@ -158,7 +168,7 @@ def write_effects(w: Writer, r: RollInto) -> None:
         pick = t
     for i, effect in enumerate(r.effects):
         why = effect.why()
-        note = NoteRecord(f"effect {effect.name} ({why}): {effect.change()} on {r.name}"
+        note = NoteRecord(f"effect {effect.name} ({why}): {r.changes[i]} on {r.name}"
                           + (f": {effect.summary}" if effect.summary else ""))
         w.trace_when(f"({bool(value >> i & 1)})" if known else f"{pick} & {1 << i}", note)
 

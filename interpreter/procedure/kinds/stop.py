@@ -51,5 +51,5 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
 
 KIND = StepKind(
     keys=("stop",), specs=(Stop,), compile=compile_stop, reads=reads, writes=writes, draws=False, jumps=False,
-    goes_on=False, write=write_stop, describe=describe, sample=sample
+    goes_on=False, write=write_stop, describe=describe, sample=sample, sets_outcome=True
 )

@@ -169,5 +169,5 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
 KIND = StepKind(
     keys=("table",), specs=(TableLookup,), compile=compile_table_step, reads=reads, writes=writes, draws=True,
     jumps=False, goes_on=True, write=write_table, describe=describe, sample=sample,
-    helpers={"_table_miss": table_miss, "_landed": landed}, refers={"table": "table"},
+    helpers={"_table_miss": table_miss, "_landed": landed}, refers={"table": "table"}, sets_outcome=True
 )
