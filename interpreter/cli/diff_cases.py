@@ -196,10 +196,11 @@ def probes(before: Data, after: Data, found: list[Change], touched: list[str],
     from interpreter.cli.diff_probes import changed_texts, effect_cases, flag_cases, hot_words, unique
 
     out = []
-    for rs in (house, base):  # an effect the house removed is turned on in the base
+    for rs, data in ((house, after), (base, before)):  # an effect the house removed is turned on in the base
         if name in rs.procedures:
+            spec = (data.get("procedures") or {}).get(name)
             out += [case for e in touched if e in rs.effects and e in rs.procedures[name].effects
-                    for case in effect_cases(rs, rs.procedures[name], rs.effects[e], sample)]
+                    for case in effect_cases(rs, rs.procedures[name], spec, rs.effects[e], sample)]
     if name in base.procedures and name in house.procedures:
         proc = house.procedures[name]
         spec = (after.get("procedures") or {}).get(name)

@@ -80,9 +80,16 @@ def param_value(param: Param, key: int) -> str | None:
     return str(key)
 
 
-def effect_cases(house: CompiledRuleset, proc: CompiledProcedure, effect: Effect, sample: Mapping[str, object]
-                 ) -> list[Args]:
-    """The sample with the effect's flag on; with a trait selector, also each number parameter on such a trait."""
+def _declared(spec: object) -> bool:
+    """Whether a procedure (as written) has a number parameter that always is one trait (`trait: PER`)."""
+    params = spec.get("params") if isinstance(spec, Mapping) else None
+    return isinstance(params, Mapping) and any(isinstance(p, Mapping) and "trait" in p for p in params.values())
+
+
+def effect_cases(house: CompiledRuleset, proc: CompiledProcedure, spec: object, effect: Effect,
+                 sample: Mapping[str, object]) -> list[Args]:
+    """The sample with the effect's flag on; with a trait selector, also run on such a trait (its first number
+    parameter given the trait's name), unless a parameter always is one trait."""
     takes = {p.name: p for p in proc.params}
     if effect.param is None or effect.param not in takes:
         return []
@@ -91,7 +98,7 @@ def effect_cases(house: CompiledRuleset, proc: CompiledProcedure, effect: Effect
     traits = [t.name for t in house.traits.values()  # (an effect may name a trait by its label)
               if t.name in (effect.traits or ()) or t.label in (effect.traits or ()) or t.group in (effect.groups or ())]
     named = [p.name for p in proc.params if p.type in ("int", "trait")][:1]  # the trait a procedure is run on
-    if traits and named:
+    if traits and named and not _declared(spec):
         out.append({**on, named[0]: traits[0]})
     return out
 

@@ -82,7 +82,9 @@ def compare(base: CompiledRuleset, house: CompiledRuleset, name: str, args: Mapp
         proc = find_procedure(rs, name)
         # a parameter only the other side takes (an overlay's effect flag, say) is left out here
         mine = {k: v for k, v in args.items() if k in takes[i] or k not in takes[1 - i]}
-        sides.append(odds(rs, name, mine, sheet if sheet is not None and proc.sheet != "none" else None))
+        # a procedure that works on no sheet still reads a trait a parameter names (`actor=PER`) off it
+        reads = proc.sheet != "none" or any(str(v) in rs.traits for v in mine.values())
+        sides.append(odds(rs, name, mine, sheet if sheet is not None and reads else None))
     before, after = sides
     if before is None and after is None:
         find_procedure(house, name)  # raises: neither has it
