@@ -20,6 +20,7 @@ from interpreter.load import cache
 from interpreter.load.document import Document, Path
 from interpreter.load.find import Found, find, not_a_ruleset, ruleset_shaped
 from interpreter.load.shape import ruleset_shape
+from interpreter.load.shipped import shipped_document
 from interpreter.load.yaml import load_text, read_bytes
 from interpreter.record import field, record
 
@@ -31,9 +32,11 @@ class Loaded:
     """A ruleset document that passed the schema, and what it was made from.
 
     ``files`` are the files read (the overlay first, its base last) and ``digests`` the
-    SHA-256s of their bytes; ``trusted`` says every document came from the parse cache
-    (and passed the shape check all the same).  For an overlay, ``extends`` is the id of the
-    ruleset it extends and ``changes`` what it changed there, as (JSON path, what).
+    SHA-256s of their bytes; ``trusted`` says every document came from the parse cache or the
+    records shipped with the bundled rulesets (and passed the shape check all the same), and
+    ``shipped`` that every one came from those records (``load/shipped.py``).  For an
+    overlay, ``extends`` is the id of the ruleset it extends and ``changes`` what it changed
+    there, as (JSON path, what).
     """
 
     doc: Document
@@ -42,6 +45,7 @@ class Loaded:
     files: tuple[str, ...] = ()
     extends: str | None = None
     changes: tuple[tuple[str, str], ...] = field(default=())
+    shipped: bool = False
 
 
 def in_file_order(problems: list[RulesError], doc: Document) -> list[RulesError]:
@@ -77,6 +81,7 @@ class _File:
     doc: Document
     stored: bool  # the document came from the cache
     size: int
+    shipped: bool = False  # it came from the record shipped beside a bundled ruleset
 
 
 def _read(path: str, shown: str, where: str | None, trust_cache: bool, used: list[bool],
@@ -88,6 +93,10 @@ def _read(path: str, shown: str, where: str | None, trust_cache: bool, used: lis
     data = read_bytes(path, shown)
     digest = cache.sha256(data)
     if where is not None and trust_cache:
+        doc = shipped_document(path, digest, shown, source)
+        if doc is not None:
+            used.append(True)
+            return _File(path, digest, doc, True, len(data), True)
         doc = cache.read_document(where, cache.document_key(digest), shown, source)
         used.append(doc is not None)
         if doc is not None:
@@ -219,4 +228,4 @@ def _load(found: Found, where: str | None, trust_cache: bool, used: list[bool], 
             if not file.stored and file.digest:
                 cache.write_document(where, cache.document_key(file.digest), file.doc)
     stored = all(f.stored for f in files)
-    return Loaded(doc, digests, stored, paths, extends, changed)
+    return Loaded(doc, digests, stored, paths, extends, changed, all(f.shipped for f in files))
