@@ -106,3 +106,16 @@ def test_a_bundled_ruleset_read_from_its_record_runs_as_the_parsed_one(tmp_path,
     real = odds(compile_ref("nwod", trust_cache=False), "action", {"pool": 5})
     forget_compiled()
     assert fast.outcomes == real.outcomes and fast.outcomes
+
+
+def test_a_record_made_with_another_schema_is_checked_against_this_one(bundled_copy):
+    record = bundled_copy.parent / f"lockwood{shipped.SUFFIX}"
+    body = json.loads(record.read_text(encoding="utf-8"))
+    body["schema"] = "0" * 64
+    record.write_text(json.dumps(body), encoding="utf-8")
+    loaded = load_checked(str(bundled_copy), "lockwood.yaml")
+    assert loaded.trusted and not loaded.shipped  # read from the record, checked as a cached document is
+    body["data"]["constants"] = "not a mapping"  # (what the schema in use refuses)
+    record.write_text(json.dumps(body), encoding="utf-8")
+    loaded = load_checked(str(bundled_copy), "lockwood.yaml")
+    assert not loaded.trusted and loaded.doc.data["constants"]["critwin"] == 20  # the file, parsed

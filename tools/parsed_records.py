@@ -15,14 +15,16 @@ sys.path.insert(0, str(ROOT))
 
 from interpreter.load.bundled import bundled_ids
 from interpreter.load.cache import sha256
+from interpreter.load.checked import check_schema
 from interpreter.load.shipped import SUFFIX, body
 from interpreter.load.yaml import load_text
 
 
 def text(ruleset_id: str) -> str:
-    """The record of a bundled ruleset, as it is shipped."""
+    """The record of a bundled ruleset, as it is shipped; raise Invalid when the ruleset fails the schema."""
     data = (ROOT / "rulesets" / f"{ruleset_id}.yaml").read_bytes()
     doc = load_text(data, f"{ruleset_id}.yaml")
+    check_schema(doc)  # (a record says its document passed the schema in use)
     return json.dumps(body(sha256(data), doc.data, doc.positions), separators=(",", ":"), ensure_ascii=False) + "\n"
 
 
