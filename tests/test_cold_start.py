@@ -27,7 +27,7 @@ NOT_FOR_A_RUN = (
 
 # Modules a run that rolls dice does not need (exact odds), and one that odds do not (rolling).
 ONLY_FOR_ODDS = ("interpreter.dice.odds", "interpreter.dice.saturate", "interpreter.dice.distribution",
-                 "interpreter.cli.odds_text")
+                 "interpreter.cli.odds_text", "interpreter.procedure.odds", "interpreter.procedure.exact", "fractions")
 ONLY_FOR_ROLLING = ("random", "interpreter.procedure.run", "interpreter.procedure.run_context")
 
 PROBE = """
@@ -68,6 +68,7 @@ def test_a_run_or_odds_on_a_cached_ruleset_imports_only_what_it_uses(tmp_path, a
     for modules in (loaded_first, loaded):  # (a bundled ruleset's first start reads the record shipped with it)
         assert sorted(m for m in NOT_FOR_A_RUN if m in modules) == []
         assert sorted(m for m in other_command if m in modules) == []
+        assert "interpreter.load.shape" not in modules  # (its shipped record passed this very schema)
 
 
 def test_a_ruleset_the_cache_does_not_know_is_parsed_once_then_read_back(tmp_path):

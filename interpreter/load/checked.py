@@ -21,7 +21,6 @@ from interpreter.hints import sorted_unique
 from interpreter.load import cache
 from interpreter.load.document import Document, Path
 from interpreter.load.find import Found, find, not_a_ruleset, ruleset_shaped
-from interpreter.load.shape import ruleset_shape
 from interpreter.load.shipped import shipped_document
 from interpreter.load.yaml import load_text, read_bytes
 from interpreter.record import field, record
@@ -68,6 +67,8 @@ def check_schema(doc: Document) -> None:
     The shape check answers first, in milliseconds; only a document that fails it is checked
     by jsonschema (imported then), which says what is wrong and where.
     """
+    from interpreter.load.shape import ruleset_shape  # (a bundled ruleset's shipped document needs no check)
+
     if ruleset_shape()(doc.data):
         return
     from interpreter.load import schema
