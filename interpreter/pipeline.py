@@ -95,7 +95,8 @@ def _load_and_compile(found: Found, trust_cache: bool) -> tuple[CompiledRuleset,
     """
     loaded = load_checked(found, trust_cache=trust_cache)
     where = cache.folder()
-    compiled = cache.compiled_key(loaded.digests) if where is not None else ""
+    # (a shipped ruleset needs no marker: its key, which reads the installed versions, is not made)
+    compiled = cache.compiled_key(loaded.digests) if where is not None and not loaded.shipped else ""
     try:
         if loaded.trusted and where is not None and (loaded.shipped or cache.is_checked(where, compiled)):
             return _compile(loaded, lambda: _load_and_compile(found, False)[0]), loaded
