@@ -48,8 +48,8 @@ def bundled_copy(tmp_path, monkeypatch):
     """A bundled folder of one's own holding lockwood and its record, and an empty parse cache."""
     folder = tmp_path / "bundled"
     folder.mkdir()
-    for name in ("lockwood.yaml", f"lockwood{shipped.SUFFIX}"):
-        shutil.copyfile(rulesets_dir() / name, folder / name)
+    shutil.copyfile(rulesets_dir() / "lockwood.yaml", folder / "lockwood.yaml")
+    (folder / f"lockwood{shipped.SUFFIX}").write_text(tool().text("lockwood"), encoding="utf-8")  # (made afresh)
     monkeypatch.setattr(shipped, "_bundled_folder", lambda: str(folder))
     monkeypatch.setenv("RULESMITH_CACHE_DIR", str(tmp_path / "cache"))
     monkeypatch.delenv("RULESMITH_CACHE", raising=False)
