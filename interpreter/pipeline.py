@@ -109,15 +109,17 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
 def _load_and_compile(found: Found, trust_cache: bool) -> tuple[CompiledRuleset, Loaded]:
     """The compiled ruleset, and what it was loaded from.
 
-    When the cache says these exact bytes passed the schema and compiled before, the
-    procedures and tables are compiled when first used (see ``ruleset/lazy.py``); one that
-    then fails to compile has the whole ruleset checked and compiled again for real.
+    When the cache says these exact bytes passed the schema and compiled before (or they are
+    a bundled ruleset's, read from the records shipped with it), the procedures and tables are
+    compiled when first used (see ``ruleset/lazy.py``); one that then fails to compile has the
+    whole ruleset checked and compiled again for real.
     """
     loaded = load_checked(found, trust_cache=trust_cache)
     where = cache.folder()
-    compiled = cache.compiled_key(loaded.digests) if where is not None else ""
+    # (a shipped ruleset needs no marker: its key, which reads the installed versions, is not made)
+    compiled = cache.compiled_key(loaded.digests) if where is not None and not loaded.shipped else ""
     try:
-        if loaded.trusted and where is not None and cache.is_checked(where, compiled):
+        if loaded.trusted and where is not None and (loaded.shipped or cache.is_checked(where, compiled)):
             return _compile(loaded, lambda: _load_and_compile(found, False)[0]), loaded
         ruleset = _compile(loaded)
         if where is not None:

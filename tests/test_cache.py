@@ -13,6 +13,7 @@ from interpreter import pipeline
 from interpreter.errors import Invalid
 from interpreter.load import cache, checked
 from interpreter.load import schema as schema_check
+from interpreter.load import shape as shape_check
 from interpreter.load.bundled import rulesets_dir
 from interpreter.load.yaml import load_file, load_text
 
@@ -24,7 +25,7 @@ SMALL = ("ruleset: demo\ntitle: Demo\nprocedures:\n  check:\n    outcomes: {done
 def calls(monkeypatch):
     """Counts of the YAML parses and schema checks (the shape check, and jsonschema's) made, by spying on them."""
     counted = {"parsed": 0, "checked": 0, "explained": 0}
-    parse, shape, explain = checked.load_text, checked.ruleset_shape(), schema_check.iter_errors
+    parse, shape, explain = checked.load_text, shape_check.ruleset_shape(), schema_check.iter_errors
 
     def parse_spy(*args, **kwargs):
         counted["parsed"] += 1
@@ -39,7 +40,7 @@ def calls(monkeypatch):
         return explain(*args, **kwargs)
 
     monkeypatch.setattr(checked, "load_text", parse_spy)
-    monkeypatch.setattr(checked, "ruleset_shape", lambda: shape_spy)
+    monkeypatch.setattr(shape_check, "ruleset_shape", lambda: shape_spy)
     monkeypatch.setattr(schema_check, "iter_errors", explain_spy)
     return counted
 

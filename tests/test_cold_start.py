@@ -27,7 +27,7 @@ NOT_FOR_A_RUN = (
 
 # Modules a run that rolls dice does not need (exact odds), and one that odds do not (rolling).
 ONLY_FOR_ODDS = ("interpreter.dice.odds", "interpreter.dice.saturate", "interpreter.dice.distribution",
-                 "interpreter.cli.odds_text")
+                 "interpreter.cli.odds_text", "interpreter.procedure.odds", "interpreter.procedure.exact", "fractions")
 ONLY_FOR_ROLLING = ("random", "interpreter.procedure.run", "interpreter.procedure.run_context")
 
 PROBE = """
@@ -64,10 +64,24 @@ def test_a_run_or_odds_on_a_cached_ruleset_imports_only_what_it_uses(tmp_path, a
     first, loaded_first = modules_after(tmp_path, *argv)
     again, loaded = modules_after(tmp_path, *argv)
     assert again == first and again  # the same output, from the cache
+    other_command = ONLY_FOR_ODDS if argv[0] == "run" else ONLY_FOR_ROLLING
+    for modules in (loaded_first, loaded):  # (a bundled ruleset's first start reads the record shipped with it)
+        assert sorted(m for m in NOT_FOR_A_RUN if m in modules) == []
+        assert sorted(m for m in other_command if m in modules) == []
+        assert "interpreter.load.shape" not in modules  # (its shipped record passed this very schema)
+
+
+def test_a_ruleset_the_cache_does_not_know_is_parsed_once_then_read_back(tmp_path):
+    from interpreter.load.bundled import rulesets_dir
+
+    copy = tmp_path / "mine.yaml"
+    copy.write_bytes((rulesets_dir() / "lockwood.yaml").read_bytes())
+    argv = ("run", str(copy), "check", "stat=12", "dc=15", "--seed", "1")
+    first, loaded_first = modules_after(tmp_path, *argv)
+    again, loaded = modules_after(tmp_path, *argv)
+    assert again == first and "check" in again
     assert "ruamel.yaml" in loaded_first  # the first start parsed the file (the probe sees imports)
     assert sorted(m for m in NOT_FOR_A_RUN if m in loaded) == []
-    other_command = ONLY_FOR_ODDS if argv[0] == "run" else ONLY_FOR_ROLLING
-    assert sorted(m for m in other_command if m in loaded) == []
 
 
 def test_help_lists_every_command_without_loading_them_or_compiling_a_ruleset(tmp_path):

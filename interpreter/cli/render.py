@@ -6,14 +6,12 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from interpreter.cli import output
-from interpreter.cli.cumulative import columns
-from interpreter.cli.summary import summary_json
 from interpreter.dice import expr as dice
-from interpreter.procedure.odds import ExactOdds
 from interpreter.procedure.records import NoteRecord, RollRecord
 from interpreter.words import Json, value_text
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # (a run prints no odds: the exact machinery and fractions are not imported for it)
+    from interpreter.procedure.odds import ExactOdds
     from interpreter.procedure.run import RunResult
     from interpreter.procedure.sampler import SampleCounts
 
@@ -87,6 +85,8 @@ def _means(dist: Mapping[Any, Any]) -> tuple[float | None, str | None]:
 def _cumulative(out: dict[str, Json], dist: Mapping[Any, Any], exact: bool, best_first: bool,
                 sides: tuple[str, ...]) -> None:
     """Add the asked cumulative columns (`at_least`, `at_most`, and `exact_...` when exact) beside a distribution."""
+    from interpreter.cli.cumulative import columns
+
     up, down = columns(dist, best_first)
     for side in sides:
         column = up if side == "at_least" else down
@@ -102,6 +102,8 @@ def _distribution(dist: Mapping[Any, Any], exact: bool, sides: tuple[str, ...] =
         out["exact"] = {value_text(v): _fraction(p) for v, p in dist.items()}
         out["exact_mean"] = exact_mean
     _cumulative(out, dist, exact, False, sides)
+    from interpreter.cli.summary import summary_json
+
     out.update(summary_json(dist.items()))  # deviation, min and max of a distribution of numbers
     return out
 

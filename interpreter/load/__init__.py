@@ -9,6 +9,7 @@
 - ``patches``: one overlay applied: RFC 7386, steps patched by name, lists added to, each moved item's origin;
 - ``checked``: a ruleset loaded and checked against the schema, through the parse cache;
 - ``cache``: the parse cache, JSON records keyed by the SHA-256 of the bytes parsed, in a folder marked as its own;
+- ``shipped``: the parsed documents shipped beside the bundled rulesets, read for the exact bytes they were made from;
 - ``shape``: the schema compiled into a fast yes-or-no check, run on every document before use;
 - ``schema``: the JSON Schema check, its errors placed and worded for a game master;
 - ``keywords``: the two schema keywords jsonschema checks our way (oneOf by a branch's key, whole-string patterns);

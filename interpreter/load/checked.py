@@ -5,7 +5,9 @@ so what was checked is always what is compiled.  A file with ``extends:`` is an 
 its base is found (an id, or a path inside the folder of the file that names it), loaded the
 same way, and the overlay applied to it as a JSON Merge Patch (see
 :mod:`interpreter.load.overlay`).  The documents come from the cache when their records are
-intact, and every document is checked against the schema, whether parsed or read back.
+intact, and every document is checked against the schema, whether parsed or read back, but for
+the records shipped with the bundled rulesets, made from documents that passed this very schema
+(:mod:`interpreter.load.shipped`).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from interpreter.hints import sorted_unique
 from interpreter.load import cache
 from interpreter.load.document import Document, Path
 from interpreter.load.find import Found, find, not_a_ruleset, ruleset_shaped
-from interpreter.load.shape import ruleset_shape
+from interpreter.load.shipped import shipped_document
 from interpreter.load.yaml import load_text, read_bytes
 from interpreter.record import field, record
 
@@ -31,9 +33,12 @@ class Loaded:
     """A ruleset document that passed the schema, and what it was made from.
 
     ``files`` are the files read (the overlay first, its base last) and ``digests`` the
-    SHA-256s of their bytes; ``trusted`` says every document came from the parse cache
-    (and passed the shape check all the same).  For an overlay, ``extends`` is the id of the
-    ruleset it extends and ``changes`` what it changed there, as (JSON path, what).
+    SHA-256s of their bytes; ``trusted`` says every document came from the parse cache or the
+    records shipped with the bundled rulesets (and passed the shape check all the same, unless
+    ``shipped``: every one came from those records, made with the schema in use, and such a
+    document is not checked again: ``load/shipped.py``).  For an
+    overlay, ``extends`` is the id of the ruleset it extends and ``changes`` what it changed
+    there, as (JSON path, what).
     """
 
     doc: Document
@@ -42,6 +47,7 @@ class Loaded:
     files: tuple[str, ...] = ()
     extends: str | None = None
     changes: tuple[tuple[str, str], ...] = field(default=())
+    shipped: bool = False
 
 
 def in_file_order(problems: list[RulesError], doc: Document) -> list[RulesError]:
@@ -61,6 +67,8 @@ def check_schema(doc: Document) -> None:
     The shape check answers first, in milliseconds; only a document that fails it is checked
     by jsonschema (imported then), which says what is wrong and where.
     """
+    from interpreter.load.shape import ruleset_shape  # (a bundled ruleset's shipped document needs no check)
+
     if ruleset_shape()(doc.data):
         return
     from interpreter.load import schema
@@ -77,6 +85,7 @@ class _File:
     doc: Document
     stored: bool  # the document came from the cache
     size: int
+    shipped: bool = False  # it came from the record shipped beside a bundled ruleset, made with this schema
 
 
 def _read(path: str, shown: str, where: str | None, trust_cache: bool, used: list[bool],
@@ -88,6 +97,10 @@ def _read(path: str, shown: str, where: str | None, trust_cache: bool, used: lis
     data = read_bytes(path, shown)
     digest = cache.sha256(data)
     if where is not None and trust_cache:
+        record = shipped_document(path, digest, shown, source)
+        if record is not None:
+            used.append(True)
+            return _File(path, digest, record[0], True, len(data), record[1])
         doc = cache.read_document(where, cache.document_key(digest), shown, source)
         used.append(doc is not None)
         if doc is not None:
@@ -213,10 +226,12 @@ def _load(found: Found, where: str | None, trust_cache: bool, used: list[bool], 
     doc, extends, changed = _merge(files)
     digests = tuple(f.digest for f in files)
     paths = tuple(f.path for f in files)
-    check(doc)
+    shipped = all(f.shipped for f in files)
+    if not shipped or check is not check_schema:  # (a shipped record's document passed this very schema)
+        check(doc)
     if where is not None:
         for file in files:
             if not file.stored and file.digest:
                 cache.write_document(where, cache.document_key(file.digest), file.doc)
     stored = all(f.stored for f in files)
-    return Loaded(doc, digests, stored, paths, extends, changed)
+    return Loaded(doc, digests, stored, paths, extends, changed, shipped)
