@@ -42,19 +42,21 @@ def problems(ref: str) -> list[RulesError]:
 
 
 # Rulesets compiled in this process: (file, shown name, user folders) -> (the size and time of
-# each of its files, whether they were checked for real, the ruleset).
+# each of its files, whether they were checked for real, the ruleset, the SHA-256 of each file).
 _Stats = tuple[tuple[str, int, int], ...]
-_COMPILED: dict[tuple[str, str, str, str], tuple[_Stats, bool, CompiledRuleset]] = {}
+_COMPILED: dict[tuple[str, str, str, str], tuple[_Stats, bool, CompiledRuleset, tuple[str, ...]]] = {}
 _COMPILED_MAX = 32
 
 
-# Called with every ruleset compile_ref gives and where it was found (the command line tells its warnings).
-_WATCHERS: list[Callable[[Found, CompiledRuleset], None]] = []
+# Called with every ruleset compile_ref gives, where it was found and the SHA-256 of each of its files
+# (the command line tells its warnings).
+_Watcher = Callable[[Found, CompiledRuleset, tuple[str, ...]], None]
+_WATCHERS: list[_Watcher] = []
 
 
 @contextlib.contextmanager
-def watching(watcher: Callable[[Found, CompiledRuleset], None]) -> Iterator[None]:
-    """While the block runs, call `watcher(found, ruleset)` for every ruleset compile_ref gives."""
+def watching(watcher: _Watcher) -> Iterator[None]:
+    """While the block runs, call `watcher(found, ruleset, digests)` for every ruleset compile_ref gives."""
     _WATCHERS.append(watcher)
     try:
         yield
@@ -62,9 +64,9 @@ def watching(watcher: Callable[[Found, CompiledRuleset], None]) -> Iterator[None
         _WATCHERS.remove(watcher)
 
 
-def _given(found: Found, ruleset: CompiledRuleset) -> CompiledRuleset:
+def _given(found: Found, ruleset: CompiledRuleset, digests: tuple[str, ...]) -> CompiledRuleset:
     for watcher in _WATCHERS:
-        watcher(found, ruleset)
+        watcher(found, ruleset, digests)
     return ruleset
 
 
@@ -93,7 +95,7 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
                 os.environ.get("XDG_CONFIG_HOME", ""))
     known = _COMPILED.get(memo_key)
     if known is not None and (trust_cache or known[1]) and _stats(tuple(f[0] for f in known[0])) == known[0]:
-        return _given(found, known[2])
+        return _given(found, known[2], known[3])
     try:
         ruleset, loaded = _load_and_compile(found, trust_cache)
     except Invalid as err:
@@ -102,8 +104,8 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
     if stats is not None:
         if len(_COMPILED) >= _COMPILED_MAX:
             _COMPILED.pop(next(iter(_COMPILED)))
-        _COMPILED[memo_key] = (stats, not loaded.trusted, ruleset)
-    return _given(found, ruleset)
+        _COMPILED[memo_key] = (stats, not loaded.trusted, ruleset, loaded.digests)
+    return _given(found, ruleset, loaded.digests)
 
 
 def _load_and_compile(found: Found, trust_cache: bool) -> tuple[CompiledRuleset, Loaded]:

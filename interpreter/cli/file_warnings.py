@@ -6,7 +6,7 @@ say what they seem to. Every other command that loads the file (`run`, `odds`, `
 `sheet ...`) prints the same lines on stderr, once each however often the command loads the file,
 so that a mistake is seen where its effect is. Under `--json` they stay on stderr: stdout holds the
 answer alone. The bundled rulesets are kept free of warnings by the test suite and are not checked
-again at every start.
+again at every start, nor is a file the parse cache remembers as having none.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING
 
 from interpreter.cli import output
+from interpreter.errors import RulesError
 
 if TYPE_CHECKING:
     from interpreter.load.document import Document
@@ -56,14 +57,32 @@ def warnings_of_ref(ref: str) -> list[str]:
     return warnings_of(find(ref), compile_ref(ref))
 
 
-def tell(found: Found, rs: CompiledRuleset) -> None:
-    """Print the warnings of a file this command loads, the first time it loads it."""
+def tell(found: Found, _loaded: CompiledRuleset, digests: tuple[str, ...]) -> None:
+    """Print the warnings of a file this command loads, the first time it loads it.
+
+    A file found to have none is remembered so in the parse cache (by the SHA-256 of its files), so that
+    a later start does not work them out again: that would parse YAML a cached run never needs."""
+    from interpreter.load import cache
+
     told = _TOLD.get()
     if told is None or found.origin == "bundled" or found.file in told:
         return
     told.add(found.file)  # first: telling may load the file again
-    for warning in warnings_of(found, rs):
+    where = cache.folder() if digests else None
+    key = cache.compiled_key(("no warnings", *digests))
+    if where is not None and cache.is_checked(where, key):
+        return
+    from interpreter.pipeline import compile_ref
+
+    try:  # on a ruleset checked for real: `rs` may compile its procedures as they are used, and one that
+        # fails would fail the others after it (the error is the command's to give, where it runs it)
+        warnings = warnings_of(found, compile_ref(found.file, trust_cache=False))
+    except RulesError:
+        return
+    for warning in warnings:
         output.echo(f"warning: {warning}", err=True)
+    if where is not None and not warnings:
+        cache.mark_checked(where, key)
 
 
 @contextlib.contextmanager
