@@ -268,7 +268,8 @@ def nesting_cases() -> list[Case]:
         warned = int(kind == "best_of")  # the outermost best_of sets no outcome: one warning, not one per level
         out.append(Case("nesting", ["validate", "deep.yaml"], files, exit=(0,), out="deep.yaml: valid", note=note,
                         stderr_lines=warned))
-        out.append(Case("nesting", ["run", "deep.yaml", "p"], files, exit=(0,), out="deep p: done", note=note))
+        out.append(Case("nesting", ["run", "deep.yaml", "p"], files, exit=(0,), out="deep p: done", note=note,
+                        stderr_lines=warned))  # (every command that loads a file gives its warnings)
         out.append(Case("nesting", ["validate", "bad.yaml"], {"bad.yaml": _e(nested(depth, kind, "- rol: {x: 1d6}"))},
                         note=f"{note}, the innermost step misspelt"))
     deep = {"shelf/deep.yaml": _e(nested(12))}
