@@ -155,6 +155,15 @@ def test_L14_L8_talent_odds_equal_the_enumeration_of_the_d4s(flags):
     assert kept == sum(Fraction(v) * p for v, p in got.values["roll"].items())
 
 
+def test_L2_L14_a_talent_attempt_rolls_as_many_d4_as_each_side_rolls_d20(rules, tmp_path):
+    """advantage_dice and disadvantage_dice are each their own count, for the talent's d4 as for the d20."""
+    house = str(with_constants(tmp_path, "lockwood", advantage_dice=3, disadvantage_dice=2))
+    assert run_json(rules, house, "talent", "advantage=true", "--dice", "1,2,4")["values"]["roll"] == 4
+    got = run_json(rules, house, "talent", "disadvantage=true", "--dice", "4,1")
+    assert (got["outcome"], got["values"]["roll"]) == ("backfire", 1)
+    assert odds(house, "talent", {"disadvantage": True}).outcomes["backfire"] == 1 - Fraction(3, 4) ** 2
+
+
 def test_L14_L8_the_narrow_ruling_is_one_switch(rules, tmp_path):
     """constants.talent_takes_advantage: 0 leaves a talent attempt at one d4 whatever the flags."""
     house = str(with_constants(tmp_path, "lockwood", talent_takes_advantage=0))
