@@ -93,6 +93,15 @@ def _trusting_the_working_folder(argv: list[str]) -> contextlib.AbstractContextM
     return contextlib.nullcontext() if command == "lsp" else trusting(here)
 
 
+def _claimed_ids_warned(shown: bool = True) -> None:
+    """After a command that ended well: one warning per ruleset-folder file that claimed a bundled id."""
+    find = sys.modules.get("interpreter.load.find")  # (a command that looked nothing up never imported it)
+    if find is not None:
+        for line in find.take_warnings():
+            if shown:
+                output.echo(f"warning: {line}", err=True)
+
+
 def _fail(as_json: bool, code: int, text: str, data: dict[str, Any]) -> NoReturn:
     try:
         if as_json:
@@ -155,8 +164,10 @@ class Group(ExampleGroup):
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; an output failure becomes a user-facing line, anything unexpected a bug report."""
         try:
+            _claimed_ids_warned(shown=False)  # (a command run before in this process may have left some)
             result = super().invoke(ctx)
             sys.stdout.flush()  # so that an output error is reported here, not after exit
+            _claimed_ids_warned()
             return result
         except (RulesError, RecursionError, click.ClickException, click.exceptions.Exit, click.Abort):
             raise
