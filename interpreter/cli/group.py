@@ -95,11 +95,17 @@ def _trusting_the_working_folder(argv: list[str]) -> contextlib.AbstractContextM
 
 def _claimed_ids_warned(shown: bool = True) -> None:
     """After a command that ended well: one warning per ruleset-folder file that claimed a bundled id."""
-    find = sys.modules.get("interpreter.load.find")  # (a command that looked nothing up never imported it)
-    if find is not None:
-        for line in find.take_warnings():
+    claims = sys.modules.get("interpreter.load.claims")  # (a command that looked nothing up never imported it)
+    if claims is not None:
+        for line in claims.take():
             if shown:
                 output.echo(f"warning: {line}", err=True)
+
+
+def _one_look() -> contextlib.AbstractContextManager[None]:
+    from interpreter.load.find import one_look
+
+    return one_look()
 
 
 def _fail(as_json: bool, code: int, text: str, data: dict[str, Any]) -> NoReturn:
@@ -198,7 +204,8 @@ class Group(ExampleGroup):
         gc.disable()
         argv = list(sys.argv[1:] if args is None else args)
         try:
-            with counted(), _trusting_the_working_folder(argv):  # (the files written; the folder trusted)
+            with counted(), _trusting_the_working_folder(argv), _one_look():  # (the files written; the folder
+                # trusted; the ruleset folders read once)
                 return self._main(args, prog_name, complete_var, standalone_mode, **extra)
         finally:
             if args is None:

@@ -9,7 +9,9 @@ The user's ruleset folders are the directories in ``RULESMITH_PATH`` (separated 
 bytes.  A lookup of one id parses only the files that could declare it: a file whose bytes neither
 hold the id as written nor a backslash (an escape that could spell it) declares another id, or none.
 An id claimed by two files is an error naming both; a file claiming the id of a bundled ruleset is
-passed over (the bundled one is used) with one warning naming the file (:func:`take_warnings`).
+passed over (the bundled one is used) with one warning naming the file (``load/claims.py``).
+Within :func:`one_look` (one command) each folder is listed and each file's id read once, however
+many ids are looked up.
 
 A path that a file names (an overlay's ``extends:``, a sheet's ``ruleset:``) must be relative
 and lie inside the folder of that file, inside a ruleset folder, or inside a folder trusted for
@@ -40,7 +42,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = ["Found", "bundled_name", "confined", "declares_ruleset", "find", "looks_like_path", "not_a_ruleset",
-           "ruleset_shaped", "take_warnings", "trusting", "user_folders", "user_rulesets"]
+           "one_look", "ruleset_shaped", "trusting", "user_folders", "user_rulesets"]
 
 
 
@@ -136,6 +138,17 @@ def _declared(path: str, trust_cache: bool = True, asked: str | None = None) -> 
     With ``asked``, a file not yet known whose bytes cannot declare that id (:func:`_may_declare`) is
     not parsed: (None, 0) then means only "not that id".
     """
+    look = _LOOK.get()
+    if look is not None and trust_cache and path in look.ids:
+        return look.ids[path]
+    known = _read_id(path, trust_cache, asked)
+    if look is not None and known is not None and look.ids.get(path) != known:
+        look.ids[path], look.by_id = known, None
+    return known or (None, 0)
+
+
+def _read_id(path: str, trust_cache: bool, asked: str | None) -> tuple[str | None, int] | None:
+    """:func:`_declared` from the file (or the memo of its size and time); None for bytes that cannot declare ``asked``."""
     from interpreter import limits
     from interpreter.load import cache
     from interpreter.load.yaml import read_bytes
@@ -154,7 +167,7 @@ def _declared(path: str, trust_cache: bool = True, asked: str | None = None) -> 
     except RulesetLoadError:
         return None, 0
     if asked is not None and not _may_declare(data, asked):
-        return None, 0
+        return None
     where = cache.folder()
     key = cache.id_key(cache.sha256(data)) if where is not None else ""
     known = cache.read_id(where, key) if where is not None and trust_cache else None
@@ -168,10 +181,44 @@ def _declared(path: str, trust_cache: bool = True, asked: str | None = None) -> 
     return known
 
 
-def _folder_files() -> Iterator[str]:
+class _Look:
+    """What one command saw of the ruleset folders: their files (for these folders) and the files' ids."""
+
+    def __init__(self) -> None:
+        self.folders: list[str] = []
+        self.files: list[str] = []
+        self.ids: dict[str, tuple[str | None, int]] = {}
+        self.by_id: dict[str | None, list[str]] | None = None  # (made from ids once every file's is known)
+
+
+_LOOK: ContextVar[_Look | None] = ContextVar("rulesmith_folder_look", default=None)
+
+
+@contextlib.contextmanager
+def one_look() -> Iterator[None]:
+    """Meanwhile, the ruleset folders are listed once and each file's id read once (files are taken not
+    to change meanwhile): a command that looks up a thousand ids does not read a thousand files each time."""
+    token = _LOOK.set(_Look())
+    try:
+        yield
+    finally:
+        _LOOK.reset(token)
+
+
+def _folder_files() -> list[str]:
     """The `*.yaml` files of the user's ruleset folders in search order, each real file once."""
+    look, folders = _LOOK.get(), user_folders()
+    if look is not None and look.folders == folders:
+        return look.files
+    files = list(_listed(folders))
+    if look is not None:
+        look.folders, look.files, look.ids = folders, files, {}
+    return files
+
+
+def _listed(folders: list[str]) -> Iterator[str]:
     seen: set[str] = set()
-    for folder in user_folders():
+    for folder in folders:
         try:
             files = sorted(os.path.join(folder, name) for name in os.listdir(folder)
                            if name.endswith(".yaml") and not name.startswith("."))
@@ -187,7 +234,7 @@ def _folder_files() -> Iterator[str]:
 
 def user_rulesets(trust_cache: bool = True) -> dict[str, list[str]]:
     """Every ruleset id in the user's folders and the files that declare it, in search order; a file
-    claiming a bundled id is left out, with a warning (:func:`take_warnings`)."""
+    claiming a bundled id is left out, with a warning (``load/claims.py``)."""
     found: dict[str, list[str]] = {}
     bundled = set(bundled_ids())
     for path in _folder_files():
@@ -201,35 +248,24 @@ def user_rulesets(trust_cache: bool = True) -> dict[str, list[str]]:
 
 def _declaring(ruleset_id: str, trust_cache: bool) -> list[str]:
     """The files of the user's folders that declare an id, in search order; only those that could are parsed."""
-    return [path for path in _folder_files() if _declared(path, trust_cache, ruleset_id)[0] == ruleset_id]
-
-
-# Warnings of files that claim a bundled id, not yet taken (the command line shows them when a command
-# ends well), and the files warned of since: one warning per file until taken, at most _WARNINGS_KEPT kept.
-_WARNINGS: list[str] = []
-_WARNED: set[str] = set()
-_WARNINGS_KEPT = 100
+    files, look = _folder_files(), _LOOK.get()
+    if look is not None and trust_cache and len(look.ids) == len(files):  # every file's id is known: an index
+        if look.by_id is None:
+            look.by_id = {}
+            for path in files:
+                look.by_id.setdefault(look.ids[path][0], []).append(path)
+        return look.by_id.get(ruleset_id, [])
+    return [path for path in files if _declared(path, trust_cache, ruleset_id)[0] == ruleset_id]
 
 
 def _claims_bundled(ruleset_id: str, path: str) -> None:
-    from interpreter import limits
+    from interpreter.load import claims
 
-    if path in _WARNED or len(_WARNED) >= limits.MAX_DECLARED_FILES:
-        return
-    _WARNED.add(path)
-    if len(_WARNINGS) < _WARNINGS_KEPT:
+    if claims.unwarned(path):
         where = _id_location(path)
-        _WARNINGS.append(f"{where.file}:{where.line}:{where.col}: $.ruleset: this file declares the id "
-                         f"'{ruleset_id}' of a bundled ruleset, which is used in its place; give the file "
-                         "an id of its own")
-
-
-def take_warnings() -> list[str]:
-    """The warnings of files that claim a bundled id found since last asked (each file once)."""
-    taken = _WARNINGS[:]
-    _WARNINGS.clear()
-    _WARNED.clear()
-    return taken
+        claims.warn(path, f"{where.file}:{where.line}:{where.col}: $.ruleset: this file declares the id "
+                          f"'{ruleset_id}' of a bundled ruleset, which is used in its place; give the file "
+                          "an id of its own")
 
 
 def _collision(ruleset_id: str, paths: list[str]) -> RulesetLoadError:

@@ -18,6 +18,10 @@ def _large(i: int, claim: str = "") -> Callable[[], bytes]:
     return lambda: (head + "t" * (685_000 - len(head) - 3) + '"}\n').encode()
 
 
+def _shelf(count: int) -> dict[str, bytes]:
+    return {f"shelf/r{i}.yaml": f"ruleset: r{i}\ntitle: R{i}\nprocedures: {{}}\n".encode() for i in range(count)}
+
+
 def folder_cases() -> list[Case]:
     shelf = {"RULESMITH_PATH": "{dir}/shelf"}
     large = {f"shelf/big{i}.yaml": _large(i) for i in range(10)}
@@ -31,6 +35,10 @@ def folder_cases() -> list[Case]:
         Case("folders", ["run", "nwod", "action", "pool=3", "--seed", "1"], spoofed, exit=(0,), env=shelf,
              own_cache=True, out="nwod action:", stderr_lines=1,
              note="a 685 KB file claiming a bundled id among ten: one warning, the bundled one runs"),
+        Case("folders", ["list"], _shelf(1000), exit=(0,), env=shelf, own_cache=True, warm=[["list"]], cpu=4.0,
+             out="r999", note="1,000 rulesets listed: each compiled, the folder read once (it was read once per id)"),
+        Case("folders", ["run", "r500", "nothing"], _shelf(1000), env=shelf, own_cache=True, warm=[["list"]],
+             names_file=False, note="1,000 rulesets in the folder, a command after the first"),
     ]
 
 
