@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hostile.case import Case
+from hostile.round_four import _constants, _effects
 
 
 def _large(i: int, claim: str = "") -> Callable[[], bytes]:
@@ -42,6 +43,25 @@ def folder_cases() -> list[Case]:
     ]
 
 
+def _unknown_keys(count: int) -> Callable[[], bytes]:
+    def make() -> bytes:
+        keys = "".join(f"k{i}: 1\n" for i in range(count))
+        return ("ruleset: keys\ntitle: K\nprocedures: {}\n" + keys).encode()
+    return make
+
+
+def corner_cases() -> list[Case]:
+    """Sections ten times the size that took seconds: their time is their parse, their report at most 101 lines."""
+    return [
+        Case("corners", ["validate", "keys.yaml"], {"keys.yaml": _unknown_keys(60_000)}, cpu=8.0,
+             note="60,000 unknown top-level keys: 100 reported and one line for the rest; its time is one parse of 589 KB"),
+        Case("corners", ["validate", "constants.yaml"], {"constants.yaml": _constants(49_000, False)}, cpu=8.0,
+             note="49,000 constants, one invalid: its normal time is one parse of 760 KB"),
+        Case("corners", ["validate", "effects.yaml"], {"effects.yaml": _effects(12_000)}, cpu=10.0,
+             note="12,000 effects turning on one flag: its normal time is one parse of 745 KB"),
+    ]
+
+
 def cases() -> list[Case]:
     """Every case of the fifth round."""
-    return [*folder_cases()]
+    return [*folder_cases(), *corner_cases()]
