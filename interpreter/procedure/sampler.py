@@ -100,14 +100,15 @@ def sample(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], time
     count = _events(ruleset, proc, args)
     events = dict.fromkeys((name for name, _ in proc.events), 0)
     done = 0  # the work of the runs so far: steps taken and dice rolled (limits.MAX_SAMPLE_WORK)
-    with budget.command_budget(f"a sample of {times} runs (by the hundred)", "ask for fewer runs"):  # (and limits.MAX_COMMAND_SECONDS)
+    piece = max(_FORESEEN, times // 100)
+    with budget.command_budget(f"a sample of {times} runs (in hundredths)", "ask for fewer runs"):  # (and limits.MAX_COMMAND_SECONDS)
         for i in range(times):
             got = run(rng)
             done += work()
             if i + 1 == _FORESEEN or done > limits.MAX_SAMPLE_WORK:
                 _refuse_beyond(done, i + 1, times, proc.where)
-            if (i + 1) % _FORESEEN == 0:  # (a piece of work is a hundred runs)
-                budget.foresee((i + 1) // _FORESEEN, -(-times // _FORESEEN))
+            if (i + 1) % piece == 0:  # (a piece of work is a hundredth of the runs, at least a hundred)
+                budget.foresee((i + 1) // piece, -(-times // piece))
             _count(got, outcomes, values, count, events)
     return SampleCounts(ruleset.id, proc.name, times, seed, outcomes,
                    {v: dict(sorted(c.items(), key=_order)) for v, c in zip(proc.values, values, strict=True)}, events)
