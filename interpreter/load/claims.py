@@ -6,6 +6,11 @@ language server) keeps at most ``KEPT``, and warns of each file once.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from interpreter.errors import Location
+
 __all__ = ["KEPT", "take", "unwarned", "warn"]
 
 KEPT = 100
@@ -18,11 +23,13 @@ def unwarned(path: str) -> bool:
     return path not in _WARNED and len(_WARNED) < KEPT
 
 
-def warn(path: str, text: str) -> None:
-    """Keep a warning of a file until taken."""
+def warn(path: str, where: Location, ruleset_id: str) -> None:
+    """Keep the warning of a file (declaring the bundled id at ``where``) until taken."""
     if unwarned(path):
         _WARNED.add(path)
-        _WARNINGS.append(text)
+        _WARNINGS.append(f"{where.file}:{where.line}:{where.col}: $.ruleset: this file declares the id "
+                         f"'{ruleset_id}' of a bundled ruleset, which is used in its place; give the file "
+                         "an id of its own")
 
 
 def take() -> list[str]:

@@ -259,13 +259,8 @@ def _declaring(ruleset_id: str, trust_cache: bool) -> list[str]:
 
 
 def _claims_bundled(ruleset_id: str, path: str) -> None:
-    from interpreter.load import claims
-
-    if claims.unwarned(path):
-        where = _id_location(path)
-        claims.warn(path, f"{where.file}:{where.line}:{where.col}: $.ruleset: this file declares the id "
-                          f"'{ruleset_id}' of a bundled ruleset, which is used in its place; give the file "
-                          "an id of its own")
+    from interpreter.load.claims import warn  # (one warning per file: claims.py)
+    warn(path, _id_location(path), ruleset_id)
 
 
 def _collision(ruleset_id: str, paths: list[str]) -> RulesetLoadError:
