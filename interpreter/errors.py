@@ -128,6 +128,19 @@ class Invalid(RulesError):
         return [str(p) for p in self.problems] or [self.message]
 
 
+def reported(problems: list[RulesError]) -> list[RulesError]:
+    """The problems a command line shows: the first ``limits.MAX_REPORTED_PROBLEMS``, then one problem (at the
+    next one's place) saying how many more there are, so that 60,000 mistakes are not 60,000 lines."""
+    from interpreter import limits
+
+    cap = limits.MAX_REPORTED_PROBLEMS
+    if len(problems) <= cap:
+        return problems
+    more = len(problems) - cap
+    return [*problems[:cap], RulesError(f"... and {more} more problem{'s' if more > 1 else ''}, not shown",
+                                        problems[cap].where, "fix these first, then check again")]
+
+
 class Refused(RulesError):
     """A procedure refused to act on a sheet (not enough experience, a condition forbids it)."""
 

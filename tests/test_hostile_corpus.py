@@ -12,7 +12,8 @@ broken by mutation) and ``hostile/round_two.py`` (the parse cache, files named b
 folders, names, nesting, creation rules, tracks, writes and completion) and ``hostile/round_three.py``
 (valid rulesets made costly to compile and run: long formulas, large files, deep nesting, 64-bit
 margins) and ``hostile/round_four.py`` (distributions of millions of values, odds printed and charted,
-whole commands: sweeps, diffs and validations beyond their budget).  How a case runs and what it
+whole commands: sweeps, diffs and validations beyond their budget) and ``hostile/round_five.py``
+(ruleset folders never read before, ids claimed from bundled rulesets, sections ten times larger).  How a case runs and what it
 must end in: ``hostile/case.py``.
 """
 
@@ -22,10 +23,11 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
-from hostile import round_four, round_one, round_three, round_two
+from hostile import round_five, round_four, round_one, round_three, round_two
 from hostile.case import Case, environment, launch, run_case
 
-CASES: list[Case] = [*round_one.cases(), *round_two.cases(), *round_three.cases(), *round_four.cases()]
+CASES: list[Case] = [*round_one.cases(), *round_two.cases(), *round_three.cases(), *round_four.cases(),
+                     *round_five.cases()]
 KINDS = ("yaml", "formula", "dice", "arguments", "sheets", "command line")
 
 

@@ -231,11 +231,20 @@ def test_an_id_claimed_twice_is_an_error_naming_both_files(rules, folders, monke
     [line] = errors(rules, "odds", "nwod-9again", "action", "pool=2")
     assert f"ruleset id 'nwod-9again' is declared by both {a} and {b}" in line
     assert line.startswith(f"{b}:2:1: $.ruleset: ")  # where the second file declares it (NINE_AGAIN's line 2)
-    b.unlink()
-    write(folder / "c.yaml", BASE.replace("ruleset: demo", "ruleset: nwod"))
-    [line] = errors(rules, "run", "nwod", "action", "pool=2")
-    assert f"ruleset id 'nwod' is declared by both nwod (bundled) and {folder / 'c.yaml'}" in line
-    assert rules("list").exit_code == 1
+
+
+def test_a_file_claiming_a_bundled_id_is_passed_over_with_one_warning(rules, folders, monkeypatch):
+    folder = folders / "mine"
+    monkeypatch.setenv("RULESMITH_PATH", str(folder))
+    claim = write(folder / "c.yaml", BASE.replace("ruleset: demo", "ruleset: nwod"))
+    ran = rules("run", "nwod", "action", "pool=2", "--seed", "1")
+    assert ran.exit_code == 0 and ran.stdout.startswith("nwod action:")  # the bundled ruleset, not the file
+    [line] = ran.stderr.splitlines()
+    assert line.startswith(f"warning: {claim}:1:1: $.ruleset: ") and "id 'nwod' of a bundled ruleset" in line
+    assert line.endswith("give the file an id of its own")
+    listed = rules("list")
+    assert listed.exit_code == 0 and "nwod" in listed.stdout and str(claim) not in listed.stdout
+    assert len(listed.stderr.splitlines()) == 1
 
 
 def test_a_sheet_of_an_overlay_through_sheet_new_check_and_run(rules, folders, monkeypatch):

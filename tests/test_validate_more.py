@@ -68,3 +68,18 @@ def test_a_schema_problem_does_not_hide_a_formula_problem(rules, tmp_path: Path)
     lines = rules("validate", str(broken)).stderr.splitlines()
     assert lines == [f"{broken}:9:18: $.procedures.check.steps[0].let.x: unknown name 'modd'; did you mean 'mod'?",
                      f"{broken}:11:5: $.procedures.check.stpes: unknown key 'stpes'; did you mean 'steps'?"]
+
+
+def test_past_the_reported_problems_one_line_counts_the_rest(rules, tmp_path, monkeypatch):
+    from interpreter import limits
+
+    monkeypatch.setattr(limits, "MAX_REPORTED_PROBLEMS", 2)
+    path = tmp_path / "keys.yaml"
+    path.write_text("ruleset: keys\ntitle: K\nprocedures: {}\n" + "".join(f"k{i}: 1\n" for i in range(5)))
+    done = rules("validate", str(path))
+    lines = done.stderr.splitlines()
+    assert done.exit_code == 1 and len(lines) == 3
+    assert lines[0].startswith(f"{path}:4:1: $.k0: unknown key 'k0'")
+    assert lines[2].startswith(f"{path}:6:1: $.k2: ... and 3 more problems, not shown")
+    listed = json.loads(rules("validate", str(path), "--json").stdout)["rulesets"][0]["problems"]
+    assert len(listed) == 3 and listed[2]["message"].startswith("... and 3 more problems")

@@ -14,7 +14,7 @@ import os
 import sys
 from typing import TextIO
 
-from interpreter.errors import Invalid, Location, RulesError
+from interpreter.errors import Invalid, Location, RulesError, reported
 from interpreter.hints import printable
 
 __all__ = ["caret_lines", "error_lines", "is_terminal"]
@@ -68,7 +68,7 @@ def caret_lines(where: Location | None) -> list[str]:
 
 def error_lines(error: RulesError, *, terminal: bool) -> list[str]:
     """The lines that report an error: one per problem, each followed on a terminal by its caret."""
-    problems = error.problems if isinstance(error, Invalid) else [error]
+    problems = reported(error.problems) if isinstance(error, Invalid) else [error]
     lines: list[str] = []
     for problem in problems:
         lines.append(printable(str(problem)))  # one line, whatever the names in it hold

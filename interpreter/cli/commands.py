@@ -14,7 +14,7 @@ from interpreter.cli.arguments import parse_assignments
 from interpreter.cli.examples import examples
 from interpreter.cli.group import Group
 from interpreter.cli.help import ProcedureCommand, json_option, version_option
-from interpreter.errors import BadParameter, RulesError
+from interpreter.errors import BadParameter, RulesError, reported
 from interpreter.hints import printable, shown
 from interpreter.load.bundled import bundled_ids, schema_path
 
@@ -104,7 +104,7 @@ def _validate(rulesets: Sequence[str], as_json: bool) -> None:
     reports = []
     every = bundled_ids() + sorted(set(user_rulesets()) - set(bundled_ids()))
     for ref in rulesets or every:
-        found = problems(ref)
+        found = reported(problems(ref))
         shown = resolve(ref)[1] if not found else (found[0].where.file if found[0].where else ref)
         warnings = [] if found else warnings_of_ref(ref)
         reports.append({"ruleset": ref, "file": shown, "valid": not found,

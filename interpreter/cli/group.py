@@ -93,6 +93,21 @@ def _trusting_the_working_folder(argv: list[str]) -> contextlib.AbstractContextM
     return contextlib.nullcontext() if command == "lsp" else trusting(here)
 
 
+def _claimed_ids_warned(shown: bool = True) -> None:
+    """After a command that ended well: one warning per ruleset-folder file that claimed a bundled id."""
+    claims = sys.modules.get("interpreter.load.claims")  # (a command that looked nothing up never imported it)
+    if claims is not None:
+        for line in claims.take():
+            if shown:
+                output.echo(f"warning: {line}", err=True)
+
+
+def _one_look() -> contextlib.AbstractContextManager[None]:
+    from interpreter.load.find import one_look
+
+    return one_look()
+
+
 def _fail(as_json: bool, code: int, text: str, data: dict[str, Any]) -> NoReturn:
     try:
         if as_json:
@@ -155,8 +170,10 @@ class Group(ExampleGroup):
     def invoke(self, ctx: click.Context) -> Any:
         """Run the command; an output failure becomes a user-facing line, anything unexpected a bug report."""
         try:
+            _claimed_ids_warned(shown=False)  # (a command run before in this process may have left some)
             result = super().invoke(ctx)
             sys.stdout.flush()  # so that an output error is reported here, not after exit
+            _claimed_ids_warned()
             return result
         except (RulesError, RecursionError, click.ClickException, click.exceptions.Exit, click.Abort):
             raise
@@ -187,7 +204,8 @@ class Group(ExampleGroup):
         gc.disable()
         argv = list(sys.argv[1:] if args is None else args)
         try:
-            with counted(), _trusting_the_working_folder(argv):  # (the files written; the folder trusted)
+            with counted(), _trusting_the_working_folder(argv), _one_look():  # (the files written; the folder
+                # trusted; the ruleset folders read once)
                 return self._main(args, prog_name, complete_var, standalone_mode, **extra)
         finally:
             if args is None:

@@ -28,8 +28,10 @@ hold only what the YAML reader could have given (whole numbers within 64 bits, n
 before it is used (``load/checked.py``).  At worst a forged record is ignored, or stands for
 another valid ruleset.  Records are JSON: reading one never runs code, whatever it holds.
 
-Writing a record removes the oldest written beyond the newest ``limits.CACHE_KEEP`` of its kind,
-so that editing a ruleset many times does not fill the disk; only files whose names the cache
+Writing a record removes the oldest written beyond the newest ``limits.CACHE_KEEP`` of its kind
+(at a process's first write of the kind, then at every quarter of that number written, so that a
+command writing a thousand records does not list the folder a thousand times: a folder holds at most
+a quarter more than it keeps, per process writing), so that editing a ruleset many times does not fill the disk; only files whose names the cache
 gives its records (64 hexadecimal digits) and its own temporary files are ever removed.  The ids of
 the files in ruleset folders keep as many records as one process remembers (``limits.
 MAX_DECLARED_FILES``): a folder of a thousand rulesets is parsed once, not on every command.  A
@@ -218,9 +220,16 @@ def _write(where: str, kind: str, name: str, data: bytes) -> None:
         if not stat.S_ISDIR(os.lstat(parent).st_mode):
             return  # a link in the cache's place: whatever it leads to is not the cache's to write or prune
         _replace(os.path.join(parent, name), data)
-        _prune(parent, limits.MAX_DECLARED_FILES if kind == "ids" else limits.CACHE_KEEP)
+        keep = limits.MAX_DECLARED_FILES if kind == "ids" else limits.CACHE_KEEP
+        written = _WRITTEN.get(kind, 0)
+        _WRITTEN[kind] = written + 1
+        if written % max(1, keep // 4) == 0:  # (the first write of a process, then every quarter of keep)
+            _prune(parent, keep)
     except OSError:
         pass  # the cache is only a saving
+
+
+_WRITTEN: dict[str, int] = {}  # records of each kind this process wrote
 
 
 def _prune(parent: str, keep: int) -> None:

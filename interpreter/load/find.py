@@ -6,7 +6,12 @@ The user's ruleset folders are the directories in ``RULESMITH_PATH`` (separated 
 ``procedures:`` or ``extends:``; a sheet that strays there is not one) is known by its
 ``ruleset:`` id, read with the YAML reader's own rules from at most ``limits.MAX_FILE_BYTES``
 (a larger file, a FIFO or a device is no ruleset), and kept in the parse cache for those exact
-bytes.  An id claimed by two files, or by a file and a bundled ruleset, is an error naming both.
+bytes.  A lookup of one id parses only the files that could declare it: a file whose bytes neither
+hold the id as written nor a backslash (an escape that could spell it) declares another id, or none.
+An id claimed by two files is an error naming both; a file claiming the id of a bundled ruleset is
+passed over (the bundled one is used) with one warning naming the file (``load/claims.py``).
+Within :func:`one_look` (one command) each folder is listed and each file's id read once, however
+many ids are looked up.
 
 A path that a file names (an overlay's ``extends:``, a sheet's ``ruleset:``) must be relative
 and lie inside the folder of that file, inside a ruleset folder, or inside a folder trusted for
@@ -37,7 +42,7 @@ if TYPE_CHECKING:
     from pathlib import Path
 
 __all__ = ["Found", "bundled_name", "confined", "declares_ruleset", "find", "looks_like_path", "not_a_ruleset",
-           "ruleset_shaped", "trusting", "user_folders", "user_rulesets"]
+           "one_look", "ruleset_shaped", "trusting", "user_folders", "user_rulesets"]
 
 
 
@@ -113,12 +118,37 @@ def _parsed_id(data: bytes, path: str) -> tuple[str | None, int]:
     return value, doc.position(("ruleset",))[0]
 
 
-def _declared(path: str, trust_cache: bool = True) -> tuple[str | None, int]:
+def _may_declare(data: bytes, ruleset_id: str) -> bool:
+    """Whether a file's bytes could declare an id: they hold it as written, or a backslash (a double-quoted
+    escape could spell it); an id with a space or a quote (which a folded line could make) may be anywhere.
+
+    The YAML reader takes UTF-8 alone, and a string it reads is written in the file as it is but for
+    escapes, folded lines and doubled single quotes: bytes that pass neither test cannot declare the id.
+    """
+    if any(c.isspace() or c in "'\"" for c in ruleset_id):
+        return True
+    return ruleset_id.encode("utf-8", "surrogatepass") in data or b"\\" in data
+
+
+def _declared(path: str, trust_cache: bool = True, asked: str | None = None) -> tuple[str | None, int]:
     """The `ruleset:` id a file in a ruleset folder declares and the line it is on; (None, 0) for a file
     that is not a ruleset or cannot be read (a FIFO, a device, a file past the size limit).
 
     The id of exact bytes is kept in the parse cache, so that a file is parsed once, not on every command.
+    With ``asked``, a file not yet known whose bytes cannot declare that id (:func:`_may_declare`) is
+    not parsed: (None, 0) then means only "not that id".
     """
+    look = _LOOK.get()
+    if look is not None and trust_cache and path in look.ids:
+        return look.ids[path]
+    known = _read_id(path, trust_cache, asked)
+    if look is not None and known is not None and look.ids.get(path) != known:
+        look.ids[path], look.by_id = known, None
+    return known or (None, 0)
+
+
+def _read_id(path: str, trust_cache: bool, asked: str | None) -> tuple[str | None, int] | None:
+    """:func:`_declared` from the file (or the memo of its size and time); None for bytes that cannot declare ``asked``."""
     from interpreter import limits
     from interpreter.load import cache
     from interpreter.load.yaml import read_bytes
@@ -136,6 +166,8 @@ def _declared(path: str, trust_cache: bool = True) -> tuple[str | None, int]:
         data = read_bytes(path, path)  # (never waits on a FIFO swapped in meanwhile, never reads past the limit)
     except RulesetLoadError:
         return None, 0
+    if asked is not None and not _may_declare(data, asked):
+        return None
     where = cache.folder()
     key = cache.id_key(cache.sha256(data)) if where is not None else ""
     known = cache.read_id(where, key) if where is not None and trust_cache else None
@@ -149,11 +181,44 @@ def _declared(path: str, trust_cache: bool = True) -> tuple[str | None, int]:
     return known
 
 
-def user_rulesets(trust_cache: bool = True) -> dict[str, list[str]]:
-    """Every ruleset id in the user's folders and the files that declare it, in search order."""
-    found: dict[str, list[str]] = {}
+class _Look:
+    """What one command saw of the ruleset folders: their files (for these folders) and the files' ids."""
+
+    def __init__(self) -> None:
+        self.folders: list[str] = []
+        self.files: list[str] = []
+        self.ids: dict[str, tuple[str | None, int]] = {}
+        self.by_id: dict[str | None, list[str]] | None = None  # (made from ids once every file's is known)
+
+
+_LOOK: ContextVar[_Look | None] = ContextVar("rulesmith_folder_look", default=None)
+
+
+@contextlib.contextmanager
+def one_look() -> Iterator[None]:
+    """Meanwhile, the ruleset folders are listed once and each file's id read once (files are taken not
+    to change meanwhile): a command that looks up a thousand ids does not read a thousand files each time."""
+    token = _LOOK.set(_Look())
+    try:
+        yield
+    finally:
+        _LOOK.reset(token)
+
+
+def _folder_files() -> list[str]:
+    """The `*.yaml` files of the user's ruleset folders in search order, each real file once."""
+    look, folders = _LOOK.get(), user_folders()
+    if look is not None and look.folders == folders:
+        return look.files
+    files = list(_listed(folders))
+    if look is not None:
+        look.folders, look.files, look.ids = folders, files, {}
+    return files
+
+
+def _listed(folders: list[str]) -> Iterator[str]:
     seen: set[str] = set()
-    for folder in user_folders():
+    for folder in folders:
         try:
             files = sorted(os.path.join(folder, name) for name in os.listdir(folder)
                            if name.endswith(".yaml") and not name.startswith("."))
@@ -164,15 +229,42 @@ def user_rulesets(trust_cache: bool = True) -> dict[str, list[str]]:
             if real in seen or not os.path.isfile(path):
                 continue
             seen.add(real)
-            ruleset_id = _declared(path, trust_cache)[0]
-            if ruleset_id is not None:
-                found.setdefault(ruleset_id, []).append(path)
+            yield path
+
+
+def user_rulesets(trust_cache: bool = True) -> dict[str, list[str]]:
+    """Every ruleset id in the user's folders and the files that declare it, in search order; a file
+    claiming a bundled id is left out, with a warning (``load/claims.py``)."""
+    found: dict[str, list[str]] = {}
+    bundled = set(bundled_ids())
+    for path in _folder_files():
+        ruleset_id = _declared(path, trust_cache)[0]
+        if ruleset_id in bundled:
+            _claims_bundled(ruleset_id, path)
+        elif ruleset_id is not None:
+            found.setdefault(ruleset_id, []).append(path)
     return found
 
 
+def _declaring(ruleset_id: str, trust_cache: bool) -> list[str]:
+    """The files of the user's folders that declare an id, in search order; only those that could are parsed."""
+    files, look = _folder_files(), _LOOK.get()
+    if look is not None and trust_cache and len(look.ids) == len(files):  # every file's id is known: an index
+        if look.by_id is None:
+            look.by_id = {}
+            for path in files:
+                look.by_id.setdefault(look.ids[path][0], []).append(path)
+        return look.by_id.get(ruleset_id, [])
+    return [path for path in files if _declared(path, trust_cache, ruleset_id)[0] == ruleset_id]
+
+
+def _claims_bundled(ruleset_id: str, path: str) -> None:
+    from interpreter.load.claims import warn  # (one warning per file: claims.py)
+    warn(path, _id_location(path), ruleset_id)
+
+
 def _collision(ruleset_id: str, paths: list[str]) -> RulesetLoadError:
-    names = [bundled_name(ruleset_id)] if ruleset_id in bundled_ids() else []
-    names += [_shown(p) for p in paths]
+    names = [_shown(p) for p in paths]
     return RulesetLoadError(f"ruleset id '{ruleset_id}' is declared by both {names[0]} and {names[1]}",
                             _id_location(paths[-1]), "give one of them another id")
 
@@ -287,16 +379,18 @@ def find(ref: str, relative_to: str | os.PathLike[str] | None = None, where: Loc
     With ``trust_cache=False`` the ids of the ruleset folders are read from the files themselves.
     """
     if not looks_like_path(ref):
-        users = user_rulesets(trust_cache).get(ref, [])
-        if users and (ref in bundled_ids() or len(users) > 1) and trust_cache:
+        users = _declaring(ref, trust_cache)
+        if ref in bundled_ids():
+            for path in users:
+                _claims_bundled(ref, path)
+            return Found(os.path.join(rulesets_folder(), f"{ref}.yaml"), bundled_name(ref), "bundled", ref)
+        if len(users) > 1 and trust_cache:
             # the cache may have lied: ask the files that claim the id (those alone, not every folder again)
             users = [path for path in users if _declared(path, trust_cache=False)[0] == ref]
-        if users and (ref in bundled_ids() or len(users) > 1):
+        if len(users) > 1:
             raise _collision(ref, users)
         if users:
             return Found(users[0], _shown(users[0]), "user", ref)
-        if ref in bundled_ids():
-            return Found(os.path.join(rulesets_folder(), f"{ref}.yaml"), bundled_name(ref), "bundled", ref)
     path = ref if relative_to is None or not paths else confined(ref, relative_to, where)
     if paths and _names_a_file(path, ref, where):
         return Found(path, ref if relative_to is None else _shown(path), "path")

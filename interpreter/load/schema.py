@@ -11,6 +11,7 @@ from typing import Any, NamedTuple, Protocol
 import jsonschema
 from jsonschema.exceptions import ValidationError
 
+from interpreter import limits
 from interpreter.errors import Location, SchemaViolation
 from interpreter.hints import closest, suggest
 from interpreter.load.bundled import schema_file
@@ -219,9 +220,11 @@ def _required(error: ValidationError, path: Path) -> Iterator[_Message]:
 
 def _unknown_keys(error: ValidationError, path: Path) -> Iterator[_Message]:
     allowed = list(error.schema.get("properties", {}))
+    unknown = 0
     for key in error.instance:
         if key not in allowed:
-            close = closest(str(key), allowed)
+            unknown += 1  # (past the problems a command shows, no key is compared with the allowed ones)
+            close = closest(str(key), allowed) if unknown <= limits.MAX_REPORTED_PROBLEMS else None
             if close:
                 hint: str | None = f"did you mean '{close}'?"
             elif allowed:
@@ -279,9 +282,15 @@ _WORDED: dict[str, Callable[[ValidationError, Path], Iterator[_Message]]] = {
 }
 
 
-def _split_formula(data: object, m: _Message) -> _Message:
+_Splits = dict[object, tuple[str, set[object]]]
+
+
+def _split_formula(data: object, m: _Message, known: dict[int, tuple[object, _Splits]]) -> _Message:
     """A key that is the rest of a formula YAML split at a comma (`{focus: min(f, t)}` reads as `focus: min(f`
-    and a key `t)`), or a problem inside one: said so, at the formula, with the quoted formula as the remedy."""
+    and a key `t)`), or a problem inside one: said so, at the formula, with the quoted formula as the remedy.
+
+    ``known`` keeps each mapping's splits (by identity, the mapping kept alongside) for the next message:
+    60,000 unknown keys of one mapping look at its keys once, not 60,000 times."""
     mapping, depth = data, 0
     for depth, step in enumerate(m.path):  # a mapping on the path with a split formula in it
         if isinstance(mapping, list) and isinstance(step, int) and 0 <= step < len(mapping):
@@ -289,7 +298,9 @@ def _split_formula(data: object, m: _Message) -> _Message:
             continue
         if not isinstance(mapping, dict):
             break
-        for name, (text, pieces) in _splits(mapping).items():
+        if id(mapping) not in known:
+            known[id(mapping)] = (mapping, _splits(mapping))
+        for name, (text, pieces) in known[id(mapping)][1].items():
             if step in pieces and isinstance(name, str):
                 return _Message(m.path[:depth] + (name,), True, f"the formula of '{name}' was split at a comma: in a "
                                 "mapping written {...} YAML ends a value at each comma", f'quote the formula: {name}: "{text}"')
@@ -297,9 +308,9 @@ def _split_formula(data: object, m: _Message) -> _Message:
     return m
 
 
-def _splits(mapping: dict[object, object]) -> dict[object, tuple[str, set[object]]]:
+def _splits(mapping: dict[object, object]) -> _Splits:
     """The formulas of a mapping that YAML split at commas: name -> (the formula whole, the keys it was split into)."""
-    out: dict[object, tuple[str, set[object]]] = {}
+    out: _Splits = {}
     items = list(mapping.items())
     i = 0
     while i < len(items):
@@ -325,7 +336,8 @@ def iter_errors(doc: Placing, schema_name: str = "ruleset.schema.json") -> Itera
     is probably that key misspelt: ``stpes:`` is one mistake, reported once.
     """
     found = [m for error in _validator(schema_name).iter_errors(doc.data) for m in _messages(error, schema_name)]
-    found = [_split_formula(doc.data, m) for m in found]
+    known: dict[int, tuple[object, _Splits]] = {}
+    found = [_split_formula(doc.data, m, known) for m in found]
     misspelt = {(m.path[:-1], m.typo_of) for m in found if m.typo_of is not None}
     seen = set()
     for m in found:

@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from interpreter import limits
+from interpreter import budget, limits
 from interpreter.absent import Absent, reported
 from interpreter.dice.sources import RandomSource
 from interpreter.errors import LimitExceeded
@@ -100,18 +100,28 @@ def sample(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], time
     count = _events(ruleset, proc, args)
     events = dict.fromkeys((name for name, _ in proc.events), 0)
     done = 0  # the work of the runs so far: steps taken and dice rolled (limits.MAX_SAMPLE_WORK)
-    for i in range(times):
-        got = run(rng)
-        done += work()
-        if i + 1 == _FORESEEN or done > limits.MAX_SAMPLE_WORK:
-            _refuse_beyond(done, i + 1, times, proc.where)
-        outcomes[got[0]] = outcomes.get(got[0], 0) + 1
-        for counts, value in zip(values, got[1:], strict=True):
-            counts[value] = counts.get(value, 0) + 1
-        if count is not None:
-            count(got, events)
+    piece = max(_FORESEEN, times // 100)
+    with budget.command_budget(f"a sample of {times} runs (in hundredths)", "ask for fewer runs"):  # (and limits.MAX_COMMAND_SECONDS)
+        for i in range(times):
+            got = run(rng)
+            done += work()
+            if i + 1 == _FORESEEN or done > limits.MAX_SAMPLE_WORK:
+                _refuse_beyond(done, i + 1, times, proc.where)
+            if (i + 1) % piece == 0:  # (a piece of work is a hundredth of the runs, at least a hundred)
+                budget.foresee((i + 1) // piece, -(-times // piece))
+            _count(got, outcomes, values, count, events)
     return SampleCounts(ruleset.id, proc.name, times, seed, outcomes,
                    {v: dict(sorted(c.items(), key=_order)) for v, c in zip(proc.values, values, strict=True)}, events)
+
+
+def _count(got: Sample, outcomes: dict[str, int], values: list[dict[object, int]],
+           count: Callable[[Sample, dict[str, int]], None] | None, events: dict[str, int]) -> None:
+    """Count one sampled run."""
+    outcomes[got[0]] = outcomes.get(got[0], 0) + 1
+    for counts, value in zip(values, got[1:], strict=True):
+        counts[value] = counts.get(value, 0) + 1
+    if count is not None:
+        count(got, events)
 
 
 def _events(ruleset: CompiledRuleset, proc: CompiledProcedure, args: Mapping[str, object]) -> Callable[[Sample, dict[str, int]], None] | None:
