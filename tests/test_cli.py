@@ -20,7 +20,9 @@ from cli import main
 def commands(group: click.Group = main, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
     """The path of every command and group under `rules`."""
     out = [prefix]
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in sorted(group.list_commands(ctx)):  # (lazy commands too, loaded or not)
+        command = group.get_command(ctx, name)
         if isinstance(command, click.Group):
             out += commands(command, (*prefix, name))
         else:

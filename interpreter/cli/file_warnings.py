@@ -5,7 +5,8 @@ reads (a misspelled name), defaults that break the ruleset's own creation rules,
 say what they seem to. Every other command that loads the file (`run`, `odds`, `diff`, `describe`,
 `sheet ...`) prints the same lines on stderr, once each however often the command loads the file,
 so that a mistake is seen where its effect is. Under `--json` they stay on stderr: stdout holds the
-answer alone. The bundled rulesets are kept free of warnings by the test suite and are not checked
+answer alone. They are told when the command has done its work: a refused command says its one line
+alone. The bundled rulesets are kept free of warnings by the test suite and are not checked
 again at every start, nor is a file the parse cache remembers as having none.
 """
 
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 
 # The files whose warnings this command has told (None: no command is telling them).
 _TOLD: ContextVar[set[str] | None] = ContextVar("told", default=None)
+# The warnings to tell once the command has done its work, in the order found.
+_PENDING: ContextVar[list[str] | None] = ContextVar("pending", default=None)
 
 
 def unread(rs: CompiledRuleset, doc: Document | None) -> list[str]:
@@ -79,8 +82,9 @@ def tell(found: Found, _loaded: CompiledRuleset, digests: tuple[str, ...]) -> No
         warnings = warnings_of(found, compile_ref(found.file, trust_cache=False))
     except RulesError:
         return
-    for warning in warnings:
-        output.echo(f"warning: {warning}", err=True)
+    pending = _PENDING.get()
+    if pending is not None:
+        pending.extend(warnings)
     if where is not None and not warnings:
         cache.mark_checked(where, key)
 
@@ -100,12 +104,23 @@ def telling() -> Iterator[None]:
     """While the block runs, every ruleset file loaded has its warnings printed once on stderr."""
     from interpreter.pipeline import watching
 
-    mark = _TOLD.set(set())
+    mark, pending = _TOLD.set(set()), _PENDING.set([])
     try:
         with watching(tell):
             yield
+        _say(_PENDING.get())
+    except SystemExit as done:
+        if done.code in (None, 0):
+            _say(_PENDING.get())
+        raise
     finally:
         _TOLD.reset(mark)
+        _PENDING.reset(pending)
+
+
+def _say(warnings: list[str] | None) -> None:
+    for warning in warnings or ():
+        output.echo(f"warning: {warning}", err=True)
 
 
 __all__ = ["tell", "telling", "told_elsewhere", "unread", "warnings_of", "warnings_of_ref"]
