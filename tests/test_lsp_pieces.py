@@ -58,7 +58,7 @@ def test_pieces_give_the_whole_parse_for_every_edit(ruleset_id):
     pieces = Pieces()
     rng = random.Random(ruleset_id)
     texts = [text]
-    for _ in range(40):
+    for _ in range(25):
         edited = lines
         for _ in range(rng.randrange(1, 4)):
             edited = _edit(rng, edited)
