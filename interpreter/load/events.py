@@ -17,6 +17,7 @@ refusals found here are raised as :class:`Problem`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -34,15 +35,23 @@ from ruamel.yaml.events import (
 )
 from ruamel.yaml.scanner import Scanner
 
+CParser: Any
+try:
+    from _ruamel_yaml import CParser  # type: ignore[import-not-found,no-redef]  # ruamel.yaml.clib
+except ImportError:  # pragma: no cover - a Python without the C extension reads all with the Python parser
+    CParser = None
+
 from interpreter import limits
 from interpreter.load.document import Path
 from interpreter.load.layout import layout_problem
 
-__all__ = ["ALIAS", "END", "MAP", "REFUSE", "SCALAR", "SEQ", "Event", "FlowTooDeep", "Problem", "yaml_events"]
+__all__ = ["ALIAS", "END", "MAP", "REFUSE", "SCALAR", "SEQ", "Event", "FlowTooDeep", "Problem", "c_events", "python_events",
+           "yaml_events"]
 
 SCALAR, MAP, SEQ, END, ALIAS, REFUSE = range(6)
 
 Event = tuple[int, int, int, Any, bool, bool, Any]
+_END: Event = (END, 0, 0, None, False, False, None)  # where a collection ends is never shown: no position
 
 
 class Problem(Exception):
@@ -127,7 +136,19 @@ def _syntax_problem(error: MarkedYAMLError, text: str) -> Problem:
 
 
 def yaml_events(text: str) -> Iterator[Event]:
-    """Events from ruamel.yaml's parser, with tags and extra documents refused."""
+    """Events from ruamel.yaml's parser, with tags and extra documents refused.
+
+    Text that ruamel.yaml's C parser reads without error, without tags or directives and within the
+    flow nesting limit is read by it (:func:`c_events`, several times faster);
+    anything else, every error included, by the Python parser, whose messages and positions are the
+    reference the C events are made to match.
+    """
+    fast = c_events(text) if CParser is not None else None
+    return iter(fast) if fast is not None else python_events(text)
+
+
+def python_events(text: str) -> Iterator[Event]:
+    """Events from ruamel.yaml's Python parser: the reference, and the reader of what the C parser declines."""
     yaml = YAML(typ="safe", pure=True)
     yaml.Scanner = _CheckingScanner
     stream = yaml.parse(text)
@@ -155,7 +176,7 @@ def yaml_events(text: str) -> Iterator[Event]:
                          and mark.index == event.end_mark.index)
                 yield (SCALAR, mark.line + 1, mark.column + 1, event.value, plain, empty, event.anchor)
             elif cls is MappingEndEvent or cls is SequenceEndEvent:
-                yield (END, mark.line + 1, mark.column + 1, None, False, False, None)
+                yield _END
             elif cls is MappingStartEvent or cls is SequenceStartEvent:
                 if event.ctag is not None:
                     yield _tag_refusal(text, yaml.scanner, mark)
@@ -171,3 +192,96 @@ def yaml_events(text: str) -> Iterator[Event]:
                 return
     finally:
         stream.close()
+
+
+# Where the Python parser is the one to read a text: a directive or a document marker at the start of a
+# line, a tab (the C parser takes some the Python parser refuses), a line break YAML 1.1 and 1.2 read
+# differently.  A match inside a quoted string or a block scalar costs only speed.
+_PYTHON_ONLY = re.compile(r"^(?:%|---|\.\.\.)|[\t\x85\u2028\u2029]", re.MULTILINE)
+
+
+def c_events(text: str) -> list[Event] | None:
+    """The events of ``text`` read by the C parser, or None where the Python parser must read it.
+
+    The C parser reads the whole text before any event is given out: any error sends the text to the
+    Python parser, so every message and position of a syntax error is the Python parser's.  The
+    events are made the same as the Python parser's: a plain scalar's style is None, and the empty
+    scalar of ``key:`` with nothing after it stands where the next event starts (the Python parser
+    places it at the next token).  Collections nested past ``limits.MAX_DEPTH`` go to the Python
+    parser, which refuses them early (the C parser's time grows with the square of the depth), as do
+    tags (refused there, with their text), an anchor or alias name followed by a character the two
+    parsers read differently (``&a:``: a name's end in YAML 1.2, not in the C parser's 1.1), a text whose last line has no line break (where the two place the empty
+    scalar of a last ``key:``) and the empty scalars of keys and entries.
+    """
+    if not text.endswith("\n") or _PYTHON_ONLY.search(text):
+        return None
+    try:
+        return _c_read(CParser(text), text)
+    except Exception:  # noqa: BLE001 - any refusal at all: the Python parser words it
+        return None
+
+
+def _name_ends(text: str, at: int, name: str) -> bool:
+    """Whether the anchor or alias written at ``at`` (its ``&`` or ``*``) ends where both parsers end it."""
+    return text[at + 1:at + 1 + len(name)] == name and text[at + 1 + len(name):at + 2 + len(name)] in _NAME_ENDS
+
+
+_NAME_ENDS = frozenset(["", " ", "\n", "\r", ",", "[", "]", "{", "}"])
+
+
+def _c_read(parser: Any, text: str) -> list[Event] | None:
+    events: list[Event] = []
+    # For each open collection: is it in flow style, is it a mapping, how many events it has had.
+    flows: list[bool] = []
+    mapping: list[bool] = []
+    counts: list[int] = []
+    empties: list[int] = []  # empty scalars waiting for the position of the event after them
+    while True:
+        event = parser.get_event()
+        cls = type(event)
+        mark = event.start_mark
+        line, col = mark.line + 1, mark.column + 1
+        for i in empties:
+            events[i] = (SCALAR, line, col, "", True, True, None)
+        empties.clear()
+        if counts:
+            counts[-1] += 1  # (an end counts too, in the collection it closes)
+        anchor = getattr(event, "anchor", None)
+        if getattr(event, "tag", None) is not None or (anchor is not None and not _name_ends(text, mark.index, anchor)):
+            return None
+        if cls is ScalarEvent:
+            plain = not event.style
+            empty = plain and not event.value and anchor is None and mark.index == event.end_mark.index
+            if empty:
+                if not (mapping and mapping[-1] and counts[-1] % 2 == 0):
+                    return None  # an empty key or entry: each parser places it by rules of its own
+                if not flows[-1]:
+                    empties.append(len(events))  # the empty value of a block mapping's key
+                else:  # in a flow mapping the Python parser places it just past the key's ":"
+                    colon = mark.index - 1
+                    while text[colon] == " ":
+                        colon -= 1
+                    if text[colon] in "\r\n":
+                        return None
+                    if text[colon] == ":":
+                        col -= mark.index - colon - 1
+            events.append((SCALAR, line, col, event.value, plain, empty, anchor))
+        elif cls is MappingStartEvent or cls is SequenceStartEvent:
+            flow = bool(event.flow_style)
+            flows.append(flow)
+            mapping.append(cls is MappingStartEvent)
+            counts.append(0)
+            if len(flows) > limits.MAX_DEPTH:
+                return None
+            events.append((MAP if cls is MappingStartEvent else SEQ, line, col, None, flow, False, anchor))
+        elif cls is MappingEndEvent or cls is SequenceEndEvent:
+            flows.pop()
+            mapping.pop()
+            counts.pop()
+            events.append(_END)
+        elif cls is AliasEvent:
+            events.append((ALIAS, line, col, None, False, False, anchor))
+        elif cls is DocumentStartEvent and events:
+            return None  # a second document: the Python parser refuses it
+        elif cls is StreamEndEvent:
+            return events
