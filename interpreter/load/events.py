@@ -221,20 +221,40 @@ def c_events(text: str) -> list[Event] | None:
         return None
 
 
-def _name_ends(text: str, at: int, name: str) -> bool:
-    """Whether the anchor or alias written at ``at`` (its ``&`` or ``*``) ends where both parsers end it."""
-    return text[at + 1:at + 1 + len(name)] == name and text[at + 1 + len(name):at + 2 + len(name)] in _NAME_ENDS
+def _declined(event: Any, anchor: str | None, text: str) -> bool:
+    """Whether an event has a tag, or an anchor or alias name not ended where both parsers end it
+    (the name written just past the ``&`` or ``*`` at the event's start, then a space, a break or a
+    flow indicator)."""
+    if getattr(event, "tag", None) is not None:
+        return True
+    if anchor is None:
+        return False
+    at = event.start_mark.index + 1
+    return text[at:at + len(anchor)] != anchor or text[at + len(anchor):at + len(anchor) + 1] not in _NAME_ENDS
 
 
 _NAME_ENDS = frozenset(["", " ", "\n", "\r", ",", "[", "]", "{", "}"])
 
 
+def _past_colon(text: str, at: int) -> int | None:
+    """How many columns before ``at`` (where the C parser places the empty value of a flow mapping's
+    key, at the next token) the Python parser places it: just past the key's ``:``, if there is one
+    (none for a key alone, ``{a, b}``); None when a line break comes between."""
+    colon = at - 1
+    while text[colon] == " ":
+        colon -= 1
+    if text[colon] in "\r\n":
+        return None
+    return at - colon - 1 if text[colon] == ":" else 0
+
+
 def _c_read(parser: Any, text: str) -> list[Event] | None:
     events: list[Event] = []
-    # For each open collection: is it in flow style, is it a mapping, how many events it has had.
-    flows: list[bool] = []
-    mapping: list[bool] = []
-    counts: list[int] = []
+    # For the document and each open collection: is it in flow style, is it a mapping, how many events
+    # it has had (an end counts too, in the collection it closes).
+    flows = [False]
+    mapping = [False]
+    counts = [0]
     empties: list[int] = []  # empty scalars waiting for the position of the event after them
     while True:
         event = parser.get_event()
@@ -244,34 +264,30 @@ def _c_read(parser: Any, text: str) -> list[Event] | None:
         for i in empties:
             events[i] = (SCALAR, line, col, "", True, True, None)
         empties.clear()
-        if counts:
-            counts[-1] += 1  # (an end counts too, in the collection it closes)
+        counts[-1] += 1
         anchor = getattr(event, "anchor", None)
-        if getattr(event, "tag", None) is not None or (anchor is not None and not _name_ends(text, mark.index, anchor)):
+        if _declined(event, anchor, text):
             return None
         if cls is ScalarEvent:
             plain = not event.style
             empty = plain and not event.value and anchor is None and mark.index == event.end_mark.index
             if empty:
-                if not (mapping and mapping[-1] and counts[-1] % 2 == 0):
+                if not (mapping[-1] and counts[-1] % 2 == 0):
                     return None  # an empty key or entry: each parser places it by rules of its own
                 if not flows[-1]:
                     empties.append(len(events))  # the empty value of a block mapping's key
-                else:  # in a flow mapping the Python parser places it just past the key's ":"
-                    colon = mark.index - 1
-                    while text[colon] == " ":
-                        colon -= 1
-                    if text[colon] in "\r\n":
+                else:
+                    back = _past_colon(text, mark.index)
+                    if back is None:
                         return None
-                    if text[colon] == ":":
-                        col -= mark.index - colon - 1
+                    col -= back
             events.append((SCALAR, line, col, event.value, plain, empty, anchor))
         elif cls is MappingStartEvent or cls is SequenceStartEvent:
             flow = bool(event.flow_style)
             flows.append(flow)
             mapping.append(cls is MappingStartEvent)
             counts.append(0)
-            if len(flows) > limits.MAX_DEPTH:
+            if len(flows) > limits.MAX_DEPTH + 1:
                 return None
             events.append((MAP if cls is MappingStartEvent else SEQ, line, col, None, flow, False, anchor))
         elif cls is MappingEndEvent or cls is SequenceEndEvent:
