@@ -1,6 +1,7 @@
 """A corpus of hostile inputs, each case run through this checkout's `rules` in its own process.
 
-Each case is a test of its own, with its expected exit code, one line on stderr for a refusal, no
+Each case is a test of its own, its command run in a process of its own (forked from a server that has
+started Python and imported `rules` once: ``hostile/forkserver.py``), with its expected exit code, one line on stderr for a refusal, no
 traceback and no `internal error` (the command line's guard exists for bugs, not as the error path), a
 bound on its CPU time (0.5 s for a refusal, start-up included, unless the case says why it may take
 more) and on its peak memory (300 MB), and every file of its folder unchanged.  The cases run two at
@@ -23,7 +24,7 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
-from hostile import round_five, round_four, round_one, round_three, round_two
+from hostile import forkserver, round_five, round_four, round_one, round_three, round_two
 from hostile.case import Case, environment, launch, run_case
 
 CASES: list[Case] = [*round_one.cases(), *round_two.cases(), *round_three.cases(), *round_four.cases(),
@@ -47,6 +48,7 @@ def results(request, tmp_path_factory) -> dict[int, Future[str | None]]:
     futures = {i: pool.submit(run_case, CASES[i], base / f"case{i}", base / f"out{i}", shared) for i in chosen}
     yield futures
     pool.shutdown(cancel_futures=True)
+    forkserver.close_all()
 
 
 # The cases share the fixture that runs them all: in a parallel run they stay on one worker, which runs them all once.

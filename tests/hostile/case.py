@@ -1,11 +1,14 @@
 """One hostile case and how it is run: the checkout's own `rules` in a process of its own, bounded and measured.
 
-The command is ``python -c LAUNCH ARGS`` with the checkout first on ``PYTHONPATH``, so the code under
-test is this checkout's, never a `rules` installed elsewhere on PATH.  The process sets its own limits
-before importing anything of rulesmith (a CPU limit a little above the case's bound and a 1 GiB address
-space, so a runaway case is stopped by the system rather than by the machine running out), and its CPU
-time and peak memory are read from ``wait4`` when it ends.  Its folder is snapshot before and after:
-no file may change, appear or disappear there, but under the paths the case may create (the cache).
+The command runs in a child forked for it by a server that has started Python with the checkout first
+on ``PYTHONPATH`` and imported `rules` once (``hostile/forkserver.py``; the server's start-up CPU is
+added to the case's), so the code under test is this checkout's, never a `rules` installed elsewhere
+on PATH.  The child sets its own limits before it runs the command (a CPU limit a little above the
+case's bound and a 1 GiB address space, so a runaway case is stopped by the system rather than by the
+machine running out), and its CPU time and peak memory are read from ``wait4`` when it ends.  With
+``CORPUS_EXEC=1`` each command is a ``python -c LAUNCH ARGS`` of its own instead.  Its folder is
+snapshot before and after: no file may change, appear or disappear there, but under the paths the
+case may create (the cache).
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from hostile import forkserver
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 CPU_SECONDS = 1.0  # twice the 0.5 s a refusal is promised (start-up included), so a loaded machine does not fail it
@@ -146,7 +151,17 @@ def environment(folder: Path, case: Case, shared_cache: Path) -> dict[str, str]:
 
 
 def launch(args: list[str], folder: Path, env: dict[str, str], cpu: float, out: Path) -> tuple[int, float, int]:
-    """Run the checkout's `rules`; (exit code, CPU seconds, peak resident bytes), or exit -9 when killed."""
+    """Run the checkout's `rules`; (exit code, CPU seconds, peak resident bytes), or exit -9 when killed.
+
+    The command runs in a child of this thread's fork server (``hostile/forkserver.py``), or, with
+    ``CORPUS_EXEC=1``, in a Python started for it."""
+    if os.environ.get("CORPUS_EXEC") == "1":
+        return launch_exec(args, folder, env, cpu, out)
+    return forkserver.server(env).run(args, folder, env, math.ceil(cpu) + 2, ADDRESS_SPACE, out, WALL_SECONDS)
+
+
+def launch_exec(args: list[str], folder: Path, env: dict[str, str], cpu: float, out: Path) -> tuple[int, float, int]:
+    """Run the checkout's `rules` in a Python of its own (LAUNCH)."""
     usage_file = out.with_suffix(".usage")
     usage_file.unlink(missing_ok=True)
     env = dict(env, CORPUS_LIMITS=f"{math.ceil(cpu) + 2} {ADDRESS_SPACE}", CORPUS_USAGE=str(usage_file))
