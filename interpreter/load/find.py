@@ -11,7 +11,8 @@ hold the id as written nor a backslash (an escape that could spell it) declares 
 An id claimed by two files is an error naming both; a file claiming the id of a bundled ruleset is
 passed over (the bundled one is used) with one warning naming the file (``load/claims.py``).
 Within :func:`one_look` (one command) each folder is listed and each file's id read once, however
-many ids are looked up.
+many ids are looked up; between commands, the cache keeps each folder's index (``load/folder_index.py``),
+so that a later command reads only the files whose size or times changed.
 
 A path that a file names (an overlay's ``extends:``, a sheet's ``ruleset:``) must be relative
 and lie inside the folder of that file, inside a ruleset folder, or inside a folder trusted for
@@ -41,9 +42,10 @@ from interpreter.record import record
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["Found", "bundled_name", "confined", "declares_ruleset", "find", "looks_like_path", "not_a_ruleset",
-           "one_look", "ruleset_shaped", "trusting", "user_folders", "user_rulesets"]
+    from interpreter.load.folder_index import Index
 
+__all__ = ["Found", "bundled_name", "confined", "declares_ruleset", "find", "folder_index", "looks_like_path",
+           "not_a_ruleset", "one_look", "ruleset_shaped", "trusting", "user_folders", "user_rulesets"]
 
 
 @record
@@ -168,13 +170,16 @@ def _read_id(path: str, trust_cache: bool, asked: str | None) -> tuple[str | Non
         return None, 0
     if asked is not None and not _may_declare(data, asked):
         return None
-    where = cache.folder()
-    key = cache.id_key(cache.sha256(data)) if where is not None else ""
+    where, look = cache.folder(), _LOOK.get()
+    digest = cache.sha256(data) if where is not None else ""
+    key = cache.id_key(digest) if where is not None else ""
     known = cache.read_id(where, key) if where is not None and trust_cache else None
     if known is None:
         known = _parsed_id(data, path)
         if where is not None:
             cache.write_id(where, key, *known)
+    if look is not None and look.index is not None:
+        look.index.learn(path, info, digest, known)  # (kept between commands: load/folder_index.py)
     if len(_DECLARED) >= limits.MAX_DECLARED_FILES:
         del _DECLARED[next(iter(_DECLARED))]
     _DECLARED[memo] = known
@@ -189,6 +194,7 @@ class _Look:
         self.files: list[str] = []
         self.ids: dict[str, tuple[str | None, int]] = {}
         self.by_id: dict[str | None, list[str]] | None = None  # (made from ids once every file's is known)
+        self.index: Index | None = None  # the folders' index kept between commands
 
 
 _LOOK: ContextVar[_Look | None] = ContextVar("rulesmith_folder_look", default=None)
@@ -198,11 +204,18 @@ _LOOK: ContextVar[_Look | None] = ContextVar("rulesmith_folder_look", default=No
 def one_look() -> Iterator[None]:
     """Meanwhile, the ruleset folders are listed once and each file's id read once (files are taken not
     to change meanwhile): a command that looks up a thousand ids does not read a thousand files each time."""
-    token = _LOOK.set(_Look())
+    token = _LOOK.set(look := _Look())
     try:
         yield
     finally:
         _LOOK.reset(token)
+        if look.index is not None:
+            look.index.save()
+
+
+def folder_index() -> Index | None:
+    """This command's index of the ruleset folders (:func:`one_look`) once they are listed, else None."""
+    return look.index if (look := _LOOK.get()) is not None else None
 
 
 def _folder_files() -> list[str]:
@@ -210,26 +223,14 @@ def _folder_files() -> list[str]:
     look, folders = _LOOK.get(), user_folders()
     if look is not None and look.folders == folders:
         return look.files
-    files = list(_listed(folders))
+    from interpreter.load.folder_index import indexed, listing
+    listed = list(listing(folders))
+    files = [path for path, _ in listed]
     if look is not None:
-        look.folders, look.files, look.ids = folders, files, {}
+
+        look.folders, look.files, look.index = folders, files, indexed(listed)
+        look.ids = dict(look.index.known) if look.index is not None else {}  # (the files unchanged since indexed)
     return files
-
-
-def _listed(folders: list[str]) -> Iterator[str]:
-    seen: set[str] = set()
-    for folder in folders:
-        try:
-            files = sorted(os.path.join(folder, name) for name in os.listdir(folder)
-                           if name.endswith(".yaml") and not name.startswith("."))
-        except OSError:
-            continue
-        for path in files:
-            real = os.path.realpath(path)
-            if real in seen or not os.path.isfile(path):
-                continue
-            seen.add(real)
-            yield path
 
 
 def user_rulesets(trust_cache: bool = True) -> dict[str, list[str]]:
