@@ -68,7 +68,8 @@ def _entry(value: object) -> _Entry | None:
     if row is not None and not (isinstance(row, list) and len(row) == 2 and all(isinstance(t, str) for t in row)):
         return None
     shown = (row[0], row[1]) if row is not None else None
-    return _Entry((figures[0], figures[1], figures[2], figures[3], figures[4]), digest, (ruleset_id, line), settled, shown)
+    size, modified, changed, inode, device = figures
+    return _Entry((size, modified, changed, inode, device), digest, (ruleset_id, line), settled, shown)
 
 
 class _Folder:
@@ -131,6 +132,15 @@ class Index:
         if before is None or before.saved() != entry.saved():
             place.changed = True
         place.now[name] = entry
+
+    def refute(self, path: str, ruleset_id: str) -> None:
+        """Forget what the index holds of a file whose bytes were found not to declare an id it said they do."""
+        folder, name = os.path.split(path)
+        place = self.folders.get(folder)
+        entry = place.now.get(name) if place is not None else None
+        if place is not None and entry is not None and entry.known[0] == ruleset_id:
+            del place.now[name]
+            place.changed = True
 
     def row(self, path: str) -> Row | None:
         """What `rules list` showed of a file whose bytes are known to be unchanged, if kept."""
