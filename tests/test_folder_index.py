@@ -111,6 +111,20 @@ def test_a_file_changed_just_before_it_was_read_is_read_again_until_it_has_settl
     assert reads == []
 
 
+def test_a_lookup_that_passes_over_unchanged_files_lets_their_entries_settle(shelf, reads, monkeypatch):
+    monkeypatch.setattr(folder_index, "SETTLED_NS", 3600 * 10**9)
+    command()
+    monkeypatch.setattr(folder_index, "SETTLED_NS", -1)
+    find._DECLARED.clear()
+    reads.clear()
+    with find.one_look():
+        assert find.find("r0").file == str(shelf / "r0.yaml")
+    assert {"r1.yaml", "r2.yaml"} <= set(reads)  # (read to see they cannot declare r0, not parsed)
+    reads.clear()
+    assert command() == {"r0": ["r0.yaml"], "r1": ["r1.yaml"], "r2": ["r2.yaml"]}
+    assert reads == []
+
+
 def _rewrite(folder, shelf, change):
     """Rewrite the index record with a body changed by `change`, its header made to match (a forged record)."""
     key = cache.folder_key(os.path.realpath(shelf))

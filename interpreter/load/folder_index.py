@@ -133,14 +133,19 @@ class Index:
             place.changed = True
         place.now[name] = entry
 
-    def refute(self, path: str, ruleset_id: str) -> None:
-        """Forget what the index holds of a file whose bytes were found not to declare an id it said they do."""
+    def passed_over(self, path: str, info: os.stat_result, digest: str, ruleset_id: str) -> None:
+        """A listed file read by a lookup, whose bytes (of this SHA-256) cannot declare an id: its entry is kept
+        (and may settle) when made from these very bytes, and dropped when it says they declare that id."""
         folder, name = os.path.split(path)
         place = self.folders.get(folder)
         entry = place.now.get(name) if place is not None else None
-        if place is not None and entry is not None and entry.known[0] == ruleset_id:
-            del place.now[name]
+        if place is None or entry is None:
+            return
+        if entry.known[0] == ruleset_id:
+            del place.now[name]  # (a forged entry: the bytes cannot declare what it says)
             place.changed = True
+        elif entry.digest == digest:
+            self.learn(path, info, digest, entry.known)
 
     def row(self, path: str) -> Row | None:
         """What `rules list` showed of a file whose bytes are known to be unchanged, if kept."""
