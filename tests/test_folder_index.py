@@ -238,3 +238,23 @@ def test_rules_list_still_compiles_an_invalid_ruleset_and_shows_its_problem(shel
         result = rules("list")
         assert result.exit_code == 1
         assert "r2.yaml" in result.stdout + result.stderr
+
+
+def test_rules_list_compiles_an_overlay_every_time_so_a_change_of_its_base_is_seen(shelf, rules, monkeypatch):
+    (shelf / "r0.yaml").write_text('ruleset: r0\ntitle: R0\ndescription: "Base {x}"\nconstants: {x: 5}\n'
+                                   "procedures: {}\n", encoding="utf-8")
+    (shelf / "o1.yaml").write_text("ruleset: o1\nextends: r0\nconstants: {x: 6}\n", encoding="utf-8")
+
+    def description(ruleset_id):
+        find._DECLARED.clear()
+        pipeline.forget_compiled()
+        result = rules("list", "--json")
+        assert result.exit_code == 0, result.stderr
+        return next(r for r in json.loads(result.stdout)["rulesets"] if r["id"] == ruleset_id)["description"]
+
+    assert description("o1") == "Base 6"
+    assert description("o1") == "Base 6"
+    base = shelf / "r0.yaml"
+    base.write_text(base.read_text(encoding="utf-8").replace("Base", "Then"), encoding="utf-8")
+    os.utime(base, ns=(base.stat().st_atime_ns, base.stat().st_mtime_ns + 10**9))
+    assert description("o1") == "Then 6"

@@ -50,7 +50,7 @@ def listed() -> tuple[list[Row], list[RulesError]]:
 
 
 def _compiled(ruleset_id: str) -> tuple[Row, bool]:
-    """A ruleset's row as compiled, and whether its files are known to have no warnings."""
+    """A ruleset's row as compiled, and whether it was made of one file, known to have no warnings."""
     from interpreter.load import cache
     from interpreter.load.find import Found
     from interpreter.pipeline import compile_ref, watching
@@ -65,7 +65,7 @@ def _compiled(ruleset_id: str) -> tuple[Row, bool]:
     with watching(watch):  # (after the command's own watcher, which marks files that have no warnings)
         rs = compile_ref(ruleset_id)
     where = cache.folder()
-    quiet = bool(seen and seen[-1]) and where is not None and cache.is_checked(
+    quiet = bool(seen) and len(seen[-1]) == 1 and where is not None and cache.is_checked(
         where, cache.compiled_key(("no warnings", *seen[-1])))
     return {"id": rs.id, "title": rs.title, "description": prose(rs.description, rs.constants),
             "extends": rs.extends}, quiet
