@@ -170,7 +170,7 @@ def _read_id(path: str, trust_cache: bool, asked: str | None) -> tuple[str | Non
     index = folder_index()  # (kept between commands: load/folder_index.py)
     if asked is not None and not _may_declare(data, asked):
         if index is not None:
-            index.passed_over(path, info, cache.sha256(data), asked)
+            index.passed_over(path, info, data, asked)
         return None
     where = cache.folder()
     digest = cache.sha256(data) if where is not None else ""

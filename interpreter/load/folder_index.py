@@ -133,9 +133,9 @@ class Index:
             place.changed = True
         place.now[name] = entry
 
-    def passed_over(self, path: str, info: os.stat_result, digest: str, ruleset_id: str) -> None:
-        """A listed file read by a lookup, whose bytes (of this SHA-256) cannot declare an id: its entry is kept
-        (and may settle) when made from these very bytes, and dropped when it says they declare that id."""
+    def passed_over(self, path: str, info: os.stat_result, data: bytes, ruleset_id: str) -> None:
+        """A listed file read by a lookup, whose bytes cannot declare an id: its entry is kept (and may settle)
+        when made from these very bytes, and dropped when it says they declare that id."""
         folder, name = os.path.split(path)
         place = self.folders.get(folder)
         entry = place.now.get(name) if place is not None else None
@@ -144,7 +144,7 @@ class Index:
         if entry.known[0] == ruleset_id:
             del place.now[name]  # (a forged entry: the bytes cannot declare what it says)
             place.changed = True
-        elif entry.digest == digest:
+        elif entry.digest == (digest := cache.sha256(data)):  # (hashed only for a file the index holds)
             self.learn(path, info, digest, entry.known)
 
     def row(self, path: str) -> Row | None:
