@@ -258,3 +258,14 @@ def test_rules_list_compiles_an_overlay_every_time_so_a_change_of_its_base_is_se
     base.write_text(base.read_text(encoding="utf-8").replace("Base", "Then"), encoding="utf-8")
     os.utime(base, ns=(base.stat().st_atime_ns, base.stat().st_mtime_ns + 10**9))
     assert description("o1") == "Then 6"
+
+
+def test_rules_list_tells_a_rulesets_warning_every_time(shelf, rules):
+    """A ruleset with a warning keeps no row: every list compiles it and tells the warning."""
+    (shelf / "r0.yaml").write_text('ruleset: r0\ntitle: R0\ndice:\n  hit: "1d6r7"\nprocedures: {}\n', encoding="utf-8")
+    for _ in range(2):
+        find._DECLARED.clear()
+        pipeline.forget_compiled()
+        result = rules("list")
+        assert result.exit_code == 0, result.stderr
+        assert "'1d6r7' never rerolls" in result.stderr
