@@ -44,26 +44,9 @@ def main(ctx: click.Context) -> None:
 @json_option
 def list_cmd(as_json: bool) -> None:
     """List the rulesets: the bundled ones, then those in your ruleset folders, with where each came from."""
-    from interpreter.load.find import user_rulesets
-    from interpreter.pipeline import compile_ref
-    from interpreter.ruleset.texts import prose
+    from interpreter.cli.listing import listed
 
-    users = user_rulesets()
-    bundled = bundled_ids()
-    rows, bad = [], []
-    for ruleset_id in bundled + sorted(set(users) - set(bundled)):
-        origin = str(users[ruleset_id][0]) if ruleset_id in users else "bundled"
-        try:
-            rs = compile_ref(ruleset_id)
-        except RulesError as err:
-            if ruleset_id in users:  # a file of the user's, or two files claiming one id
-                bad.append(err)
-            rows.append({"id": ruleset_id, "title": None, "description": None, "extends": None,
-                         "origin": origin, "valid": False})
-            continue
-        rows.append({"id": rs.id, "title": rs.title, "description": prose(rs.description, rs.constants),
-                     "extends": rs.extends,
-                     "origin": origin, "valid": True})
+    rows, bad = listed()
     if as_json:
         output.print_json({"rulesets": rows})
     else:

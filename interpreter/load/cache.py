@@ -10,6 +10,8 @@ name holding anything else is left alone and nothing is cached.  Inside it:
 
 * ``documents/KEY.json``: one parsed file (its data and its position tree);
 * ``ids/KEY.json``: the ``ruleset:`` id a file in a ruleset folder declares (null for none);
+* ``folders/KEY.json``: the index of one ruleset folder (``load/folder_index.py``): for each file, by
+  its size, times and inode, the id it declares, so that a later command reads only the files that changed;
 * ``compiled/KEY``: an empty marker saying that a ruleset made of these exact files compiled
   without a problem (its procedures are then compiled one at a time, when a command first asks
   for each: ``ruleset/lazy.py``).
@@ -60,15 +62,16 @@ from interpreter.load.yaml import read_at_most
 StrPath = str | os.PathLike[str]  # a folder or file: a string in the commands themselves, a Path in tests
 
 __all__ = [
-    "FORMAT", "MARK", "compiled_key", "document_key", "folder", "id_key", "is_checked", "mark_checked",
-    "read_document", "read_id", "schema_digest", "sha256", "versions", "write_document", "write_id",
+    "FORMAT", "MARK", "compiled_key", "document_key", "folder", "folder_key", "id_key", "is_checked", "mark_checked",
+    "read_document", "read_id", "read_index", "schema_digest", "sha256", "versions", "write_document", "write_id",
+    "write_index",
 ]
 
 FORMAT = "rulesmith parse cache 3"  # changed whenever the record layout or the parser's output changes
 MARK = "CACHEDIR.TAG"
 _SIGNATURE = b"Signature: 8a477f597d28d172789f06886806bc55"
 _TAG = _SIGNATURE + b"\n# This folder is the parse cache of rulesmith (rules): it may be removed at any time.\n"
-_OWN_FOLDERS = ("documents", "ids", "compiled", "checked")  # ("checked": an older rulesmith's, no longer read)
+_OWN_FOLDERS = ("documents", "ids", "folders", "compiled", "checked")  # ("checked": an older rulesmith's, unread)
 _RECORD = re.compile(r"[0-9a-f]{64}(?:\.json)?\Z")
 _TEMPORARY = re.compile(r"\.tmp-[A-Za-z0-9_]{8}\Z")
 _STALE_SECONDS = 3600  # a temporary file this old belongs to a writer that is gone
@@ -158,6 +161,11 @@ def document_key(digest: str) -> str:
 def id_key(digest: str) -> str:
     """The key of the id declared by a file whose bytes have SHA-256 ``digest``."""
     return _key("id", digest)
+
+
+def folder_key(real_folder: str) -> str:
+    """The key of the index of a ruleset folder, by its real path."""
+    return _key("folder", real_folder)
 
 
 def compiled_key(digests: Sequence[str]) -> str:
@@ -356,6 +364,18 @@ def read_id(where: StrPath, key: str) -> tuple[str | None, int] | None:
     if not (ruleset_id is None or isinstance(ruleset_id, str)) or type(line) is not int:
         return None
     return ruleset_id, line
+
+
+def write_index(where: StrPath, key: str, body: object) -> None:
+    """Store the index of a ruleset folder (an index too large for a record is not stored)."""
+    data = _record(key, body)
+    if data is not None:
+        _write(os.fspath(where), "folders", f"{key}.json", data)
+
+
+def read_index(where: StrPath, key: str) -> object:
+    """The body of the intact index record under a key (its shape unchecked: ``load/folder_index.py``), or None."""
+    return _body(os.path.join(where, "folders", f"{key}.json"), key)
 
 
 def is_checked(where: StrPath, key: str) -> bool:

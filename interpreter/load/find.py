@@ -5,13 +5,14 @@ The user's ruleset folders are the directories in ``RULESMITH_PATH`` (separated 
 ``~/.config/rulesmith/rulesets``).  Every ``*.yaml`` ruleset there (a file with
 ``procedures:`` or ``extends:``; a sheet that strays there is not one) is known by its
 ``ruleset:`` id, read with the YAML reader's own rules from at most ``limits.MAX_FILE_BYTES``
-(a larger file, a FIFO or a device is no ruleset), and kept in the parse cache for those exact
-bytes.  A lookup of one id parses only the files that could declare it: a file whose bytes neither
-hold the id as written nor a backslash (an escape that could spell it) declares another id, or none.
-An id claimed by two files is an error naming both; a file claiming the id of a bundled ruleset is
-passed over (the bundled one is used) with one warning naming the file (``load/claims.py``).
+(a larger file, a FIFO or a device is no ruleset), and kept in the parse cache for those exact bytes.  A
+lookup of one id parses only the files that could declare it: a file whose bytes neither hold the id as
+written nor a backslash (an escape that could spell it) declares another id, or none.  An id claimed by
+two files is an error naming both; a file claiming the id of a bundled ruleset is passed over (the
+bundled one is used) with one warning naming the file (``load/claims.py``).
 Within :func:`one_look` (one command) each folder is listed and each file's id read once, however
-many ids are looked up.
+many ids are looked up; the cache keeps each folder's index (``load/folder_index.py``), so that a later
+command reads only the files whose size or times changed.
 
 A path that a file names (an overlay's ``extends:``, a sheet's ``ruleset:``) must be relative
 and lie inside the folder of that file, inside a ruleset folder, or inside a folder trusted for
@@ -41,9 +42,10 @@ from interpreter.record import record
 if TYPE_CHECKING:
     from pathlib import Path
 
-__all__ = ["Found", "bundled_name", "confined", "declares_ruleset", "find", "looks_like_path", "not_a_ruleset",
-           "one_look", "ruleset_shaped", "trusting", "user_folders", "user_rulesets"]
+    from interpreter.load.folder_index import Index
 
+__all__ = ["Found", "bundled_name", "confined", "declares_ruleset", "find", "folder_index", "looks_like_path",
+           "not_a_ruleset", "one_look", "ruleset_shaped", "trusting", "user_folders", "user_rulesets"]
 
 
 @record
@@ -96,10 +98,9 @@ def _plain(path: str) -> str:
     return (os.sep if path.startswith(os.sep) else "") + os.sep.join(parts) or "."
 
 
-# What each file of a ruleset folder declares, by (path, size, modification time, inode): one command
-# asks for ids many times (every id it looks up, every collision it checks) and reads each file once.
-# A long-lived process (the language server) sees files change: at most limits.MAX_DECLARED_FILES
-# are remembered, the oldest forgotten first.
+# What each ruleset-folder file declares, by (path, size, modification time, inode): a command asks for ids
+# many times (every id it looks up, every collision it checks) and reads each file once; a long-lived process
+# (the language server) sees files change: at most limits.MAX_DECLARED_FILES are remembered, oldest first out.
 _DECLARED: dict[tuple[str, int, int, int], tuple[str | None, int]] = {}
 
 
@@ -166,15 +167,21 @@ def _read_id(path: str, trust_cache: bool, asked: str | None) -> tuple[str | Non
         data = read_bytes(path, path)  # (never waits on a FIFO swapped in meanwhile, never reads past the limit)
     except RulesetLoadError:
         return None, 0
+    index = folder_index()  # (kept between commands: load/folder_index.py)
     if asked is not None and not _may_declare(data, asked):
+        if index is not None:
+            index.passed_over(path, info, data, asked)
         return None
     where = cache.folder()
-    key = cache.id_key(cache.sha256(data)) if where is not None else ""
+    digest = cache.sha256(data) if where is not None else ""
+    key = cache.id_key(digest) if where is not None else ""
     known = cache.read_id(where, key) if where is not None and trust_cache else None
     if known is None:
         known = _parsed_id(data, path)
         if where is not None:
             cache.write_id(where, key, *known)
+    if index is not None:
+        index.learn(path, info, digest, known)
     if len(_DECLARED) >= limits.MAX_DECLARED_FILES:
         del _DECLARED[next(iter(_DECLARED))]
     _DECLARED[memo] = known
@@ -183,12 +190,12 @@ def _read_id(path: str, trust_cache: bool, asked: str | None) -> tuple[str | Non
 
 class _Look:
     """What one command saw of the ruleset folders: their files (for these folders) and the files' ids."""
-
     def __init__(self) -> None:
         self.folders: list[str] = []
         self.files: list[str] = []
         self.ids: dict[str, tuple[str | None, int]] = {}
         self.by_id: dict[str | None, list[str]] | None = None  # (made from ids once every file's is known)
+        self.index: Index | None = None  # the folders' index kept between commands
 
 
 _LOOK: ContextVar[_Look | None] = ContextVar("rulesmith_folder_look", default=None)
@@ -198,11 +205,18 @@ _LOOK: ContextVar[_Look | None] = ContextVar("rulesmith_folder_look", default=No
 def one_look() -> Iterator[None]:
     """Meanwhile, the ruleset folders are listed once and each file's id read once (files are taken not
     to change meanwhile): a command that looks up a thousand ids does not read a thousand files each time."""
-    token = _LOOK.set(_Look())
+    token = _LOOK.set(look := _Look())
     try:
         yield
     finally:
         _LOOK.reset(token)
+        if look.index is not None:
+            look.index.save()
+
+
+def folder_index() -> Index | None:
+    """This command's index of the ruleset folders (:func:`one_look`) once they are listed, else None."""
+    return look.index if (look := _LOOK.get()) is not None else None
 
 
 def _folder_files() -> list[str]:
@@ -210,26 +224,13 @@ def _folder_files() -> list[str]:
     look, folders = _LOOK.get(), user_folders()
     if look is not None and look.folders == folders:
         return look.files
-    files = list(_listed(folders))
-    if look is not None:
-        look.folders, look.files, look.ids = folders, files, {}
-    return files
-
-
-def _listed(folders: list[str]) -> Iterator[str]:
-    seen: set[str] = set()
-    for folder in folders:
-        try:
-            files = sorted(os.path.join(folder, name) for name in os.listdir(folder)
-                           if name.endswith(".yaml") and not name.startswith("."))
-        except OSError:
-            continue
-        for path in files:
-            real = os.path.realpath(path)
-            if real in seen or not os.path.isfile(path):
-                continue
-            seen.add(real)
-            yield path
+    from interpreter.load.folder_index import indexed, listing
+    listed = dict(listing(folders))  # (each file and its figures)
+    if look is None:
+        return list(listed)
+    look.folders, look.files, look.index = folders, list(listed), indexed(listed.items())
+    look.ids = dict(look.index.known) if look.index is not None else {}  # (the files unchanged since indexed)
+    return look.files
 
 
 def user_rulesets(trust_cache: bool = True) -> dict[str, list[str]]:
@@ -394,6 +395,6 @@ def find(ref: str, relative_to: str | os.PathLike[str] | None = None, where: Loc
     path = ref if relative_to is None or not paths else confined(ref, relative_to, where)
     if paths and _names_a_file(path, ref, where):
         return Found(path, ref if relative_to is None else _shown(path), "path")
-    known = sorted(set(bundled_ids()) | set(user_rulesets()))
+    known = sorted((set(bundled_ids()) | set(user_rulesets())) - {ref})  # (less an id the cache told wrongly)
     hint = suggest(ref, known) or "known rulesets: " + ", ".join(known)
     raise RulesetLoadError(f"no ruleset id {'or file ' if paths else ''}named '{ref}'", where, hint)
