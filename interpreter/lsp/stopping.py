@@ -53,17 +53,17 @@ class Stoppable(Generic[T]):
     def call(self) -> T | None:
         """Run the check (on a worker thread)."""
         me = threading.get_ident()
-        with self._lock:
-            if self.why is not None:  # stopped before it started
-                return None
-            self._thread = me
-            try:
-                self._clock = time.pthread_getcpuclockid(me)
-                self._started = time.clock_gettime(self._clock)
-            except (AttributeError, OSError):  # no CPU clock of a thread here: the time it has been running
-                self._clock, self._started = None, time.monotonic()
         result: T | None = None
-        try:
+        try:  # (from the moment the thread is known, a stop may be raised in it: here, or in the check)
+            with self._lock:
+                if self.why is not None:  # stopped before it started
+                    return None
+                self._thread = me
+                try:
+                    self._clock = time.pthread_getcpuclockid(me)
+                    self._started = time.clock_gettime(self._clock)
+                except (AttributeError, OSError):  # no CPU clock of a thread here: the time it has been running
+                    self._clock, self._started = None, time.monotonic()
             result = self._check()
         except Stopped:
             result = None
