@@ -346,3 +346,17 @@ def test_a_newer_text_stops_the_check_of_the_older_at_once(tmp_path):
                                            "contentChanges": [{"text": "ruleset: edited\ntitle: E\n" + RULE}]})
     assert wire.diagnostics(uri) == []
     bounded(wire.shutdown(), cpu=START_CPU + 1.0)
+
+
+def test_closing_a_file_stops_its_check(tmp_path):
+    """Three files of 60,000 unknown keys take every checker; closed at once, they hold back no other file."""
+    wire = Wire(tmp_path, cpu=START_CPU + 1.5)
+    wire.start()
+    closed = [wire.open(tmp_path / f"closed{i}.yaml", strays(60_000)) for i in range(3)]
+    time.sleep(0.2)  # (their checks have started)
+    for uri in closed:
+        wire.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    started = time.monotonic()
+    assert wire.diagnostics(wire.open(tmp_path / "good.yaml", "ruleset: good\ntitle: Good\n" + RULE)) == []
+    assert time.monotonic() - started < 10  # (seconds of CPU each, well over a minute of waiting, were they not)
+    bounded(wire.shutdown(), cpu=START_CPU + 1.5)

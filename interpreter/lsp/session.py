@@ -192,6 +192,9 @@ class Session:
 
     def closed(self, uri: str, instead: list[types.Diagnostic] | None = None) -> None:
         """Forget a file the editor closed, and clear what was shown for it (showing ``instead``, when given)."""
+        running = self._checking.get(uri)
+        if running is not None:
+            running.stop("closed")  # its report would not be shown
         self.checkers.pop(uri, None)
         self.reports.pop(uri, None)
         self.good.pop(uri, None)

@@ -39,7 +39,7 @@ class Stopped(BaseException):
 class Stoppable(Generic[T]):
     """One check, run by :meth:`call` on a worker thread and watched from the event loop: stopped when its
     thread has taken ``limits.MAX_CHECK_SECONDS`` of CPU time (``why`` is then "time") or on :meth:`stop`
-    ("superseded").  ``call`` gives the check's result, or None when it was stopped."""
+    (a newer text of the file arrived, or the file was closed).  ``call`` gives the check's result, or None when it was stopped."""
 
     def __init__(self, check: Callable[[], T]) -> None:
         self._check = check
@@ -47,7 +47,7 @@ class Stoppable(Generic[T]):
         self._thread: int | None = None  # the thread running the check, while it runs
         self._clock: int | None = None  # that thread's CPU clock
         self._started = 0.0  # its CPU time when the check started
-        self.why: str | None = None  # why it was stopped: "time" or "superseded"
+        self.why: str | None = None  # why it was stopped: "time", "superseded" or "closed"
         self._delivered = False  # whether Stopped was raised in its thread
 
     def call(self) -> T | None:
