@@ -31,6 +31,7 @@ MAX_STEPS = 100_000  # steps one sampled run may take
 MAX_ODDS_STEPS = 100_000  # world-steps and roll branches exact odds may take (worlds alive at once stay fewer)
 MAX_ODDS_SECONDS = 1.0  # CPU time one exact-odds computation may take before it is refused
 MAX_COMMAND_SECONDS = 5.0  # CPU time one whole command or call (a sweep, a diff, a validate, a sample) may take
+MAX_CHECK_SECONDS = 2.0  # CPU time the language server's check of one open file may take before it is stopped
 MAX_RUN_DICE = 100_000  # dice one sampled run may roll
 MAX_SAMPLES = 1_000_000  # runs one `sample` may count
 MAX_SAMPLE_WORK = 20_000_000  # steps taken and dice rolled by all the runs of one sample together

@@ -28,10 +28,15 @@ START_CPU = 3.0  # CPU seconds a server may take to start, answer a few requests
 WAIT = 60.0  # seconds a test waits for an answer before it calls the server stuck
 
 
+# before limits are lowered, a file is checked once: the imports of the first check are not counted against them
+WARM = ("import interpreter.limits as lowered\nfrom interpreter.lsp.checks import DocumentChecks\n"
+        "DocumentChecks().check('warm.yaml', 'ruleset: warm\\ntitle: W\\nprocedures: {}\\n', {})\n")
+
+
 class Wire:
     """`rules lsp` in its own process, bounded as a hostile case is, and the frames it sends back."""
 
-    def __init__(self, folder: Path, cpu: float = START_CPU) -> None:
+    def __init__(self, folder: Path, cpu: float = START_CPU, lowered: dict[str, float] | None = None) -> None:
         env = {k: v for k, v in os.environ.items() if not k.startswith("RULESMITH")}
         env.update(PYTHONPATH=str(ROOT), RULESMITH_CACHE_DIR=str(folder / "cache"),
                    XDG_CONFIG_HOME=str(folder / ".config-none"), CORPUS_LIMITS=f"{math.ceil(cpu) + 2} {ADDRESS_SPACE}",
@@ -39,7 +44,10 @@ class Wire:
         (folder / "server.usage").unlink(missing_ok=True)
         self.err = folder / "server.err"
         with open(self.err, "wb") as err:
-            self.proc = subprocess.Popen([sys.executable, "-c", LAUNCH, "lsp"], cwd=folder, env=env,
+            launch = LAUNCH.replace("from interpreter.cli import main\n", WARM + "".join(
+                f"lowered.{name} = {value!r}\n" for name, value in lowered.items()) + "from interpreter.cli import main\n"
+            ) if lowered else LAUNCH
+            self.proc = subprocess.Popen([sys.executable, "-c", launch, "lsp"], cwd=folder, env=env,
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
                                          start_new_session=True)
         self.folder = folder
@@ -306,3 +314,49 @@ def test_a_hover_cancelled_or_superseded_is_answered_and_stops(tmp_path):
     assert "result" in wire.answer(second)
     assert time.monotonic() - started < 30
     bounded(wire.shutdown(), cpu=30)
+
+
+def strays(count: int) -> str:
+    return "ruleset: strays\ntitle: Strays\n" + RULE + "".join(f"k{i}: 1\n" for i in range(count))
+
+
+def test_a_check_that_takes_its_time_is_stopped_with_one_line_and_starves_no_other(tmp_path):
+    """A file of 60,000 unknown keys (seconds to check) takes the checks' time limit (lowered to 0.2 s), says
+    so in one line, and another file's diagnostics come all the same."""
+    wire = Wire(tmp_path, cpu=START_CPU + 1.0, lowered={"MAX_CHECK_SECONDS": 0.2})
+    wire.start()
+    uri = wire.open(tmp_path / "strays.yaml", strays(60_000))
+    good_uri = wire.open(tmp_path / "good.yaml", "ruleset: good\ntitle: Good\n" + RULE + "oops: 1\n")
+    assert [d["message"].split(";")[0] for d in wire.diagnostics(good_uri)] == ["unknown key 'oops'"]
+    found = wire.diagnostics(uri)
+    assert len(found) == 1 and found[0]["range"]["start"] == position(0, 0)
+    assert found[0]["message"] == ("the check of this file was stopped: it took more than 0.2 s of CPU time, the "
+                                   "most an editor's check may take; `rules validate strays.yaml` checks it in full")
+    bounded(wire.shutdown(), cpu=START_CPU + 1.0)
+
+
+def test_a_newer_text_stops_the_check_of_the_older_at_once(tmp_path):
+    """A file of 60,000 unknown keys replaced by a valid text at once: the older text's check (seconds of
+    work, well within the time limit) is stopped, and the newer text's diagnostics come."""
+    wire = Wire(tmp_path, cpu=START_CPU + 1.0)
+    wire.start()
+    uri = wire.open(tmp_path / "edited.yaml", strays(60_000))
+    time.sleep(0.1)  # (its check has started)
+    wire.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2},
+                                           "contentChanges": [{"text": "ruleset: edited\ntitle: E\n" + RULE}]})
+    assert wire.diagnostics(uri) == []
+    bounded(wire.shutdown(), cpu=START_CPU + 1.0)
+
+
+def test_closing_a_file_stops_its_check(tmp_path):
+    """Three files of 60,000 unknown keys take every checker; closed at once, they hold back no other file."""
+    wire = Wire(tmp_path, cpu=START_CPU + 1.5)
+    wire.start()
+    closed = [wire.open(tmp_path / f"closed{i}.yaml", strays(60_000)) for i in range(3)]
+    time.sleep(0.2)  # (their checks have started)
+    for uri in closed:
+        wire.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    started = time.monotonic()
+    assert wire.diagnostics(wire.open(tmp_path / "good.yaml", "ruleset: good\ntitle: Good\n" + RULE)) == []
+    assert time.monotonic() - started < 10  # (seconds of CPU each, well over a minute of waiting, were they not)
+    bounded(wire.shutdown(), cpu=START_CPU + 1.5)

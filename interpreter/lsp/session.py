@@ -8,7 +8,9 @@ the size limit.
 Checks run on worker threads, one at a time per file and several files at once, so one costly file
 never holds back the diagnostics of another, and the server keeps answering (hover, completion)
 while they run; edits that arrive meanwhile are checked together once the running check ends, whose
-report is then dropped.  Hovers run on threads of their own.  A problem is shown in the file that
+report is then dropped.  A check is stopped when a newer text of its file arrives (the newer text is then
+checked) and after limits.MAX_CHECK_SECONDS of CPU time, when the file gets one line saying so
+(:mod:`interpreter.lsp.stopping`).  Hovers run on threads of their own.  A problem is shown in the file that
 has it: an overlay's problem in its base appears in the base, and the overlay gets one line at its
 ``extends:`` saying where to look (a sheet likewise at its ``ruleset:``).
 """
@@ -16,6 +18,7 @@ has it: an overlay's problem in its base appears in the base, and the overlay ge
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import stat
 from collections.abc import Callable
@@ -30,6 +33,7 @@ from interpreter import limits
 from interpreter.errors import Location, RulesError, one_line
 from interpreter.lsp.checks import DocumentChecks, Report
 from interpreter.lsp.spans import replacement, span
+from interpreter.lsp.stopping import Stoppable
 
 __all__ = ["Session", "problem_text"]
 
@@ -56,6 +60,7 @@ class Session:
         self.hovers = ThreadPoolExecutor(max_workers=2, thread_name_prefix="rules-hover")
         self._running: dict[str, asyncio.Task[None]] = {}
         self._again: set[str] = set()
+        self._checking: dict[str, Stoppable[Report]] = {}  # uri -> its running check, to stop when superseded
         self._own: dict[str, list[types.Diagnostic]] = {}  # uri -> from checking that file
         self._through: dict[str, dict[str, list[types.Diagnostic]]] = {}  # uri -> checked uri -> found there
 
@@ -140,6 +145,9 @@ class Session:
         """Check a file soon (again, if a check of it is running); with ``follow``, then the files that use it."""
         if uri in self._running:
             self._again.add(uri)
+            running = self._checking.get(uri)
+            if running is not None:
+                running.stop("superseded")  # its report would be dropped: the newer text is checked at once
             return
         self._running[uri] = asyncio.ensure_future(self._check(uri, follow))
 
@@ -152,16 +160,25 @@ class Session:
                 if path is None or uri not in self.server.workspace.text_documents:
                     return
                 checker = self.checkers.setdefault(uri, DocumentChecks())
+                text = self.text(uri)
+                check = self._checking[uri] = Stoppable(functools.partial(checker.check, path, text,
+                                                                          self.open_texts()))
+                running = asyncio.ensure_future(self.run(check.call))
+                watching = asyncio.ensure_future(check.watch(running))
                 try:
-                    report = await self.run(checker.check, path, self.text(uri), self.open_texts())
+                    found = await running
                 except Exception:  # a failure of the check itself, not of the file: checked afresh once more
                     if failed:
                         raise
                     failed = True
                     self.checkers[uri] = DocumentChecks()
                     continue
+                finally:
+                    watching.cancel()
+                    self._checking.pop(uri, None)
                 if uri in self._again:
                     continue
+                report = found if found is not None else _stopped(path, text)
                 if uri in self.server.workspace.text_documents:
                     self._publish(uri, report)
                 break
@@ -175,6 +192,9 @@ class Session:
 
     def closed(self, uri: str, instead: list[types.Diagnostic] | None = None) -> None:
         """Forget a file the editor closed, and clear what was shown for it (showing ``instead``, when given)."""
+        running = self._checking.get(uri)
+        if running is not None:
+            running.stop("closed")  # its report would not be shown
         self.checkers.pop(uri, None)
         self.reports.pop(uri, None)
         self.good.pop(uri, None)
@@ -266,6 +286,18 @@ class Session:
         for diagnostics in self._through.get(uri, {}).values():
             found.extend(d for d in diagnostics if d not in found)
         self.server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(uri=uri, diagnostics=found))
+
+
+def _stopped(path: str, text: str) -> Report:
+    """The report of a check stopped for its time: one line at the top of the file saying so."""
+    from interpreter.lsp.checks import kind_of, shown_path
+
+    kind = kind_of(text) or "other"
+    command = "rules sheet check" if kind == "sheet" else "rules validate"
+    problem = RulesError(f"the check of this file was stopped: it took more than {limits.MAX_CHECK_SECONDS:g} s "
+                         f"of CPU time, the most an editor's check may take; `{command} {shown_path(path)}` checks it "
+                         "in full", Location(line=1, col=1))
+    return Report(os.path.realpath(path), kind, {os.path.realpath(path): [problem]})
 
 
 def _range(line: int, start: int, end: int) -> types.Range:

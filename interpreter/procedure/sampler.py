@@ -100,15 +100,16 @@ def sample(ruleset: CompiledRuleset, name: str, args: Mapping[str, object], time
     count = _events(ruleset, proc, args)
     events = dict.fromkeys((name for name, _ in proc.events), 0)
     done = 0  # the work of the runs so far: steps taken and dice rolled (limits.MAX_SAMPLE_WORK)
-    piece = max(_FORESEEN, times // 100)
-    with budget.command_budget(f"a sample of {times} runs (in hundredths)", "ask for fewer runs"):  # (and limits.MAX_COMMAND_SECONDS)
+    due = 1  # the count of runs at which the sample's time is next foreseen (budget.foresee_due)
+    # (the sampler is written before the budget starts: the first runs cost what the others do)
+    with budget.command_budget(f"a sample of {times} runs", _fewer, first_pays=False):
         for i in range(times):
             got = run(rng)
             done += work()
             if i + 1 == _FORESEEN or done > limits.MAX_SAMPLE_WORK:
                 _refuse_beyond(done, i + 1, times, proc.where)
-            if (i + 1) % piece == 0:  # (a piece of work is a hundredth of the runs, at least a hundred)
-                budget.foresee((i + 1) // piece, -(-times // piece))
+            if i + 1 == due:  # (twice as many runs at first, then every hundredth: limits.MAX_COMMAND_SECONDS)
+                due = budget.foresee_due(due, times)
             _count(got, outcomes, values, count, events)
     return SampleCounts(ruleset.id, proc.name, times, seed, outcomes,
                    {v: dict(sorted(c.items(), key=_order)) for v, c in zip(proc.values, values, strict=True)}, events)
@@ -157,7 +158,16 @@ def _refuse_beyond(done: int, runs: int, times: int, where: Any) -> None:
 def _within(done: int, runs: int) -> int:
     """A number of runs well within the sample's work at the pace of these runs: three quarters of the most
     that would fit (runs that explode more than the first do stay within it), to two significant digits."""
-    most = limits.MAX_SAMPLE_WORK * runs // max(done, 1) * 3 // 4
+    return _rounded(limits.MAX_SAMPLE_WORK * runs // max(done, 1) * 3 // 4)
+
+
+def _fewer(fit: int) -> str:
+    """The remedy of a sample refused for its time: the runs that fit three quarters of its budget, when known."""
+    return f"ask for at most {_rounded(fit)} runs (--times {_rounded(fit)})" if fit > 0 else "ask for fewer runs"
+
+
+def _rounded(most: int) -> int:
+    """A number of runs to two significant digits, rounded down (at least 1)."""
     if most < 100:
         return max(1, most)
     step = int("1" + "0" * (len(str(most)) - 2))

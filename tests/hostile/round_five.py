@@ -67,7 +67,7 @@ def command_cases() -> list[Case]:
     return [
         Case("budgets", ["run", "nwod", "action", "pool=3", "--times", "1000000", "--seed", "1"], names_file=False,
              cpu=2.0, note="a million runs within the work limit but not the command's 5 s: foreseen from the first "
-                           "hundredths (each 10,000 runs, a tenth of a second)"),
+                           "runs (once a twentieth of a second of them has run)"),
     ]
 
 
