@@ -28,8 +28,9 @@ if TYPE_CHECKING:
 __all__ = ["guarded", "parameters", "procedures", "rulesets", "sheets"]
 
 # A ruleset names its procedures or the ruleset it extends; a sheet names its ruleset and has neither.
-_RULESET_KEY = re.compile(rb"^(?:procedures|extends)[ \t]*:", re.MULTILINE)
-_SHEET_KEY = re.compile(rb"^ruleset[ \t]*:", re.MULTILINE)
+# (patterns kept as text: `re` compiles one when it is first used, not at every start)
+_RULESET_KEY = rb"(?m)^(?:procedures|extends)[ \t]*:"
+_SHEET_KEY = rb"(?m)^ruleset[ \t]*:"
 _PEEK = 64 * 1024  # enough of a file to tell a ruleset from a sheet
 
 
@@ -59,9 +60,9 @@ def _kind_of(path: str) -> str | None:
             head = handle.read(_PEEK)
     except OSError:
         return None
-    if _RULESET_KEY.search(head):
+    if re.search(_RULESET_KEY, head):
         return "ruleset"
-    return "sheet" if _SHEET_KEY.search(head) else None
+    return "sheet" if re.search(_SHEET_KEY, head) else None
 
 
 def _paths(incomplete: str, kind: str) -> list[CompletionItem]:

@@ -150,12 +150,13 @@ def prescan(source: Source) -> None:
         _refuse_folded_names(source)
 
 
-_WORD = re.compile(r"[^\W\d]\w*")
+# (patterns kept as text: `re` compiles one when it is first used, not at every start)
+_WORD = r"[^\W\d]\w*"
 
 
 def _refuse_folded_names(source: Source) -> None:
     """Refuse a name Python would read as another (full-width 'ＳＴＲ' is read as 'STR'): the name shown must be the one run."""
-    for match in _WORD.finditer(source.text):
+    for match in re.finditer(_WORD, source.text):
         word = match.group()
         folded = unicodedata.normalize("NFKC", word)
         if folded != word:
