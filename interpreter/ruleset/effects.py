@@ -215,6 +215,8 @@ def _raw_steps(steps: Any, path: P = ("steps",)) -> Iterator[tuple[P, Mapping[st
 def own_rolls(effect: Effect, proc: str, spec: Mapping[str, object], kinds: Kinds) -> list[P]:
     """The paths (`steps`, 0, ..., `roll`, NAME) of the procedure's own rolls the effect's selector reaches,
     in the order written (which rolls a step has is its kind's to say)."""
+    if not effect.changes_rolls() or not _selected(effect, proc, spec) or handles(effect, spec):
+        return []  # (it reaches no roll of a procedure it does not select: the steps are not read)
     out = []
     for at, step in _raw_steps(spec.get("steps")):
         out += [at + (key, n) for key, n, t in written_rolls(kinds, dict(step)) if _reaches(effect, proc, spec, n, t)]
