@@ -12,7 +12,6 @@ from interpreter import budget, limits
 from interpreter.dice.compound import compound_term
 from interpreter.dice.distribution import Distribution, Poly, poly_add, poly_mul, poly_pow, poly_scale
 from interpreter.dice.keep import keep_plan
-from interpreter.dice.pool import RESULT, pool_odds
 from interpreter.dice.saturate import capped_term, keep_members, lower_bound, operand_caps
 from interpreter.dice.term import TermSpec, parameter_nodes, spec_for
 from interpreter.dice.throws import explosion_cutoff
@@ -173,6 +172,8 @@ def _keep_term(spec: TermSpec, w: list[int], work: _Work) -> Distribution:
         desc_faces = [v for v in range(spec.sides, 0, -1) if w[v]]
         return Distribution(_kept_sum(desc_faces if high else desc_faces[::-1], w, n, keep, spec.gain, work),
                             sum(w) ** n)
+    from interpreter.dice.pool import RESULT, pool_odds  # (the pool walk: loaded by odds that need it)
+
     joint, den = pool_odds(spec, [RESULT])
     return Distribution({key[0]: x for key, x in joint.items()}, den)
 
