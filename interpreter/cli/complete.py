@@ -20,7 +20,6 @@ import click
 
 from interpreter.errors import RulesError
 from interpreter.load.bundled import bundled_ids
-from interpreter.ruleset.texts import prose
 
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
@@ -105,6 +104,8 @@ def sheets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[
 
 def procedures(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """The procedures of the ruleset already typed."""
+    from interpreter.ruleset.texts import prose  # (this module is loaded by every command; completing is rarer)
+
     rs = _ruleset(ctx)
     if rs is None:
         return []
@@ -124,6 +125,8 @@ def _values(rs: Any, param: Any, with_sheet: bool) -> list[str]:
 
 def parameters(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """`NAME=` for each parameter of the procedure not given yet, and after `NAME=` the words it takes."""
+    from interpreter.ruleset.texts import prose
+
     rs = _ruleset(ctx)
     proc = rs.procedures.get(ctx.params.get("procedure") or "") if rs is not None else None
     if proc is None:

@@ -20,7 +20,6 @@ from typing import IO, TYPE_CHECKING, TypeGuard
 
 import click
 
-from interpreter.cli.caret import error_lines, is_terminal
 from interpreter.errors import Invalid, RulesError
 
 if TYPE_CHECKING:
@@ -98,6 +97,8 @@ def echo(text: str, err: bool = False, nl: bool = True) -> None:
 
 def echo_problem(problem: RulesError) -> None:
     """Print a user's mistake on stderr: its line(s), and on a terminal the source line and a caret."""
+    from interpreter.cli.caret import error_lines, is_terminal  # (a command that goes well never loads it)
+
     echo("\n".join(error_lines(problem, terminal=is_terminal())), err=True)
 
 

@@ -11,7 +11,6 @@ from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, S
 from interpreter.ruleset.kind import Instances, RawStep, StepKind
 from interpreter.ruleset.liveness import Liveness, Names, names
 from interpreter.ruleset.specs import Require, Step
-from interpreter.ruleset.texts import fill
 
 # (patterns kept as text: `re` compiles one when it is first used, not at every start)
 _PLACEHOLDER = r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})"
@@ -31,6 +30,8 @@ def writes(spec: Require, *_: object) -> set[str]:
 
 
 def refuse(message: str, env: dict[str, Any]) -> None:
+    from interpreter.ruleset.texts import fill  # (loaded by a run that is refused)
+
     raise Refused(fill(message, env))
 
 
