@@ -143,7 +143,8 @@ def prescan(source: Source) -> None:
     if stack:
         opener, index = stack[-1]
         raise FormulaSyntaxError(f"'{opener}' was never closed", source.at_index(index))
-    deep_not = re.search(_NOT_CHAIN + f"{{{max_depth + 1},}}", text)
+    # (a chain that long holds the word that many times: most formulas are told without a pattern)
+    deep_not = re.search(_NOT_CHAIN + f"{{{max_depth + 1},}}", text) if text.count("not") > max_depth else None
     if deep_not:
         raise LimitExceeded(too_deep, source.at_index(deep_not.start()))
     if not text.isascii():
