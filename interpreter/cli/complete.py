@@ -14,7 +14,7 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -23,6 +23,8 @@ from interpreter.load.bundled import bundled_ids
 
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
+
+    from interpreter.ruleset.model import CompiledRuleset, Param
 
 __all__ = ["guarded", "parameters", "procedures", "rulesets", "sheets"]
 
@@ -40,7 +42,7 @@ def _item(value: str, help: str | None = None) -> CompletionItem:
     return CompletionItem(value, help=help)
 
 
-def _ruleset(ctx: click.Context) -> Any:
+def _ruleset(ctx: click.Context) -> CompiledRuleset | None:
     from interpreter.pipeline import compile_ref
 
     ref = ctx.params.get("ruleset") or ctx.params.get("target") or ctx.params.get("house")
@@ -113,7 +115,7 @@ def procedures(ctx: click.Context, param: click.Parameter, incomplete: str) -> l
             if name.startswith(incomplete)]
 
 
-def _values(rs: Any, param: Any, with_sheet: bool) -> list[str]:
+def _values(rs: CompiledRuleset, param: Param, with_sheet: bool) -> list[str]:
     """The words a parameter takes: its options, true/false, or trait names (of a trait parameter, or with a sheet)."""
     words = list(param.options)
     if param.type == "flag":
@@ -129,7 +131,7 @@ def parameters(ctx: click.Context, param: click.Parameter, incomplete: str) -> l
 
     rs = _ruleset(ctx)
     proc = rs.procedures.get(ctx.params.get("procedure") or "") if rs is not None else None
-    if proc is None:
+    if rs is None or proc is None:
         return []
     if "=" in incomplete:
         name, _, value = incomplete.partition("=")
