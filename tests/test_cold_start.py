@@ -27,7 +27,8 @@ NOT_FOR_A_RUN = (
 
 # Modules a run that rolls dice does not need (exact odds), and one that odds do not (rolling).
 ONLY_FOR_ODDS = ("interpreter.dice.odds", "interpreter.dice.saturate", "interpreter.dice.distribution",
-                 "interpreter.cli.odds_text", "interpreter.procedure.odds", "interpreter.procedure.exact", "fractions")
+                 "interpreter.cli.odds_text", "interpreter.procedure.odds", "interpreter.procedure.exact", "fractions",
+                 "interpreter.procedure.program")
 ONLY_FOR_ROLLING = ("random", "interpreter.procedure.run", "interpreter.procedure.run_context")
 
 # Modules a run or odds need only when a roll reads its pool (`read:`), and the library's face, which the
