@@ -29,7 +29,8 @@ NOT_FOR_A_RUN = (
 ONLY_FOR_ODDS = ("interpreter.dice.odds", "interpreter.dice.saturate", "interpreter.dice.distribution",
                  "interpreter.cli.odds_text", "interpreter.procedure.odds", "interpreter.procedure.exact", "fractions",
                  "interpreter.procedure.program")
-ONLY_FOR_ROLLING = ("random", "interpreter.procedure.run", "interpreter.procedure.run_context")
+ONLY_FOR_ROLLING = ("random", "interpreter.procedure.run", "interpreter.procedure.run_context",
+                    "interpreter.procedure.function")
 
 # Modules a run or odds need only when a roll reads its pool (`read:`), and the library's face, which the
 # command line never uses: none of the bundled procedures below reads a pool.

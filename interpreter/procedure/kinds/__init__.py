@@ -28,7 +28,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from interpreter.procedure.function import write_function
 from interpreter.procedure.kinds import (
     best_of,
     branch,
@@ -92,6 +91,8 @@ def _kept(proc: CompiledProcedure, key: Any, made: Any) -> Any:
 def function_of(ruleset: CompiledRuleset, proc: CompiledProcedure, bound: Mapping[str, Any] | None = None) -> Any:
     """The function that runs a procedure once, written the first time it is run and kept on the procedure;
     with `bound`, written with those start values in them (see writing.unchanged)."""
+    from interpreter.procedure.function import write_function  # (a run's writer: exact odds never load it)
+
     key = ("function", tuple(sorted((bound or {}).items())))
     found = proc.memo.written.get(key)
     if found is None or found[0] is not proc.steps:
