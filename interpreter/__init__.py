@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from interpreter import dice as dice  # callable: interpreter.dice("4d6kh3") keeps a parsed expression
-from interpreter.api import load_ruleset, new_sheet, odds, read_sheet, roll, run, sample, validate
 from interpreter.errors import BadParameter, Invalid, RulesError
 
 if TYPE_CHECKING:
@@ -29,14 +28,24 @@ if TYPE_CHECKING:
         Ruleset,
         Samples,
         Sheet,
+        load_ruleset,
+        new_sheet,
+        odds,
+        read_sheet,
+        roll,
+        run,
+        sample,
+        validate,
     )
 
 
 def __getattr__(name: str) -> object:
-    # the result types are imported when first asked for: `import interpreter` stays cheap
-    from interpreter import api
+    # the functions and types are imported when first asked for: `import interpreter` stays cheap, and
+    # the command line, which imports modules of the package, never loads the library's face
+    from importlib import import_module
 
-    if name in api.TYPES:
+    api = import_module("interpreter.api")
+    if name in api.TYPES or name in api.FUNCTIONS:
         return getattr(api, name)
     raise AttributeError(f"module 'interpreter' has no attribute '{name}'")
 

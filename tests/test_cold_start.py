@@ -27,8 +27,15 @@ NOT_FOR_A_RUN = (
 
 # Modules a run that rolls dice does not need (exact odds), and one that odds do not (rolling).
 ONLY_FOR_ODDS = ("interpreter.dice.odds", "interpreter.dice.saturate", "interpreter.dice.distribution",
-                 "interpreter.cli.odds_text", "interpreter.procedure.odds", "interpreter.procedure.exact", "fractions")
-ONLY_FOR_ROLLING = ("random", "interpreter.procedure.run", "interpreter.procedure.run_context")
+                 "interpreter.cli.odds_text", "interpreter.procedure.odds", "interpreter.procedure.exact", "fractions",
+                 "interpreter.procedure.program")
+ONLY_FOR_ROLLING = ("random", "interpreter.procedure.run", "interpreter.procedure.run_context",
+                    "interpreter.procedure.function")
+
+# Modules a run or odds need only when a roll reads its pool (`read:`), and the library's face, which the
+# command line never uses: none of the bundled procedures below reads a pool.
+ONLY_FOR_POOL_READS = ("interpreter.dice.reading", "interpreter.dice.pool", "interpreter.dice.additive")
+LIBRARY_FACE = ("interpreter.api.functions", "interpreter.api.calls", "interpreter.api.ruleset")
 
 PROBE = """
 import json, sys
@@ -69,6 +76,45 @@ def test_a_run_or_odds_on_a_cached_ruleset_imports_only_what_it_uses(tmp_path, a
         assert sorted(m for m in NOT_FOR_A_RUN if m in modules) == []
         assert sorted(m for m in other_command if m in modules) == []
         assert "interpreter.load.shape" not in modules  # (its shipped record passed this very schema)
+
+
+@pytest.mark.parametrize("argv", [
+    ("run", "lockwood", "check", "stat=12", "dc=15", "--seed", "1"),
+    ("odds", "nwod", "action", "pool=5"),
+])
+def test_a_warm_start_loads_neither_pool_reading_nor_the_library_face(tmp_path, argv):
+    modules_after(tmp_path, *argv)  # (the first fills the cache)
+    out, loaded = modules_after(tmp_path, *argv)
+    assert out
+    assert sorted(m for m in ONLY_FOR_POOL_READS + LIBRARY_FACE if m in loaded) == []
+    assert "interpreter.procedure.kinds" in loaded  # (the probe sees what the run did import)
+
+
+POOLS = """ruleset: pools
+title: Pools
+description: One roll read for doubles.
+procedures:
+  move:
+    outcomes: {again: the two dice match, done: the two dice differ}
+    values: {spaces: the spaces moved}
+    steps:
+      - roll: {spaces: 2d6}
+        read: {doubles: any match}
+      - decide:
+          - {when: doubles, outcome: again}
+          - {outcome: done}
+"""
+
+
+@pytest.mark.parametrize("command", ["run", "odds"])
+def test_a_roll_that_reads_its_pool_loads_the_reading_when_it_runs(tmp_path, command):
+    path = tmp_path / "pools.yaml"
+    path.write_text(POOLS, encoding="utf-8")
+    argv = (command, str(path), "move")
+    modules_after(tmp_path, *argv)
+    out, loaded = modules_after(tmp_path, *argv)
+    assert ("again" in out and "done" in out) if command == "odds" else "spaces" in out
+    assert sorted(m for m in ONLY_FOR_POOL_READS if m in loaded) == sorted(ONLY_FOR_POOL_READS)
 
 
 def test_a_ruleset_the_cache_does_not_know_is_parsed_once_then_read_back(tmp_path):

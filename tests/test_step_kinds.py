@@ -55,6 +55,7 @@ KIND_MODULES = {path.stem for path in KINDS_FOLDER.glob("*.py")} - {"__init__"}
 HOMONYMS = {
     ("interpreter/cli/dice.py", "roll"): "the `rules roll` command",
     ("interpreter/cli/commands.py", "roll"): "the `rules roll` command, loaded when asked for",
+    ("interpreter/api/__init__.py", "roll"): "the library's `roll` function, imported when first asked for",
     ("interpreter/lsp/completion.py", "table"): "what a completed name is: a table",
 }
 # The contexts the written code calls (procedure.context) give the draws a kind's code asks for, `c.call` and

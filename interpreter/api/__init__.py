@@ -20,9 +20,8 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING
 
-from interpreter.api.functions import load_ruleset, new_sheet, odds, read_sheet, roll, run, sample, validate
-
 if TYPE_CHECKING:
+    from interpreter.api.functions import load_ruleset, new_sheet, odds, read_sheet, roll, run, sample, validate
     from interpreter.api.results import Odds, Result, Samples
     from interpreter.api.rolls import Roll
     from interpreter.api.ruleset import Parameter, Procedure, Ruleset
@@ -36,11 +35,14 @@ TYPES = {
     "BoxTrack": "interpreter.sheet.character", "MeterTrack": "interpreter.sheet.character",
     "Resource": "interpreter.sheet.character",
 }
+FUNCTIONS = ("load_ruleset", "new_sheet", "odds", "read_sheet", "roll", "run", "sample", "validate")  # (api.functions)
 
 
 def __getattr__(name: str) -> object:
     if name in TYPES:
         return getattr(import_module(TYPES[name]), name)
+    if name in FUNCTIONS:
+        return getattr(import_module("interpreter.api.functions"), name)
     raise AttributeError(f"module 'interpreter.api' has no attribute '{name}'")
 
 

@@ -23,6 +23,8 @@ def values_line(values: Mapping[str, object]) -> str:
 
 def _substitute(text: str, names: Iterable[str], env: Mapping[str, Any], depth: int = 0) -> str:
     for name in sorted(names, key=len, reverse=True):
+        if name not in text:  # (a name the text does not show: nothing to replace, no pattern compiled)
+            continue
         value = env.get(name)
         if isinstance(value, bool):
             value = int(value)
@@ -38,7 +40,7 @@ def _substitute(text: str, names: Iterable[str], env: Mapping[str, Any], depth: 
 def shown_expr(record: RollRecord) -> str:
     """A traced roll's dice expression with the names it used replaced by their values (`(pool)d10` -> `5d10`)."""
     text = _substitute(record.expr.text, record.expr.names, record.env)
-    for _ in range(4):
+    for _ in range(4 if "(" in text else 0):
         text = re.sub(r"\((-?\d+|\d*d\d+)\)", r"\1", text)
     return text.replace(" ", "")
 

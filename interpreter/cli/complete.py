@@ -14,22 +14,24 @@ import os
 import re
 import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
 from interpreter.errors import RulesError
 from interpreter.load.bundled import bundled_ids
-from interpreter.ruleset.texts import prose
 
 if TYPE_CHECKING:
     from click.shell_completion import CompletionItem
 
+    from interpreter.ruleset.model import CompiledRuleset, Param
+
 __all__ = ["guarded", "parameters", "procedures", "rulesets", "sheets"]
 
 # A ruleset names its procedures or the ruleset it extends; a sheet names its ruleset and has neither.
-_RULESET_KEY = re.compile(rb"^(?:procedures|extends)[ \t]*:", re.MULTILINE)
-_SHEET_KEY = re.compile(rb"^ruleset[ \t]*:", re.MULTILINE)
+# (patterns kept as text: `re` compiles one when it is first used, not at every start)
+_RULESET_KEY = rb"(?m)^(?:procedures|extends)[ \t]*:"
+_SHEET_KEY = rb"(?m)^ruleset[ \t]*:"
 _PEEK = 64 * 1024  # enough of a file to tell a ruleset from a sheet
 
 
@@ -40,7 +42,7 @@ def _item(value: str, help: str | None = None) -> CompletionItem:
     return CompletionItem(value, help=help)
 
 
-def _ruleset(ctx: click.Context) -> Any:
+def _ruleset(ctx: click.Context) -> CompiledRuleset | None:
     from interpreter.pipeline import compile_ref
 
     ref = ctx.params.get("ruleset") or ctx.params.get("target") or ctx.params.get("house")
@@ -59,9 +61,9 @@ def _kind_of(path: str) -> str | None:
             head = handle.read(_PEEK)
     except OSError:
         return None
-    if _RULESET_KEY.search(head):
+    if re.search(_RULESET_KEY, head):
         return "ruleset"
-    return "sheet" if _SHEET_KEY.search(head) else None
+    return "sheet" if re.search(_SHEET_KEY, head) else None
 
 
 def _paths(incomplete: str, kind: str) -> list[CompletionItem]:
@@ -104,6 +106,8 @@ def sheets(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[
 
 def procedures(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """The procedures of the ruleset already typed."""
+    from interpreter.ruleset.texts import prose  # (this module is loaded by every command; completing is rarer)
+
     rs = _ruleset(ctx)
     if rs is None:
         return []
@@ -111,7 +115,7 @@ def procedures(ctx: click.Context, param: click.Parameter, incomplete: str) -> l
             if name.startswith(incomplete)]
 
 
-def _values(rs: Any, param: Any, with_sheet: bool) -> list[str]:
+def _values(rs: CompiledRuleset, param: Param, with_sheet: bool) -> list[str]:
     """The words a parameter takes: its options, true/false, or trait names (of a trait parameter, or with a sheet)."""
     words = list(param.options)
     if param.type == "flag":
@@ -123,9 +127,11 @@ def _values(rs: Any, param: Any, with_sheet: bool) -> list[str]:
 
 def parameters(ctx: click.Context, param: click.Parameter, incomplete: str) -> list[CompletionItem]:
     """`NAME=` for each parameter of the procedure not given yet, and after `NAME=` the words it takes."""
+    from interpreter.ruleset.texts import prose
+
     rs = _ruleset(ctx)
     proc = rs.procedures.get(ctx.params.get("procedure") or "") if rs is not None else None
-    if proc is None:
+    if rs is None or proc is None:
         return []
     if "=" in incomplete:
         name, _, value = incomplete.partition("=")

@@ -22,7 +22,8 @@ import click
 from interpreter.errors import RulesError
 from interpreter.words import value_text
 
-_PLACEHOLDER = re.compile(r"\{(ruleset2?|procedure2?|params2?|sheet_ruleset|swept)\}")
+# (patterns kept as text: `re` compiles one when it is first used, not at every start)
+_PLACEHOLDER = r"\{(ruleset2?|procedure2?|params2?|sheet_ruleset|swept)\}"
 
 
 def examples(*lines: str) -> str:
@@ -104,8 +105,8 @@ _NAMES = _Names()
 
 def fill(text: str) -> str:
     """A template with its placeholders filled in; a placeholder with nothing to fill stays as written."""
-    names = _NAMES.covering({m.group(1) for m in _PLACEHOLDER.finditer(text)})
-    return _PLACEHOLDER.sub(lambda m: names.get(m.group(1), m.group(0)), text)
+    names = _NAMES.covering({m.group(1) for m in re.finditer(_PLACEHOLDER, text)})
+    return re.sub(_PLACEHOLDER, lambda m: names.get(m.group(1), m.group(0)), text)
 
 
 class ExampleCommand(click.Command):

@@ -20,7 +20,6 @@ from typing import IO, TYPE_CHECKING, TypeGuard
 
 import click
 
-from interpreter.cli.caret import error_lines, is_terminal
 from interpreter.errors import Invalid, RulesError
 
 if TYPE_CHECKING:
@@ -82,7 +81,8 @@ def showable(text: str, err: bool = False) -> str:
 
 
 # Controls but newline and tab, line and paragraph separators, and the marks that reorder text.
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# (as text: `re` compiles it when some text is not plain printable ASCII, which most output is)
+_UNSAFE = "[\x00-\x08\x0b-\x1f\x7f-\x9f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]"
 
 
 def _escaped(found: re.Match[str]) -> str:
@@ -91,13 +91,16 @@ def _escaped(found: re.Match[str]) -> str:
 
 def echo(text: str, err: bool = False, nl: bool = True) -> None:
     """Write text to stdout (or stderr) in a form its encoding can carry, controls escaped; never fails on encoding."""
-    if _UNSAFE.search(text):
-        text = _UNSAFE.sub(_escaped, text)
+    plain = text.isascii() and text.replace("\n", "").replace("\t", "").isprintable()
+    if not plain and re.search(_UNSAFE, text):
+        text = re.sub(_UNSAFE, _escaped, text)
     click.echo(showable(text, err), err=err, nl=nl)
 
 
 def echo_problem(problem: RulesError) -> None:
     """Print a user's mistake on stderr: its line(s), and on a terminal the source line and a caret."""
+    from interpreter.cli.caret import error_lines, is_terminal  # (a command that goes well never loads it)
+
     echo("\n".join(error_lines(problem, terminal=is_terminal())), err=True)
 
 

@@ -18,7 +18,7 @@ from interpreter.hints import shown
 MAX_SWEPT = 2  # parameters one sweep may vary (a table of rows, or rows by columns)
 MAX_POINTS = 400  # points one sweep may compute (each is a full exact-odds computation)
 
-_RANGE = re.compile(r"^\s*([+-]?\d+)\s*\.\.\s*([+-]?\d+)\s*(?:/\s*([+-]?\d+)\s*)?$")
+_RANGE = r"^\s*([+-]?\d+)\s*\.\.\s*([+-]?\d+)\s*(?:/\s*([+-]?\d+)\s*)?$"  # (compiled by `re` when a range is given)
 
 Axis = tuple[str, tuple[str, ...]]  # a swept parameter and its values, in order
 
@@ -38,7 +38,7 @@ def values_of(name: str, text: str, pool: bool = False) -> tuple[str, ...] | Non
 
     For a dice parameter (`pool`), commas join the dice of one mixed pool (`dice=d8,d6,d4`), so only
     a range sweeps it."""
-    match = _RANGE.match(text)
+    match = re.match(_RANGE, text) if ".." in text else None
     if match:
         low, high = _whole(name, match.group(1)), _whole(name, match.group(2))
         step = _whole(name, match.group(3)) if match.group(3) is not None else 1

@@ -9,11 +9,8 @@ from functools import lru_cache
 from itertools import product
 
 from interpreter import budget, limits
-from interpreter.dice.compound import compound_term
 from interpreter.dice.distribution import Distribution, Poly, poly_add, poly_mul, poly_pow, poly_scale
 from interpreter.dice.keep import keep_plan
-from interpreter.dice.pool import RESULT, pool_odds
-from interpreter.dice.saturate import capped_term, keep_members, lower_bound, operand_caps
 from interpreter.dice.term import TermSpec, parameter_nodes, spec_for
 from interpreter.dice.throws import explosion_cutoff
 from interpreter.dice.tree import Chain, Compare, Dice, DiceGroup, Name, Neg, Node, Num
@@ -115,6 +112,8 @@ def term_distribution(spec: TermSpec) -> Distribution:
         if spec.success is None and keep_plan(spec.keep, n)[1] >= n:
             return term_distribution(replace(spec, compound=False))
         kept_sum = spec.keep is not None and spec.success is None
+        from interpreter.dice.compound import compound_term  # (loaded by odds of compounding dice)
+
         return compound_term(spec, term_distribution(replace(spec, compound=False, keep=None)) if kept_sum else None)
     s, gain = spec.sides, spec.gain
     w = spec.draw_weights()
@@ -173,6 +172,8 @@ def _keep_term(spec: TermSpec, w: list[int], work: _Work) -> Distribution:
         desc_faces = [v for v in range(spec.sides, 0, -1) if w[v]]
         return Distribution(_kept_sum(desc_faces if high else desc_faces[::-1], w, n, keep, spec.gain, work),
                             sum(w) ** n)
+    from interpreter.dice.pool import RESULT, pool_odds  # (the pool walk: loaded by odds that need it)
+
     joint, den = pool_odds(spec, [RESULT])
     return Distribution({key[0]: x for key, x in joint.items()}, den)
 
@@ -192,6 +193,8 @@ def node_distribution(node: Node, resolve: Resolver, cap: int | None = None) -> 
     if isinstance(node, Dice):
         return _dice_distribution(node, resolve, cap)
     if isinstance(node, Chain):
+        from interpreter.dice.saturate import operand_caps  # (saturation: loaded by odds that may need it)
+
         caps = operand_caps(node, cap)
         acc = node_distribution(node.first, resolve, caps[0])
         for (op, operand), c in zip(node.rest, caps[1:], strict=True):
@@ -228,6 +231,8 @@ def _group_distribution(node: DiceGroup, resolve: Resolver, cap: int | None) -> 
     k = kd.probs[0][0]
     if k < 0:
         raise EvaluationError(f"'{node.text}' keeps or drops a negative number of members ({k})")
+    from interpreter.dice.saturate import keep_members, lower_bound
+
     # Members never below 0 can be capped whatever is kept: the kept total reaches the cap just when
     # it would with each member capped.
     capped = keep_plan((node.keep[0], k), len(node.members))[1] == 1 or all(
@@ -269,6 +274,8 @@ def _dice_distribution(node: Dice, resolve: Resolver, cap: int | None = None) ->
 def _term(spec: TermSpec, cap: int | None) -> Distribution:
     """A term's distribution; saturated at the cap when that makes endless explosions exact."""
     if cap is not None:
+        from interpreter.dice.saturate import capped_term
+
         capped = capped_term(spec, cap)
         if capped is not None:
             return capped

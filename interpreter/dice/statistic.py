@@ -27,13 +27,14 @@ _OPS: dict[str, Callable[[Any, Any], bool]] = {
     "==": operator.eq, "!=": operator.ne, ">=": operator.ge, "<=": operator.le, ">": operator.gt, "<": operator.lt,
 }
 _OP = r"(==|!=|>=|<=|>|<|=)"
-_RANKED = re.compile(r"^(?:(\d+)(?:st|nd|rd|th) )?(highest|lowest)$")
-_SUM_OF = re.compile(r"^sum of (highest|lowest) (\d+)$")
-_COUNT = re.compile(rf"^count *{_OP} *(.+)$")
-_SETS = re.compile(r"^sets(?: of (\d+))?$")
-_TOTAL = re.compile(r"^total ([A-Z][a-z]*)(?: *- *([A-Z][a-z]*))?$")
-_CONDITION = re.compile(rf"^{_OP} *(.+)$")
-_NUMBER = re.compile(r"^-?\d+$")
+# (patterns kept as text: `re` compiles one when it is first used, not at every start)
+_RANKED = r"^(?:(\d+)(?:st|nd|rd|th) )?(highest|lowest)$"
+_SUM_OF = r"^sum of (highest|lowest) (\d+)$"
+_COUNT = rf"^count *{_OP} *(.+)$"
+_SETS = r"^sets(?: of (\d+))?$"
+_TOTAL = r"^total ([A-Z][a-z]*)(?: *- *([A-Z][a-z]*))?$"
+_CONDITION = rf"^{_OP} *(.+)$"
+_NUMBER = r"^-?\d+$"
 SIMPLE = ("sum", "dice", "largest set", "largest set face", "any match")
 FORMS = ("sum, dice, highest, lowest, 2nd highest, 3rd lowest, sum of highest 2, count >= 5, count == hit_face, "
          "largest set, largest set face, sets, sets of 3, any match, total S, total S - F; and after any but the lowest "
@@ -86,7 +87,7 @@ def _condition(op: str, text: str) -> tuple[tuple[str, int], str | None]:
     """A condition's operator and number, or its formula text to evaluate later."""
     op = "==" if op == "=" else op
     text = text.strip()
-    if _NUMBER.match(text):
+    if re.match(_NUMBER, text):
         return (op, int(text)), None
     return (op, _FORMULA), text
 
@@ -98,7 +99,7 @@ def parse_statistic(text: str) -> Statistic:
     texts: tuple[str, ...] = ()
     if " where " in words:
         words, _, condition = words.rpartition(" where ")
-        found = _CONDITION.match(condition)
+        found = re.match(_CONDITION, condition)
         if found is None:
             raise BadParameter(f"'{text}': 'where' takes a condition such as 'where > 1' or 'where != hitch'")
         where, later = _condition(found.group(1), found.group(2))
@@ -113,19 +114,19 @@ def _base(words: str) -> Statistic | None:
     """The statistic of the words before any `where`."""
     if words in SIMPLE:
         return Statistic(words, words)
-    found = _RANKED.match(words)
+    found = re.match(_RANKED, words)
     if found and int(found.group(1) or 1) >= 1:
         return Statistic(words, found.group(2), rank=int(found.group(1) or 1))
-    found = _SUM_OF.match(words)
+    found = re.match(_SUM_OF, words)
     if found and int(found.group(2)) >= 1:
         return Statistic(words, f"sum of {found.group(1)}", rank=int(found.group(2)))
-    found = _SETS.match(words)
+    found = re.match(_SETS, words)
     if found and int(found.group(1) or 2) >= 2:
         return Statistic(words, "sets", rank=int(found.group(1) or 2))
-    found = _TOTAL.match(words)
+    found = re.match(_TOTAL, words)
     if found:
         return Statistic(words, "total", symbol=found.group(1), less=found.group(2) or "")
-    found = _COUNT.match(words)
+    found = re.match(_COUNT, words)
     if found:
         (op, arg), later = _condition(found.group(1), found.group(2))
         return Statistic(words, "count", op=op, arg=arg, texts=(later,) if later else ())

@@ -143,19 +143,21 @@ def prescan(source: Source) -> None:
     if stack:
         opener, index = stack[-1]
         raise FormulaSyntaxError(f"'{opener}' was never closed", source.at_index(index))
-    deep_not = re.search(_NOT_CHAIN + f"{{{max_depth + 1},}}", text)
+    # (a chain that long holds the word that many times: most formulas are told without a pattern)
+    deep_not = re.search(_NOT_CHAIN + f"{{{max_depth + 1},}}", text) if text.count("not") > max_depth else None
     if deep_not:
         raise LimitExceeded(too_deep, source.at_index(deep_not.start()))
     if not text.isascii():
         _refuse_folded_names(source)
 
 
-_WORD = re.compile(r"[^\W\d]\w*")
+# (patterns kept as text: `re` compiles one when it is first used, not at every start)
+_WORD = r"[^\W\d]\w*"
 
 
 def _refuse_folded_names(source: Source) -> None:
     """Refuse a name Python would read as another (full-width 'ＳＴＲ' is read as 'STR'): the name shown must be the one run."""
-    for match in _WORD.finditer(source.text):
+    for match in re.finditer(_WORD, source.text):
         word = match.group()
         folded = unicodedata.normalize("NFKC", word)
         if folded != word:

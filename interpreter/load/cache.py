@@ -72,8 +72,9 @@ MARK = "CACHEDIR.TAG"
 _SIGNATURE = b"Signature: 8a477f597d28d172789f06886806bc55"
 _TAG = _SIGNATURE + b"\n# This folder is the parse cache of rulesmith (rules): it may be removed at any time.\n"
 _OWN_FOLDERS = ("documents", "ids", "folders", "compiled", "checked")  # ("checked": an older rulesmith's, unread)
-_RECORD = re.compile(r"[0-9a-f]{64}(?:\.json)?\Z")
-_TEMPORARY = re.compile(r"\.tmp-[A-Za-z0-9_]{8}\Z")
+# (patterns kept as text: `re` compiles one when it is first used, not at every start)
+_RECORD = r"[0-9a-f]{64}(?:\.json)?\Z"
+_TEMPORARY = r"\.tmp-[A-Za-z0-9_]{8}\Z"
 _STALE_SECONDS = 3600  # a temporary file this old belongs to a writer that is gone
 
 _DISTRIBUTIONS = ("rulesmith-rpg", "ruamel.yaml", "jsonschema")
@@ -198,7 +199,7 @@ def _holds_only_records(folder: str, subfolders: tuple[str, ...] = ()) -> bool:
             if entry.name in subfolders and entry.is_dir(follow_symlinks=False):
                 if not _holds_only_records(entry.path):
                     return False
-            elif not (_RECORD.match(entry.name) or _TEMPORARY.match(entry.name)):
+            elif not (re.match(_RECORD, entry.name) or re.match(_TEMPORARY, entry.name)):
                 return False
     return True
 
@@ -249,9 +250,9 @@ def _prune(parent: str, keep: int) -> None:
     with os.scandir(parent) as entries:
         for entry in entries:
             with contextlib.suppress(OSError):
-                if _RECORD.match(entry.name) and entry.is_file(follow_symlinks=False):
+                if re.match(_RECORD, entry.name) and entry.is_file(follow_symlinks=False):
                     records.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
-                elif _TEMPORARY.match(entry.name) and entry.is_file(follow_symlinks=False):
+                elif re.match(_TEMPORARY, entry.name) and entry.is_file(follow_symlinks=False):
                     stale.append((entry.stat(follow_symlinks=False).st_mtime_ns, entry.path))
     import time  # (only a write gets here)
 

@@ -15,7 +15,6 @@ int, so it is stored as JSON in the parse cache as it is.
 from __future__ import annotations
 
 import json
-import re
 from typing import Any, TypeAlias
 
 from interpreter.errors import Location
@@ -26,7 +25,6 @@ __all__ = ["Document", "Path", "PositionNode", "json_path"]
 Path: TypeAlias = tuple[str | int, ...]
 PositionNode: TypeAlias = list[Any]
 
-_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def json_path(path: Path) -> str:
@@ -41,7 +39,7 @@ def json_path(path: Path) -> str:
             parts.append(f"[{step}]")
         else:
             step = str(step)
-            if _IDENTIFIER.match(step):
+            if step.isascii() and step.isidentifier():  # (letters, digits and _, not starting with a digit)
                 parts.append("." + step)
             else:
                 parts.append("[" + json.dumps(step, ensure_ascii=False) + "]")

@@ -27,8 +27,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from interpreter import budget, limits
 from interpreter.dice.atleast import AtLeast
-from interpreter.dice.pool import RESULT, bind
-from interpreter.dice.reading import read_odds
 from interpreter.errors import LimitExceeded, Location, RulesError
 from interpreter.procedure.kinds import program_of
 from interpreter.procedure.merging import Merger, Weight, Worlds, total
@@ -237,6 +235,8 @@ class Exact:
                 self.truncated += float(weight) * cut
             self.tick(len(outcomes), r.where)
             return outcomes
+        from interpreter.dice.pool import RESULT, bind  # (the reading of pools: loaded by odds that read one)
+        from interpreter.dice.reading import read_odds
         try:
             stats = bind([stat for _, stat in r.reads], thresholds)
             if value_read:

@@ -13,8 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from interpreter import limits
-from interpreter.dice.pool import RESULT, bind
-from interpreter.dice.reading import read_rolled
+from interpreter.dice.statistic import RESULT
 from interpreter.dice.trace import RawTuple
 from interpreter.errors import LimitExceeded, Location
 from interpreter.procedure.context import Function, Ran
@@ -73,6 +72,9 @@ class LiveRun:
              value_read: bool = True) -> tuple[object, ...]:
         """One roll of a pool, and the statistics of it that the step reads (their thresholds given); a run
         always has the pool's value, whatever `value_read` (which lets exact odds leave it out)."""
+        from interpreter.dice.pool import bind  # (the reading of pools: loaded by a run that reads one)
+        from interpreter.dice.reading import read_rolled
+
         stats = [RESULT, *bind([stat for _, stat in r.reads], thresholds)]
         roll = r.expr.roll(env, self.source)
         self.thrown(sum(len(t.dice) for t in roll.terms), r.where)

@@ -212,13 +212,20 @@ def _raw_steps(steps: Any, path: P = ("steps",)) -> Iterator[tuple[P, Mapping[st
                 yield from _raw_steps(step.get(key), path + (i, key))
 
 
-def own_rolls(effect: Effect, proc: str, spec: Mapping[str, object], kinds: Kinds) -> list[P]:
+def own_rolls(effect: Effect, proc: str, spec: Mapping[str, object], kinds: Kinds,
+              written: list[tuple[P, str, object]] | None = None) -> list[P]:
     """The paths (`steps`, 0, ..., `roll`, NAME) of the procedure's own rolls the effect's selector reaches,
-    in the order written (which rolls a step has is its kind's to say)."""
-    out = []
-    for at, step in _raw_steps(spec.get("steps")):
-        out += [at + (key, n) for key, n, t in written_rolls(kinds, dict(step)) if _reaches(effect, proc, spec, n, t)]
-    return out
+    in the order written (which rolls a step has is its kind's to say; `written`: them all, when known)."""
+    if not effect.changes_rolls() or not _selected(effect, proc, spec) or handles(effect, spec):
+        return []  # (it reaches no roll of a procedure it does not select: the steps are not read)
+    rolls = _written(spec, kinds) if written is None else written
+    return [at for at, n, t in rolls if _reaches(effect, proc, spec, n, t)]
+
+
+def _written(spec: Mapping[str, object], kinds: Kinds) -> list[tuple[P, str, object]]:
+    """Every roll of a procedure as written: its path, the name rolled into and the dice."""
+    return [(at + (key, n), n, t) for at, step in _raw_steps(spec.get("steps"))
+            for key, n, t in written_rolls(kinds, dict(step))]
 
 
 def reaches_roll(effect: Effect, proc: str, spec: Mapping[str, object], at: P, text: object, kinds: Kinds) -> bool:
@@ -256,10 +263,11 @@ def handles(effect: Effect, spec: Mapping[str, Any]) -> bool:
     return effect.handled_by is not None and effect.handled_by in (spec.get("params") or {})
 
 
-def _reached(effect: Effect, proc: str, spec: Mapping[str, Any], kinds: Kinds) -> bool:
+def _reached(effect: Effect, proc: str, spec: Mapping[str, Any], kinds: Kinds,
+             written: list[tuple[P, str, object]]) -> bool:
     """Whether one of the procedure's own rolls is reached, it handles the effect's change itself, or takes or
     reports a name the effect adds to or turns on."""
-    if own_rolls(effect, proc, spec, kinds):
+    if own_rolls(effect, proc, spec, kinds, written):
         return True
     params = spec.get("params") or {}
     values = spec.get("values") or {}
@@ -275,8 +283,9 @@ def takers(effects: Mapping[str, Effect], procedures: Mapping[str, Any], kinds: 
     calls = {name: {s[key] for _, s in _raw_steps(spec.get("steps")) for key in calling if isinstance(s.get(key), str)}
              for name, spec in procedures.items()}
     out: dict[str, tuple[Effect, ...]] = {}
+    written = {name: _written(spec, kinds) for name, spec in procedures.items()} if effects else {}
     for effect in effects.values():
-        taking = {name for name, spec in procedures.items() if _reached(effect, name, spec, kinds)}
+        taking = {name for name, spec in procedures.items() if _reached(effect, name, spec, kinds, written[name])}
         grew = True
         while grew:
             more = {name for name, callees in calls.items() if name not in taking and callees & taking}

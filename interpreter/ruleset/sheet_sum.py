@@ -18,14 +18,16 @@ from interpreter.ruleset.model import CompiledRuleset, Param
 __all__ = ["looks_like_names", "sheet_sum", "trait_named"]
 
 _TERM = r"(?:[A-Za-z_][A-Za-z0-9_]*|[0-9]+)"
-_SUM = re.compile(rf"^[+-]?\s*{_TERM}(?:\s*[+-]\s*{_TERM})*$")
-_PARTS = re.compile(rf"([+-]?)\s*({_TERM})")
-_NAME = re.compile(r"[A-Za-z_]")
+_SUM = rf"^[+-]?\s*{_TERM}(?:\s*[+-]\s*{_TERM})*$"  # (patterns as text: `re` compiles each when first used)
+_PARTS = rf"([+-]?)\s*({_TERM})"
+_NAME = r"[A-Za-z_]"
 
 
 def looks_like_names(text: str) -> bool:
     """Whether text is a name, or names and whole numbers added together (not a number, not dice)."""
-    return bool(_SUM.match(text)) and any(_NAME.match(term) for _, term in _PARTS.findall(text))
+    if not any(c.isalpha() or c == "_" for c in text):  # (a number: most parameters, told without a pattern)
+        return False
+    return bool(re.match(_SUM, text)) and any(re.match(_NAME, term) for _, term in re.findall(_PARTS, text))
 
 
 def _unique(word: str, names: list[str]) -> str | None:
@@ -63,7 +65,7 @@ def _resolve(param: Param, word: str, env: Mapping[str, object], ruleset: Compil
 
 def sheet_sum(param: Param, text: str, env: Mapping[str, object], ruleset: CompiledRuleset | None) -> tuple[object, str | None]:
     """The value of sheet names (and whole numbers) added together, and the one name when only one is given."""
-    parts = _PARTS.findall(text)
+    parts = re.findall(_PARTS, text)
     if param.type == "flag":
         if len(parts) != 1 or parts[0][0]:
             raise BadParameter(f"parameter '{param.name}' is a flag: give true, false or one flag of the sheet, "
@@ -75,7 +77,7 @@ def sheet_sum(param: Param, text: str, env: Mapping[str, object], ruleset: Compi
     total = 0
     single: str | None = None
     for sign, term in parts:
-        if _NAME.match(term):
+        if re.match(_NAME, term):
             name = _resolve(param, term, env, ruleset)
             value = env[name]
             if isinstance(value, bool) or not isinstance(value, int):

@@ -16,7 +16,8 @@ def fill(message: str, env: Mapping[str, object]) -> str:
     return text.replace("{{", "{").replace("}}", "}")
 
 
-_NAMED = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
+# (patterns kept as text: `re` compiles one when it is first used, not at every start)
+_NAMED = r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})"
 
 
 def prose(text: str, constants: Mapping[str, object]) -> str:
@@ -34,4 +35,4 @@ def prose(text: str, constants: Mapping[str, object]) -> str:
         if name not in constants:
             return str(match.group(0))
         return value_text(constants[name])
-    return _NAMED.sub(value, text)
+    return re.sub(_NAMED, value, text)

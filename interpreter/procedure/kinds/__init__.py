@@ -28,7 +28,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from interpreter.procedure.function import write_function
 from interpreter.procedure.kinds import (
     best_of,
     branch,
@@ -44,12 +43,12 @@ from interpreter.procedure.kinds import (
     stop,
     table,
 )
-from interpreter.procedure.program import Program, write
 from interpreter.procedure.writing import StepWriter
 from interpreter.ruleset.kind import Kinds, distinct
 from interpreter.ruleset.kind import table as kinds_table
 
 if TYPE_CHECKING:
+    from interpreter.procedure.program import Program
     from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset
 
 KINDS: Kinds = kinds_table(let.KIND, roll.KIND, decide.KIND, stop.KIND, branch.KIND, loop.KIND, best_of.KIND,
@@ -70,6 +69,8 @@ def helpers(kinds: Kinds) -> Mapping[str, object]:
 def program_of(ruleset: CompiledRuleset, proc: CompiledProcedure, bound: Mapping[str, Any] | None = None) -> Program:
     """The blocks of a procedure for exact odds, written the first time they are needed and kept on the procedure;
     with `bound`, written with those start values in them (see writing.unchanged)."""
+    from interpreter.procedure.program import write  # (exact odds' writer: a run never loads it)
+
     key = ("program", tuple(sorted((bound or {}).items())))
     found = proc.memo.written.get(key)
     if found is None or found[0] is not proc.steps:  # (a copy of a procedure with other steps shares the memo)
@@ -90,6 +91,8 @@ def _kept(proc: CompiledProcedure, key: Any, made: Any) -> Any:
 def function_of(ruleset: CompiledRuleset, proc: CompiledProcedure, bound: Mapping[str, Any] | None = None) -> Any:
     """The function that runs a procedure once, written the first time it is run and kept on the procedure;
     with `bound`, written with those start values in them (see writing.unchanged)."""
+    from interpreter.procedure.function import write_function  # (a run's writer: exact odds never load it)
+
     key = ("function", tuple(sorted((bound or {}).items())))
     found = proc.memo.written.get(key)
     if found is None or found[0] is not proc.steps:

@@ -11,10 +11,10 @@ from interpreter.ruleset.context import CompileContext, P, ProcContext, Scope, S
 from interpreter.ruleset.kind import Instances, RawStep, StepKind
 from interpreter.ruleset.liveness import Liveness, Names, names
 from interpreter.ruleset.specs import Require, Step
-from interpreter.ruleset.texts import fill
 
-_PLACEHOLDER = re.compile(r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})")
-_READ = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")  # every name the message may read (doubled braces too)
+# (patterns kept as text: `re` compiles one when it is first used, not at every start)
+_PLACEHOLDER = r"(?<!\{)\{([A-Za-z_][A-Za-z0-9_]*)\}(?!\})"
+_READ = r"\{([A-Za-z_][A-Za-z0-9_]*)\}"  # every name the message may read (doubled braces too)
 
 
 def compile_require(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: ProcContext) -> Require:
@@ -22,7 +22,7 @@ def compile_require(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx: P
 
 
 def reads(lv: Liveness, spec: Require, out: Names) -> tuple[Require, set[str]]:
-    return spec, set(out) | names(spec.when) | set(_READ.findall(spec.message))
+    return spec, set(out) | names(spec.when) | set(re.findall(_READ, spec.message))
 
 
 def writes(spec: Require, *_: object) -> set[str]:
@@ -30,6 +30,8 @@ def writes(spec: Require, *_: object) -> set[str]:
 
 
 def refuse(message: str, env: dict[str, Any]) -> None:
+    from interpreter.ruleset.texts import fill  # (loaded by a run that is refused)
+
     raise Refused(fill(message, env))
 
 
@@ -39,7 +41,7 @@ def write_require(w: Writer, step: Step[Require]) -> None:
     known, value = w.known(holds)
     if known and value:
         return
-    names = tuple(sorted(set(_PLACEHOLDER.findall(step.spec.message))))
+    names = tuple(sorted(set(re.findall(_PLACEHOLDER, step.spec.message))))
     w.emit(f"if not {holds}: _refuse({w.keep(step.spec.message)}, {w.given(names)})")
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from interpreter.dice.expr import DiceExpr
-from interpreter.dice.reading import pool_problem
 from interpreter.dice.statistic import Statistic, parse_statistic
 from interpreter.errors import RulesError, SchemaViolation
 from interpreter.procedure.records import NoteRecord
@@ -83,6 +82,8 @@ def _pool_reads(c: CompileContext, spec: Spec, path: P, expr: DiceExpr | None,
                 scope: Scope) -> tuple[tuple[tuple[str, Statistic], ...], tuple[tuple[object, ...], ...]]:
     """`read`: statistics of the pool of a roll step's one dice term or dice group, with the thresholds
     written as formulas compiled (`count >= hit_face`)."""
+    from interpreter.dice.reading import pool_problem  # (the reading of pools: loaded by a ruleset that reads one)
+
     if len(spec["roll"]) != 1:
         c.problem(SchemaViolation("a roll step with 'read' rolls one pool: give 'roll' one name",
                                   c.where(path + ("read",), key=True)))
