@@ -95,6 +95,17 @@ class Row:
 
 
 @record
+class RowNames:
+    """What the rows of a table (its default row too) bind and read, worked out once for every step over it."""
+
+    binds: frozenset[str] = frozenset()  # names some row binds
+    shared: frozenset[str] = frozenset()  # names every row binds
+    reads: frozenset[str] = frozenset()  # names the rows' value formulas read
+    rolls: frozenset[str] = frozenset()  # names the dice the rows roll read (named dice not yet followed)
+    valued: bool = True  # every row has a value
+
+
+@record
 class Table:
     """A lookup table keyed by a die or by a number."""
 
@@ -108,6 +119,7 @@ class Table:
     # the rows' indexes in the order of their low ends, and those ends: a key's row is found by bisection
     order: tuple[int, ...] = field(default=(), compare=False, repr=False)
     lows: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    names: RowNames = field(default=RowNames(), compare=False, repr=False)
 
     def index_for(self, key: int) -> int:
         """The index of the row covering a key (of rows that do not overlap), or len(rows) for the default

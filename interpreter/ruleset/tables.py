@@ -13,7 +13,7 @@ from typing import Any
 from interpreter.errors import EvaluationError, RulesError, SchemaViolation
 from interpreter.load.document import Path
 from interpreter.ruleset.context import CompileContext, Scope
-from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Row, Table
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Row, RowNames, Table
 from interpreter.ruleset.specs import TableLookup, walk
 
 P = Path
@@ -28,7 +28,8 @@ def compile_table(c: CompileContext, name: str, spec: dict[str, Any], base: set[
     default = _row(c, spec["default"], path + ("default",), base) if "default" in spec else None
     order = tuple(sorted(range(len(rows)), key=lambda i: rows[i].low))
     table = Table(name, die, rows, default, spec.get("summary", ""), tuple(spec.get("refs") or ()),
-                  c.where(path, key=True), order, tuple(rows[i].low for i in order))
+                  c.where(path, key=True), order, tuple(rows[i].low for i in order),
+                  _row_names([*rows, *([default] if default is not None else [])]))
     if check:
         _check_rows(c, table, path, constants)
     return table
@@ -48,6 +49,20 @@ def _row(c: CompileContext, spec: dict[str, Any], path: P, base: set[str]) -> Ro
             values.append((vname, expr))
     label = spec.get("text") or spec.get("outcome") or (str(spec["value"]) if "value" in spec else "")
     return Row(low, high, value, spec.get("outcome"), tuple(values), label, c.where(path))
+
+
+def _row_names(rows: list[Row]) -> RowNames:
+    binding: dict[str, int] = {}  # name -> how many rows bind it
+    reads: set[str] = set()
+    rolls: set[str] = set()
+    for row in rows:
+        if row.value is not None:
+            reads |= row.value.names
+        for name, expr in row.values:
+            binding[name] = binding.get(name, 0) + 1
+            rolls |= expr.names
+    return RowNames(frozenset(binding), frozenset(n for n, k in binding.items() if k == len(rows)),
+                    frozenset(reads), frozenset(rolls), all(row.value is not None for row in rows))
 
 
 def _check_rows(c: CompileContext, table: Table, path: P, constants: Mapping[str, object]) -> None:
@@ -201,12 +216,7 @@ def may_be_absent(ruleset: CompiledRuleset, proc: CompiledProcedure) -> frozense
     for step in walk(proc.steps):
         if isinstance(step.spec, TableLookup):
             table = ruleset.tables[step.spec.table]
-            rows = [*table.rows, *([table.default] if table.default is not None else [])]
-            binding: dict[str, int] = {}  # name -> how many rows bind it
-            for row in rows:
-                for name, _ in row.values:
-                    binding[name] = binding.get(name, 0) + 1
-            out |= {name for name, count in binding.items() if count < len(rows)}
-            if step.spec.value_as and any(row.value is None for row in rows):
+            out |= table.names.binds - table.names.shared
+            if step.spec.value_as and not table.names.valued:
                 out.add(step.spec.value_as)
     return frozenset(out)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from interpreter.absent import Absent
 from interpreter.errors import Location, SchemaViolation, TableMiss, UnknownName
@@ -34,26 +35,51 @@ def compile_table_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx
         c.problem(SchemaViolation(f"table '{name}' has no die, so this step needs a key",
                                   c.where(path, key=False)))
     defined = [spec.get("roll_as"), spec.get("value_as")]
-    maybe: dict[str, str] = {}
+    maybe: tuple[tuple[str, str], ...] = ()
     if table is not None:
-        rows = list(table.get("rows") or []) + ([table["default"]] if "default" in table else [])
-        for i, row in enumerate(table.get("rows") or []):
-            outcome_declared(c, row.get("outcome"), ("tables", name, "rows", i, "outcome"), ctx)
-        lacking = _first_lacking([list(row.get("values") or {}) for row in rows])
-        for missing, i in sorted(lacking.items(), key=lambda item: (item[1], item[0])):
-            maybe[missing] = f"{_row_named(name, table, i)} binds no '{missing}'"
-        every = {n for row in rows for n in row.get("values") or {}}
-        ctx.bound.update(every)
-        defined += sorted(every - set(maybe))
-        no_value = next((i for i, row in enumerate(rows) if "value" not in row), None)
-        if spec.get("value_as") and no_value is not None:  # such a row leaves it absent, whatever it held
+        rows = _written(c, name, table)
+        for outcome, i in rows.outcomes:
+            outcome_declared(c, outcome, ("tables", name, "rows", i, "outcome"), ctx)
+        maybe = rows.maybe
+        ctx.bound.update(rows.every)
+        defined += sorted(rows.every - {n for n, _ in maybe})
+        if spec.get("value_as") and rows.no_value is not None:  # such a row leaves it absent, whatever it held
             defined.remove(spec["value_as"])
             ctx.bound.add(spec["value_as"])
-            scope.maybe(spec["value_as"], f"{_row_named(name, table, no_value)} has no value", rebound=True)
+            scope.maybe(spec["value_as"], rows.no_value, rebound=True)
     bind(scope, ctx, *defined)
-    for missing, why in maybe.items():
+    for missing, why in maybe:
         scope.maybe(missing, why)
     return TableLookup(name, key, spec.get("roll_as"), spec.get("value_as"))
+
+
+class _Written(NamedTuple):
+    """What the rows of a table as written give every step over it, worked out once for the document."""
+
+    maybe: tuple[tuple[str, str], ...]  # each name some rows bind and others not, and why it may be absent
+    every: frozenset[str]  # the names some row binds
+    no_value: str | None  # why a row leaves the value absent (the first row without one), if one does
+    outcomes: tuple[tuple[str, int], ...]  # each outcome a row sets, and the first row setting it
+
+
+def _written(c: CompileContext, name: str, table: Spec) -> _Written:
+    known = c.memo.get(("table rows", name))
+    if isinstance(known, _Written):
+        return known
+    rows = list(table.get("rows") or []) + ([table["default"]] if "default" in table else [])
+    outcomes: dict[str, int] = {}
+    for i, row in enumerate(table.get("rows") or []):
+        if row.get("outcome") is not None:
+            outcomes.setdefault(row["outcome"], i)
+    lacking = _first_lacking([list(row.get("values") or {}) for row in rows])
+    maybe = tuple((missing, f"{_row_named(name, table, i)} binds no '{missing}'")
+                  for missing, i in sorted(lacking.items(), key=lambda item: (item[1], item[0])))
+    no_value = next((i for i, row in enumerate(rows) if "value" not in row), None)
+    made = _Written(maybe, frozenset(n for row in rows for n in row.get("values") or {}),
+                    None if no_value is None else f"{_row_named(name, table, no_value)} has no value",
+                    tuple(outcomes.items()))
+    c.memo["table rows", name] = made
+    return made
 
 
 def _first_lacking(rows: list[list[str]]) -> dict[str, int]:
@@ -89,26 +115,20 @@ def reads(lv: Liveness, spec: TableLookup, out: Names) -> tuple[TableLookup, set
     """What a table step reads (its key, or its die; what its rows read), less what every row of it writes."""
     table = lv.tables.get(spec.table)
     got: set[str] = set(names(spec.key))
-    shared: set[str] | None = None
+    shared: frozenset[str] = frozenset()
     if table is not None:
         if spec.key is None:
             got |= lv.dice_reads(table.die)
-        for row in _rows(table):
-            got |= names(row.value)
-            written = set()
-            for name, expr in row.values:
-                got |= lv.dice_reads(expr)
-                written.add(name)
-            shared = written if shared is None else shared & written
-    return spec, (set(out) - {spec.roll_as, spec.value_as} - (shared or set())) | got
+        got |= table.names.reads | lv.names_read(table.names.rolls)
+        shared = table.names.shared
+    return spec, (set(out) - {spec.roll_as, spec.value_as} - shared) | got
 
 
 def writes(spec: TableLookup, procedures: object, tables: Mapping[str, Table]) -> set[str]:
     out = {n for n in (spec.roll_as, spec.value_as) if n}
     table = tables.get(spec.table)
     if table is not None:
-        for row in _rows(table):
-            out |= {n for n, _ in row.values}
+        out |= table.names.binds
     return out
 
 
@@ -139,7 +159,7 @@ def write_table(w: Writer, step: Step[TableLookup]) -> None:
     spec = step.spec
     table = w.ruleset.tables[spec.table]
     rows = _rows(table)
-    every = sorted({name for row in rows for name, _ in row.values})
+    every = sorted(table.names.binds)
     key, at = w.temp(), w.temp()
     if spec.key is None:
         w.drawing(step.where)
