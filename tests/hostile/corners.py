@@ -93,7 +93,7 @@ def cases() -> list[Case]:
              note="a 500-row table read by 100 procedures (10 took a second, each step walking every row): "
                   "its rows' names worked out once"),
         Case("corners", ["run", "keyed.yaml", "p", "k=1999", "--times", "100000", "--seed", "1"],
-             {"keyed.yaml": _plain(2000, die=False)}, exit=(0,), cpu=3.0, memory=400 << 20, out="x = 1999",
+             {"keyed.yaml": _plain(2000, die=False)}, exit=(0,), cpu=3.0, out="x = 1999",
              note="100,000 runs over a 2,000-row table (10,000 took a second, each run trying every row): a "
                   "key's row found by bisection; its time is writing the rows' code and the runs"),
         Case("corners", ["odds", "die.yaml", "p"], {"die.yaml": _plain(1000, die=True)}, exit=(0,), cpu=1.5,
