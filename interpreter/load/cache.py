@@ -13,6 +13,8 @@ name holding anything else is left alone and nothing is cached.  Inside it:
 * ``compiled/KEY``: an empty marker saying that a ruleset made of these exact files compiled
   without a problem (its procedures are then compiled one at a time, when a command first asks
   for each: ``ruleset/lazy.py``).
+* ``warnings/KEY.json``: the warnings of a ruleset file made of these exact files, as `rules validate`
+  gives them (printable lines), told by every command that loads it without compiling it again.
 
 Every key is the SHA-256 of the record format, the rulesmith, ruamel.yaml and jsonschema
 versions, the schema's hash and the SHA-256 of the exact bytes that were parsed (of every file,
@@ -61,14 +63,15 @@ StrPath = str | os.PathLike[str]  # a folder or file: a string in the commands t
 
 __all__ = [
     "FORMAT", "MARK", "compiled_key", "document_key", "folder", "id_key", "is_checked", "mark_checked",
-    "read_document", "read_id", "schema_digest", "sha256", "versions", "write_document", "write_id",
+    "read_document", "read_id", "read_warnings", "schema_digest", "sha256", "versions", "write_document",
+    "write_id", "write_warnings",
 ]
 
 FORMAT = "rulesmith parse cache 3"  # changed whenever the record layout or the parser's output changes
 MARK = "CACHEDIR.TAG"
 _SIGNATURE = b"Signature: 8a477f597d28d172789f06886806bc55"
 _TAG = _SIGNATURE + b"\n# This folder is the parse cache of rulesmith (rules): it may be removed at any time.\n"
-_OWN_FOLDERS = ("documents", "ids", "compiled", "checked")  # ("checked": an older rulesmith's, no longer read)
+_OWN_FOLDERS = ("documents", "ids", "compiled", "warnings", "checked")  # ("checked": an older rulesmith's, no longer read)
 _RECORD = re.compile(r"[0-9a-f]{64}(?:\.json)?\Z")
 _TEMPORARY = re.compile(r"\.tmp-[A-Za-z0-9_]{8}\Z")
 _STALE_SECONDS = 3600  # a temporary file this old belongs to a writer that is gone
@@ -370,3 +373,24 @@ def mark_checked(where: StrPath, key: str) -> None:
     """Remember that a ruleset with this compiled key compiled without a problem."""
     if not is_checked(where, key):
         _write(os.fspath(where), "compiled", key, b"")
+
+
+_MAX_WARNINGS = 10_000  # warnings of one record, each a line of at most as many characters
+
+
+def write_warnings(where: StrPath, key: str, warnings: Sequence[str]) -> None:
+    """Store the warnings of a ruleset file (none, often) under their key."""
+    data = _record(key, {"warnings": list(warnings)})
+    if data is not None and len(warnings) <= _MAX_WARNINGS:
+        _write(os.fspath(where), "warnings", f"{key}.json", data)
+
+
+def read_warnings(where: StrPath, key: str) -> list[str] | None:
+    """The warnings stored under a key, or None when there is no intact record of what a check gives: a list of
+    printable lines (so a forged record tells nothing a warning could not)."""
+    body = _body(os.path.join(where, "warnings", f"{key}.json"), key)
+    warnings = body.get("warnings") if isinstance(body, dict) else None
+    if not isinstance(warnings, list) or len(warnings) > _MAX_WARNINGS or not all(
+            isinstance(w, str) and len(w) <= _MAX_WARNINGS and w.isprintable() for w in warnings):
+        return None
+    return warnings
