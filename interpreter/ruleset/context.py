@@ -17,7 +17,7 @@ from interpreter.dice import expr as dice
 from interpreter.dice.counted import expand_counts, sides_of_named
 from interpreter.errors import Location, RulesError, SchemaViolation, UnknownName, UnknownStepKind
 from interpreter.formula.compile import Either, Formula, compile_formula
-from interpreter.hints import suggest
+from interpreter.hints import new_check, suggest
 from interpreter.load.document import Document, Path
 from interpreter.record import record
 from interpreter.ruleset.kind import Kinds
@@ -102,6 +102,7 @@ class CompileContext:
         self.named_dice: dict[str, dice.DiceExpr] = {}
         self.constants: dict[str, object] = {}  # the values of the constants compiled so far
         self.table_functions: set[str] = {n for n, t in (self.data.get("tables") or {}).items() if "die" not in t}
+        new_check()  # (the did-you-mean hints of this document's problems share one budget)
         self.memo: dict[tuple[str, str], object] = {}  # what a check works out once for the document, by kind and name
 
     def where(self, path: P, key: bool = False) -> Location:
