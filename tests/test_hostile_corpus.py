@@ -14,9 +14,9 @@ folders, names, nesting, creation rules, tracks, writes and completion) and ``ho
 margins) and ``hostile/round_four.py`` (distributions of millions of values, odds printed and charted,
 whole commands: sweeps, diffs and validations beyond their budget) and ``hostile/round_five.py``
 (ruleset folders never read before, ids claimed from bundled rulesets, sections ten times larger) and
-``hostile/corners.py`` (tables of thousands of rows, wide, overlapping or read by hundreds of procedures,
-and stray keys after a large section, at ten times the size that took a second).  How a case runs and what
-it must end in: ``hostile/case.py``.
+``hostile/corners.py`` (tables of thousands of rows, wide, overlapping or read by a hundred procedures,
+steps naming unknown tables, stray keys after a large section: ten times the size that took a second).
+How a case runs and what it must end in: ``hostile/case.py``.
 """
 
 from __future__ import annotations

@@ -74,6 +74,15 @@ def _strays(count: int) -> Callable[[], bytes]:
         f"  c{i}: {i}\n" for i in range(count)) + "".join(f"zz{i}: {i}\n" for i in range(count))).encode()
 
 
+def _unknown_tables(count: int) -> Callable[[], bytes]:
+    """`count` tables, and as many steps (500 a procedure) each naming a table there is not."""
+    def make() -> bytes:
+        steps = [f"  p{j}:\n    outcomes: {{ok: ok}}\n    steps:\n" + "".join(
+            f"      - {{table: x{i}, key: 1}}\n" for i in range(j, min(count, j + 500))) for j in range(0, count, 500)]
+        return _ruleset("".join(f"  t{i}: {{rows: [{{on: 1}}]}}\n" for i in range(count)), "".join(steps))
+    return make
+
+
 def cases() -> list[Case]:
     """Every corner case."""
     return [
@@ -98,6 +107,9 @@ def cases() -> list[Case]:
                   "key's row found by bisection; its time is writing the rows' code and the runs"),
         Case("corners", ["odds", "die.yaml", "p"], {"die.yaml": _plain(1000, die=True)}, exit=(0,), cpu=1.5,
              out="1..1000", note="the odds of a roll on a 1,000-row table"),
+        Case("corners", ["validate", "unknown.yaml"], {"unknown.yaml": _unknown_tables(5000)}, cpu=5.0,
+             note="5,000 steps naming tables there are not, among 5,000 tables (500 took a second, 5,000 a minute: "
+                  "each step's did-you-mean weighed every table): the hints share a budget; its time is the parse"),
         Case("corners", ["validate", "strays.yaml"], {"strays.yaml": _strays(16_000)}, cpu=5.0,
              note="16,000 stray keys after 16,000 constants (a copy of the section for each key: 4,000 took a "
                   "second, 16,000 six): 100 reported and one line for the rest; its time is the parse of 440 KB"),
