@@ -6,19 +6,19 @@ from collections.abc import Iterable, Sized
 from contextvars import ContextVar
 from typing import Any
 
+from interpreter import limits
 from interpreter.errors import Location
 
 # How alike (difflib's ratio, case ignored) a choice must be to be suggested for a misspelt word.
 CUTOFF = 0.6
 # Choices weighed for all the misspelt words of one check together (a document's compile): thousands of
-# unknown names among thousands of choices would take each name times each choice; past this, a misspelt
-# word is reported without a suggestion.
-MAX_SUGGESTION_WORK = 200_000
+# unknown names among thousands of choices would take each name times each choice; past
+# limits.MAX_SUGGESTION_WORK, a misspelt word is reported without a suggestion.
 _work: ContextVar[list[int] | None] = ContextVar("rulesmith_suggestion_work", default=None)
 
 
 def new_check() -> None:
-    """The misspelt words from here on are a new check's: they share a budget of MAX_SUGGESTION_WORK choices."""
+    """The misspelt words from here on are a new check's: they share a budget of limits.MAX_SUGGESTION_WORK choices."""
     _work.set([0])
 
 
@@ -27,11 +27,11 @@ def closest(word: str, choices: Iterable[str]) -> str | None:
 
     The same word in another case wins; otherwise the most alike choice, ignoring case, if it is
     at least CUTOFF alike.  Every "did you mean" in rulesmith comes from here.  Within a check whose
-    misspelt words have weighed MAX_SUGGESTION_WORK choices, there is none.
+    misspelt words have weighed limits.MAX_SUGGESTION_WORK choices, there is none.
     """
     spent = _work.get()
     if spent is not None and isinstance(choices, Sized):
-        if spent[0] + len(choices) > MAX_SUGGESTION_WORK:
+        if spent[0] + len(choices) > limits.MAX_SUGGESTION_WORK:
             return None
         spent[0] += len(choices)
     lowered: dict[str, str] = {}
