@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sized
 from contextvars import ContextVar
-from typing import Any
+from typing import TypeVar
 
 from interpreter import limits
-from interpreter.errors import Location
+from interpreter.errors import Location, RulesError
+
+Problem = TypeVar("Problem", bound=RulesError)
 
 # How alike (difflib's ratio, case ignored) a choice must be to be suggested for a misspelt word.
 CUTOFF = 0.6
@@ -67,9 +69,9 @@ def shown(text: str, most: int = 60) -> str:
     return f"'{text[: most // 2]}…{text[-10:]}' ({len(text)} characters)"
 
 
-def sorted_unique(problems: list[Any]) -> list[Any]:
+def sorted_unique(problems: list[Problem]) -> list[Problem]:
     """Problems sorted by position, each once."""
-    seen = set()
+    seen: set[tuple[str | None, int | None, int | None, str]] = set()
     out = []
     for problem in problems:
         where = problem.where or Location()
