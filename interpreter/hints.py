@@ -2,21 +2,40 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Iterable, Sized
+from contextvars import ContextVar
+from typing import TypeVar
 
-from interpreter.errors import Location
+from interpreter import limits
+from interpreter.errors import Location, RulesError
+
+Problem = TypeVar("Problem", bound=RulesError)
 
 # How alike (difflib's ratio, case ignored) a choice must be to be suggested for a misspelt word.
 CUTOFF = 0.6
+# Choices weighed for all the misspelt words of one check together (a document's compile): thousands of
+# unknown names among thousands of choices would take each name times each choice; past
+# limits.MAX_SUGGESTION_WORK, a misspelt word is reported without a suggestion.
+_work: ContextVar[list[int] | None] = ContextVar("rulesmith_suggestion_work", default=None)
+
+
+def new_check() -> None:
+    """The misspelt words from here on are a new check's: they share a budget of limits.MAX_SUGGESTION_WORK choices."""
+    _work.set([0])
 
 
 def closest(word: str, choices: Iterable[str]) -> str | None:
     """The choice a misspelt word most likely meant, or None.
 
     The same word in another case wins; otherwise the most alike choice, ignoring case, if it is
-    at least CUTOFF alike.  Every "did you mean" in rulesmith comes from here.
+    at least CUTOFF alike.  Every "did you mean" in rulesmith comes from here.  Within a check whose
+    misspelt words have weighed limits.MAX_SUGGESTION_WORK choices, there is none.
     """
+    spent = _work.get()
+    if spent is not None and isinstance(choices, Sized):
+        if spent[0] + len(choices) > limits.MAX_SUGGESTION_WORK:
+            return None
+        spent[0] += len(choices)
     lowered: dict[str, str] = {}
     for choice in choices:
         lowered.setdefault(choice.lower(), choice)
@@ -50,9 +69,9 @@ def shown(text: str, most: int = 60) -> str:
     return f"'{text[: most // 2]}…{text[-10:]}' ({len(text)} characters)"
 
 
-def sorted_unique(problems: list[Any]) -> list[Any]:
+def sorted_unique(problems: list[Problem]) -> list[Problem]:
     """Problems sorted by position, each once."""
-    seen = set()
+    seen: set[tuple[str | None, int | None, int | None, str]] = set()
     out = []
     for problem in problems:
         where = problem.where or Location()

@@ -10,6 +10,7 @@ MAX_CHAIN_BYTES = 1024 * 1024  # bytes of YAML in one chain of overlays, all its
 MAX_RECORD_BYTES = 16 * 1024 * 1024  # one record of the parse cache (a document and its positions)
 CACHE_KEEP = 256  # records of each kind the parse cache keeps; writing one more removes the oldest
 MAX_REPORTED_PROBLEMS = 100  # problems of one command the command line shows; one line counts the rest
+MAX_SUGGESTION_WORK = 200_000  # choices the did-you-mean hints of one check weigh together; past it, none
 MAX_DECLARED_FILES = 4096  # ruleset-folder files whose declared id one process remembers (the oldest forgotten)
 
 MAX_FORMULA_CHARS = 500

@@ -16,7 +16,10 @@ margins) and ``hostile/round_four.py`` (distributions of millions of values, odd
 whole commands: sweeps, diffs and validations beyond their budget) and ``hostile/round_five.py``
 (ruleset folders never read before, ids claimed from bundled rulesets, sections ten times larger) and
 ``hostile/folders.py`` (ruleset folders of a thousand files, seen again by a second command: kept in the
-cache's index of the folders, edits seen at once).  How a case runs and what it must end in: ``hostile/case.py``.
+cache's index of the folders, edits seen at once) and ``hostile/corners.py`` (tables of thousands of
+rows, wide, overlapping or read by a hundred procedures, steps naming unknown tables, stray keys after a
+large section: ten times the size that took a second).  How a case runs and what it must end in:
+``hostile/case.py``.
 """
 
 from __future__ import annotations
@@ -25,11 +28,11 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 
 import pytest
-from hostile import folders, forkserver, round_five, round_four, round_one, round_three, round_two
+from hostile import corners, folders, forkserver, round_five, round_four, round_one, round_three, round_two
 from hostile.case import Case, environment, launch, run_case
 
 CASES: list[Case] = [*round_one.cases(), *round_two.cases(), *round_three.cases(), *round_four.cases(),
-                     *round_five.cases(), *folders.cases()]
+                     *round_five.cases(), *folders.cases(), *corners.cases()]
 KINDS = ("yaml", "formula", "dice", "arguments", "sheets", "command line")
 
 

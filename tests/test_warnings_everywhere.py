@@ -82,3 +82,47 @@ def test_a_change_nobody_warns_about_carries_no_mark(rules, tmp_path):
 def test_the_bundled_rulesets_have_no_warning_to_tell(rules, ruleset):
     result = rules("validate", ruleset)
     assert result.exit_code == 0 and warning_lines(result.stderr) == []
+
+
+def test_a_file_that_keeps_a_warning_is_compiled_for_it_once(rules, typo, folder, monkeypatch):
+    """The warnings are remembered in the parse cache by the file's digest: a second command prints the same
+    warning without compiling the file again to find it; a changed file is checked again."""
+    from interpreter import pipeline
+
+    checked = []
+    real = pipeline.compile_ref
+
+    def counting(ref, *args, **kwargs):
+        if kwargs.get("trust_cache") is False:
+            checked.append(ref)
+        return real(ref, *args, **kwargs)
+
+    monkeypatch.setattr(pipeline, "compile_ref", counting)
+    run = ("odds", str(typo), "action", "pool=3")
+    first = rules(*run)
+    assert first.exit_code == 0 and len(checked) == 1
+    pipeline.forget_compiled()  # (as a new start would)
+    second = rules(*run)
+    assert second.exit_code == 0 and len(checked) == 1, "compiled again for its warnings"
+    assert warning_lines(second.stderr) == warning_lines(first.stderr) and WARNING in second.stderr
+    typo.write_text(MISSPELLED + "  another_sucesses: 5\n", encoding="utf-8")
+    third = rules(*run)
+    assert len(checked) == 2 and len(warning_lines(third.stderr)) == 2
+
+
+def test_a_forged_warnings_record_is_not_told(rules, typo, folder):
+    """A record whose warnings are not printable lines is ignored: the file is checked and its own warning told."""
+    import zlib
+
+    from interpreter import pipeline
+
+    rules("odds", str(typo), "action", "pool=3")
+    [record] = (folder / "rulesmith" / "warnings").iterdir()
+    head, _, _ = record.read_bytes().partition(b"\n")
+    payload = json.dumps({"warnings": ["FORGERY\x1b[2J"]}).encode()
+    header = json.loads(head)
+    header.update(length=len(payload), crc32=zlib.crc32(payload))
+    record.write_bytes(json.dumps(header).encode() + b"\n" + payload)
+    pipeline.forget_compiled()
+    result = rules("odds", str(typo), "action", "pool=3")
+    assert "FORGERY" not in result.stderr and WARNING in result.stderr

@@ -18,8 +18,6 @@ from interpreter.procedure.odds import ExactOdds
 from interpreter.record import record
 from interpreter.words import value_text
 
-key_text = value_text  # a value of a distribution as a chart shows it: `null` for unset, true and false for flags
-
 MAX_PANELS = 12  # panels one chart draws; what is left out is said under the chart
 
 
@@ -90,7 +88,7 @@ def _distribution_panel(title: str, dist: Mapping[Any, Any], view: View, best_fi
         series.append(Series(better, tuple(up[k] for k in keys), line=True))
     if view.at_most:
         series.append(Series(worse, tuple(down[k] for k in keys), line=True))
-    return Panel(title, tuple(key_text(k) for k in keys), tuple(series), x_label)
+    return Panel(title, tuple(value_text(k) for k in keys), tuple(series), x_label)
 
 
 def odds_chart(odds: ExactOdds, view: View) -> Chart:
@@ -166,5 +164,5 @@ def sweep_chart(sweep: Any, view: View) -> Chart:
     return limited(title, panels)
 
 
-__all__ = ["MAX_PANELS", "Chart", "Panel", "Series", "all_exact", "comparison_chart", "exact_text", "expression_chart", "key_text", "limited", "odds_chart",
+__all__ = ["MAX_PANELS", "Chart", "Panel", "Series", "all_exact", "comparison_chart", "exact_text", "expression_chart", "limited", "odds_chart",
            "sweep_chart"]

@@ -13,11 +13,12 @@ from collections.abc import Mapping
 from fractions import Fraction
 from typing import TYPE_CHECKING, TypeVar
 
-from interpreter.cli.chart_data import MAX_PANELS, Chart, Panel, Series, key_text, limited
+from interpreter.cli.chart_data import MAX_PANELS, Chart, Panel, Series, limited
 from interpreter.cli.odds_text import TINY
 from interpreter.cli.summary import numeric
 from interpreter.record import replace
 from interpreter.ruleset.samples import shown
+from interpreter.words import value_text
 
 if TYPE_CHECKING:
     from interpreter.cli.diff_cases import Diff
@@ -56,7 +57,7 @@ def _pair_panel(title: str, x_label: str, old: Mapping[K, Fraction | float] | No
         series.append(Series(f"before ({before})", tuple(old.get(k, 0) for k in keys), color=BEFORE))
     if new is not None:
         series.append(Series(f"after ({after})", tuple(new.get(k, 0) for k in keys), color=AFTER))
-    return Panel(title, tuple(key_text(k) for k in keys), tuple(series), x_label, legend=True)
+    return Panel(title, tuple(value_text(k) for k in keys), tuple(series), x_label, legend=True)
 
 
 def diff_chart(d: Diff) -> Chart:

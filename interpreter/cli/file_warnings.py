@@ -2,12 +2,12 @@
 
 `rules validate` lists what is valid but likely not meant: a constant an overlay adds that nothing
 reads (a misspelled name), defaults that break the ruleset's own creation rules, dice that do not
-say what they seem to. Every other command that loads the file (`run`, `odds`, `diff`, `describe`,
+say what they seem to, steps that do not do what they seem to (a `best_of` whose runs all tie). Every other command that loads the file (`run`, `odds`, `diff`, `describe`,
 `sheet ...`) prints the same lines on stderr, once each however often the command loads the file,
 so that a mistake is seen where its effect is. Under `--json` they stay on stderr: stdout holds the
 answer alone. They are told when the command has done its work: a refused command says its one line
 alone. The bundled rulesets are kept free of warnings by the test suite and are not checked
-again at every start, nor is a file the parse cache remembers as having none.
+again at every start, nor is a file whose warnings the parse cache remembers.
 """
 
 from __future__ import annotations
@@ -44,12 +44,14 @@ def warnings_of(found: Found, rs: CompiledRuleset) -> list[str]:
     """Every warning of a ruleset file, as `rules validate` prints them (one located line each)."""
     from interpreter.load.checked import load_checked
     from interpreter.ruleset.dice_warnings import dice_warnings
+    from interpreter.ruleset.step_warnings import step_warnings
     from interpreter.sheet.new_character import default_problems
 
     added = any(what == "added" and path.startswith("$.constants.") for path, what in rs.changes)
     doc = load_checked(found).doc if added else None
-    return unread(rs, doc) + [f"{found.shown}: a sheet at the defaults breaks a creation rule: {message}"
-                              for message in default_problems(rs)] + dice_warnings(rs, lambda: load_checked(found).doc)
+    creation = [f"{found.shown}: a sheet at the defaults breaks a creation rule: {message}"
+                for message in default_problems(rs)]
+    return unread(rs, doc) + creation + dice_warnings(rs, lambda: load_checked(found).doc) + step_warnings(rs)
 
 
 def warnings_of_ref(ref: str) -> list[str]:
@@ -60,11 +62,25 @@ def warnings_of_ref(ref: str) -> list[str]:
     return warnings_of(find(ref), compile_ref(ref))
 
 
+_MAX_WARNINGS = 10_000  # warnings of one record, each a line of at most as many characters
+
+
+def _stored(body: object) -> list[str] | None:
+    """The warnings of an intact record of what a check gives, a list of printable lines (so a forged record
+    tells nothing a warning could not); else None."""
+    warnings = body.get("warnings") if isinstance(body, dict) else None
+    if not isinstance(warnings, list) or len(warnings) > _MAX_WARNINGS or not all(
+            isinstance(w, str) and len(w) <= _MAX_WARNINGS and w.isprintable() for w in warnings):
+        return None
+    return warnings
+
+
 def tell(found: Found, _loaded: CompiledRuleset, digests: tuple[str, ...]) -> None:
     """Print the warnings of a file this command loads, the first time it loads it.
 
-    A file found to have none is remembered so in the parse cache (by the SHA-256 of its files), so that
-    a later start does not work them out again: that would parse YAML a cached run never needs."""
+    They are remembered in the parse cache (by the SHA-256 of its files and the names they give it), so
+    that a later start does not work them out again: that would compile the file a second time, and parse
+    YAML a cached run never needs."""
     from interpreter.load import cache
 
     told = _TOLD.get()
@@ -72,21 +88,21 @@ def tell(found: Found, _loaded: CompiledRuleset, digests: tuple[str, ...]) -> No
         return
     told.add(found.file)  # first: telling may load the file again
     where = cache.folder() if digests else None
-    key = cache.compiled_key(("no warnings", *digests))
-    if where is not None and cache.is_checked(where, key):
-        return
-    from interpreter.pipeline import compile_ref
+    key = cache.compiled_key(("warnings", found.file, found.shown, *digests))  # (the warnings name the file)
+    warnings = _stored(cache.read_record(where, "warnings", key)) if where is not None else None
+    if warnings is None:
+        from interpreter.pipeline import compile_ref
 
-    try:  # on a ruleset checked for real: `rs` may compile its procedures as they are used, and one that
-        # fails would fail the others after it (the error is the command's to give, where it runs it)
-        warnings = warnings_of(found, compile_ref(found.file, trust_cache=False))
-    except RulesError:
-        return
+        try:  # on a ruleset checked for real: `rs` may compile its procedures as they are used, and one that
+            # fails would fail the others after it (the error is the command's to give, where it runs it)
+            warnings = warnings_of(found, compile_ref(found.file, trust_cache=False))
+        except RulesError:
+            return
+        if where is not None and len(warnings) <= _MAX_WARNINGS:
+            cache.write_record(where, "warnings", key, {"warnings": warnings})
     pending = _PENDING.get()
     if pending is not None:
         pending.extend(warnings)
-    if where is not None and not warnings:
-        cache.mark_checked(where, key)
 
 
 @contextlib.contextmanager

@@ -15,6 +15,8 @@ name holding anything else is left alone and nothing is cached.  Inside it:
 * ``compiled/KEY``: an empty marker saying that a ruleset made of these exact files compiled
   without a problem (its procedures are then compiled one at a time, when a command first asks
   for each: ``ruleset/lazy.py``).
+* ``warnings/KEY.json``: the warnings of a ruleset file made of these exact files, as `rules validate`
+  gives them (printable lines), told by every command that loads it without compiling it again.
 
 Every key is the SHA-256 of the record format, the rulesmith, ruamel.yaml and jsonschema
 versions, the schema's hash and the SHA-256 of the exact bytes that were parsed (of every file,
@@ -63,15 +65,15 @@ StrPath = str | os.PathLike[str]  # a folder or file: a string in the commands t
 
 __all__ = [
     "FORMAT", "MARK", "compiled_key", "document_key", "folder", "folder_key", "id_key", "is_checked", "mark_checked",
-    "read_document", "read_id", "read_index", "schema_digest", "sha256", "versions", "write_document", "write_id",
-    "write_index",
+    "read_document", "read_id", "read_record", "schema_digest", "sha256", "versions", "write_document", "write_id",
+    "write_record",
 ]
 
 FORMAT = "rulesmith parse cache 3"  # changed whenever the record layout or the parser's output changes
 MARK = "CACHEDIR.TAG"
 _SIGNATURE = b"Signature: 8a477f597d28d172789f06886806bc55"
 _TAG = _SIGNATURE + b"\n# This folder is the parse cache of rulesmith (rules): it may be removed at any time.\n"
-_OWN_FOLDERS = ("documents", "ids", "folders", "compiled", "checked")  # ("checked": an older rulesmith's, unread)
+_OWN_FOLDERS = ("documents", "ids", "folders", "compiled", "warnings", "checked")  # ("checked": an older one's)
 # (patterns kept as text: `re` compiles one when it is first used, not at every start)
 _RECORD = r"[0-9a-f]{64}(?:\.json)?\Z"
 _TEMPORARY = r"\.tmp-[A-Za-z0-9_]{8}\Z"
@@ -367,16 +369,17 @@ def read_id(where: StrPath, key: str) -> tuple[str | None, int] | None:
     return ruleset_id, line
 
 
-def write_index(where: StrPath, key: str, body: object) -> None:
-    """Store the index of a ruleset folder (an index too large for a record is not stored)."""
-    data = _record(key, body)
+def write_record(where: StrPath, kind: str, key: str, body: object) -> None:
+    """Store a JSON body under its key in one of the cache's own folders (``folders``: a ruleset folder's index,
+    ``warnings``: a file's warnings); a body too large for a record is not stored."""
+    data = _record(key, body) if kind in _OWN_FOLDERS else None
     if data is not None:
-        _write(os.fspath(where), "folders", f"{key}.json", data)
+        _write(os.fspath(where), kind, f"{key}.json", data)
 
 
-def read_index(where: StrPath, key: str) -> object:
-    """The body of the intact index record under a key (its shape unchecked: ``load/folder_index.py``), or None."""
-    return _body(os.path.join(where, "folders", f"{key}.json"), key)
+def read_record(where: StrPath, kind: str, key: str) -> object:
+    """The body of the intact record under a key (its shape is for the caller to check), or None."""
+    return _body(os.path.join(where, kind, f"{key}.json"), key) if kind in _OWN_FOLDERS else None
 
 
 def is_checked(where: StrPath, key: str) -> bool:

@@ -84,7 +84,7 @@ class _Folder:
         self.changed = False
 
     def _read(self, where: str) -> dict[str, _Entry]:
-        body = cache.read_index(where, self.key)
+        body = cache.read_record(where, "folders", self.key)
         if not isinstance(body, dict) or body.get("folder") != self.real or not isinstance(body.get("files"), dict):
             return {}
         entries = {name: _entry(value) for name, value in body["files"].items()}
@@ -172,7 +172,7 @@ class Index:
             if not place.changed and kept.keys() == place.old.keys():
                 continue
             names = sorted(kept)[: limits.MAX_DECLARED_FILES]
-            cache.write_index(self.where, place.key, {"folder": place.real,
+            cache.write_record(self.where, "folders", place.key, {"folder": place.real,
                                                       "files": {name: kept[name].saved() for name in names}})
 
 

@@ -249,11 +249,13 @@ def _unread(ruleset: CompiledRuleset, merged: Document) -> list[RulesError]:
 
 
 def _dice_warnings(ruleset: CompiledRuleset, merged: Document) -> list[RulesError]:
-    """The dice expressions that likely do not say what was meant, as `rules validate` warns, each at its place."""
+    """The dice expressions and steps that likely do not say what was meant, as `rules validate` warns, each at
+    its place."""
     from interpreter.ruleset.dice_warnings import dice_warnings
+    from interpreter.ruleset.step_warnings import step_warnings
 
     out = []
-    for line in dice_warnings(ruleset, lambda: merged):
+    for line in dice_warnings(ruleset, lambda: merged) + step_warnings(ruleset):
         found = _WARNING.match(line)
         if found is not None:
             where = Location(found["file"], int(found["line"]), int(found["col"]), found["path"] or "")

@@ -19,7 +19,7 @@
 - ``sheet_links``: what a procedure says of the sheets it runs on: the final states it may act on, and
   the parameters the sheet holds;
 - ``texts``: texts that name constants in braces, filled in;
-- ``dice_warnings``: dice expressions that likely do not say what was meant;
+- ``dice_warnings``, ``step_warnings``: dice expressions and steps that likely do not say what was meant;
 - ``changes``, ``unread``, ``strays``, ``partial``: what differs between two rulesets, house rules that
   change nothing, keys dedented out of their section, and later problems of a refused document.
 

@@ -17,7 +17,7 @@ from interpreter.dice import expr as dice
 from interpreter.dice.counted import expand_counts, sides_of_named
 from interpreter.errors import Location, RulesError, SchemaViolation, UnknownName, UnknownStepKind
 from interpreter.formula.compile import Either, Formula, compile_formula
-from interpreter.hints import suggest
+from interpreter.hints import new_check, suggest
 from interpreter.load.document import Document, Path
 from interpreter.record import record
 from interpreter.ruleset.kind import Kinds
@@ -102,6 +102,8 @@ class CompileContext:
         self.named_dice: dict[str, dice.DiceExpr] = {}
         self.constants: dict[str, object] = {}  # the values of the constants compiled so far
         self.table_functions: set[str] = {n for n, t in (self.data.get("tables") or {}).items() if "die" not in t}
+        new_check()  # (the did-you-mean hints of this document's problems share one budget)
+        self.memo: dict[tuple[str, str], object] = {}  # what a check works out once for the document, by kind and name
 
     def where(self, path: P, key: bool = False) -> Location:
         return self.doc.where(path, key=key)
@@ -196,7 +198,7 @@ StepCompiler = Callable[[CompileContext, Spec, P, Scope, "ProcContext"], StepSpe
 class ProcContext:
     """The procedure a step is compiled in, and the names its steps bind."""
 
-    __slots__ = ("after_step", "bound", "fresh", "kinds", "name", "named", "outcomes", "sections", "sheet",
+    __slots__ = ("after_step", "bound", "declared", "fresh", "kinds", "name", "named", "outcomes", "sections", "sheet",
                  "sheet_writable", "writable")
 
     def __init__(self, name: str, outcomes: tuple[str, ...], sections: Sections,
@@ -204,6 +206,7 @@ class ProcContext:
                  sheet_writable: frozenset[str]) -> None:
         self.name = name
         self.outcomes = outcomes
+        self.declared = frozenset(outcomes)  # (a set: a table's rows look their outcomes up in it)
         self.sections = sections
         self.kinds = kinds  # step key -> its kind, in the order keys are tried
         self.sheet = sheet  # the ruleset's sheet when the procedure works on one
@@ -219,7 +222,7 @@ class ProcContext:
 
 def outcome_declared(c: CompileContext, name: str | None, path: P, ctx: ProcContext) -> None:
     """A problem unless the outcome a step sets (when it sets one) is declared by its procedure."""
-    if name is not None and name not in ctx.outcomes:
+    if name is not None and name not in ctx.declared:
         c.problem(UnknownName(f"procedure '{ctx.name}' has no outcome '{name}'", c.where(path),
                               suggest(name, list(ctx.outcomes)) or "declare it under outcomes"))
 

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from interpreter.errors import Location
 from interpreter.ruleset.model import CompiledRuleset
 from interpreter.ruleset.pool_warnings import pool_warnings
-from interpreter.ruleset.specs import BestOf, RollStep, walk
+from interpreter.ruleset.specs import RollStep, walk
 
 if TYPE_CHECKING:
     from interpreter.load.document import Document
@@ -36,7 +36,7 @@ def dice_warnings(ruleset: CompiledRuleset, doc: Document | Callable[[], Documen
     each pool whose exact odds would be refused at a sample size (ruleset.pool_warnings).
 
     `doc` is the ruleset's document, or a function giving it (read only when there is a warning to place)."""
-    pools = pool_warnings(ruleset) + _tie_warnings(ruleset)
+    pools = pool_warnings(ruleset)
     if callable(doc) and not any(e.warnings for e, _ in _expressions(ruleset, _NOWHERE)):
         return pools
     if callable(doc):
@@ -47,27 +47,6 @@ def dice_warnings(ruleset: CompiledRuleset, doc: Document | Callable[[], Documen
             place = where.shifted(warning.col - 1)
             out.append(f"{place}: {place.path}: {warning.message}" if place.path else f"{place}: {warning.message}")
     return out + pools
-
-
-def _tie_warnings(ruleset: CompiledRuleset) -> list[str]:
-    """A `best_of` whose steps set no outcome and that has no tiebreak keeps its first run: said once, where it is
-    written (it is valid: the count of runs still rolls their dice); one nested in it is not said again."""
-    out = []
-    for proc in ruleset.procedures.values():
-        inside: set[int] = set()  # the steps of a best_of already warned about
-        for step in walk(proc.steps):
-            if id(step) in inside or not isinstance(step.spec, BestOf) or step.spec.tiebreak is not None:
-                continue
-            body = list(walk(step.spec.steps))
-            if any(ruleset.kinds[s.kind].sets_outcome for s in body if s.kind in ruleset.kinds):
-                continue
-            inside.update(id(s) for s in body)
-            place = step.where
-            message = ("best_of keeps the run with the best outcome, and its steps set none: every run ties and the "
-                       "first is kept; give a tiebreak (tiebreak: total keeps the run with the largest total), or "
-                       "decide an outcome in its steps")
-            out.append(f"{place}: {place.path}: {message}" if place.path else f"{place}: {message}")
-    return out
 
 
 def _expressions(ruleset: CompiledRuleset, doc: Document | _Nowhere) -> Iterator[tuple[Any, Location]]:

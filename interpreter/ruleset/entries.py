@@ -13,10 +13,28 @@ FIELD = "#field:"  # private env prefix: the traits a bound sheet's `trait_group
 def entry_trait(ruleset: CompiledRuleset, field: SheetField, entry: str) -> str | None:
     """The trait (by name or label, in any letter case) of one of the field's groups an entry names."""
     head = " ".join(entry.partition(":")[0].split()).casefold()
+    return _words(ruleset, field).get(head)
+
+
+# The words naming the traits of a field's groups, for the last few (ruleset, field) asked about: a sheet of
+# thousands of entries looks each up, where each was compared with every trait.
+_WORDS: dict[tuple[int, int], tuple[CompiledRuleset, SheetField, dict[str, str]]] = {}
+
+
+def _words(ruleset: CompiledRuleset, field: SheetField) -> dict[str, str]:
+    """Each trait's name and label in lower case (the first trait that has it, in the ruleset's order) -> the trait."""
+    known = _WORDS.get((id(ruleset), id(field)))
+    if known is not None and known[0] is ruleset and known[1] is field:
+        return known[2]
+    words: dict[str, str] = {}
     for trait in ruleset.traits.values():
-        if trait.group in field.trait_groups and head in (trait.name.casefold(), (trait.label or "").casefold()):
-            return trait.name
-    return None
+        if trait.group in field.trait_groups:
+            words.setdefault(trait.name.casefold(), trait.name)
+            words.setdefault((trait.label or "").casefold(), trait.name)
+    if len(_WORDS) >= 16:
+        _WORDS.clear()
+    _WORDS[id(ruleset), id(field)] = (ruleset, field, words)
+    return words
 
 
 def named_traits(ruleset: CompiledRuleset, field: SheetField, entries: Iterable[object]) -> frozenset[str]:

@@ -49,10 +49,12 @@ class Liveness:
 
     # -- what single parts read -------------------------------------------------------------
     def dice_reads(self, expr: Any) -> Names:
-        if expr is None:
-            return frozenset()
+        return frozenset() if expr is None else self.names_read(expr.names)
+
+    def names_read(self, read: Iterable[str]) -> Names:
+        """The names dice reading these names read: named dice followed, a dice parameter read as any name."""
         out: set[str] = set()
-        todo = list(expr.names)
+        todo = list(read)
         while todo:
             name = todo.pop()
             if name in out:

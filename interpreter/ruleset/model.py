@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -94,6 +95,17 @@ class Row:
 
 
 @record
+class RowNames:
+    """What the rows of a table (its default row too) bind and read, worked out once for every step over it."""
+
+    binds: frozenset[str] = frozenset()  # names some row binds
+    shared: frozenset[str] = frozenset()  # names every row binds
+    reads: frozenset[str] = frozenset()  # names the rows' value formulas read
+    rolls: frozenset[str] = frozenset()  # names the dice the rows roll read (named dice not yet followed)
+    valued: bool = True  # every row has a value
+
+
+@record
 class Table:
     """A lookup table keyed by a die or by a number."""
 
@@ -104,13 +116,23 @@ class Table:
     summary: str
     refs: tuple[str, ...]
     where: Location
+    # the rows' indexes in the order of their low ends, and those ends: a key's row is found by bisection
+    order: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    lows: tuple[int, ...] = field(default=(), compare=False, repr=False)
+    names: RowNames = field(default=RowNames(), compare=False, repr=False)
+
+    def index_for(self, key: int) -> int:
+        """The index of the row covering a key (of rows that do not overlap), or len(rows) for the default
+        row, or -1 when there is neither."""
+        at = bisect_right(self.lows, key) - 1
+        if at >= 0 and self.rows[self.order[at]].high >= key:
+            return self.order[at]
+        return len(self.rows) if self.default is not None else -1
 
     def row_for(self, key: int) -> Row | None:
         """The row covering a key, or the default row, or None."""
-        for row in self.rows:
-            if row.low <= key <= row.high:
-                return row
-        return self.default
+        index = self.index_for(key)
+        return self.rows[index] if 0 <= index < len(self.rows) else self.default
 
 
 @record

@@ -42,12 +42,16 @@ def json_steps(path: str) -> tuple[str | int, ...] | None:
     return tuple(steps)
 
 
-def _without(node: Any, steps: tuple[str | int, ...], key: str) -> Any:
-    """A copy of the data with one mapping key removed at the end of `steps` (only what is on the way is copied)."""
-    if not steps:
-        return {k: v for k, v in node.items() if k != key}
-    copy = list(node) if isinstance(node, list) else dict(node)
-    copy[steps[0]] = _without(node[steps[0]], steps[1:], key)  # type: ignore[index]
+def _without(node: Any, steps: tuple[str | int, ...], key: str, owned: set[int]) -> Any:
+    """The data with one mapping key removed at the end of `steps`: only what is on the way is copied, and
+    only once (a copy is `owned`, and later removals change it in place), so that a thousand problems in a
+    section of a thousand entries do not copy it a thousand times."""
+    copy = node if id(node) in owned else (list(node) if isinstance(node, list) else dict(node))
+    owned.add(id(copy))
+    if steps:
+        copy[steps[0]] = _without(node[steps[0]], steps[1:], key, owned)  # type: ignore[index]
+    elif isinstance(copy, dict):
+        copy.pop(key, None)
     return copy
 
 
@@ -78,6 +82,7 @@ def _pruned(doc: Document, problems: list[RulesError]) -> tuple[object, set[str]
     data: object = doc.data
     names: set[str] = set()
     removed: list[tuple[str | int, ...]] = []
+    owned: set[int] = set()  # the copies made of the data's parts (the data's own are never changed)
     for _ in range(8):  # each round leaves out a larger part around what is still refused
         cut = False
         for problem in problems:
@@ -87,7 +92,7 @@ def _pruned(doc: Document, problems: list[RulesError]) -> tuple[object, set[str]
             at = _entry(data, steps) if steps else None
             if steps is None or at is None:
                 continue
-            data = _without(data, steps[:at], str(steps[at]))
+            data = _without(data, steps[:at], str(steps[at]), owned)
             removed.append(tuple(steps[:at + 1]))
             cut = True
             if at == 1 or (at >= 2 and steps[at - 1] in _DEFINES):
@@ -101,7 +106,11 @@ def _pruned(doc: Document, problems: list[RulesError]) -> tuple[object, set[str]
 
 
 def _names(message: str, names: set[str]) -> bool:
-    return any(f"'{name}'" in message for name in names)
+    """Whether the message quotes one of the names (`'name'`): each text between two of its quotes is looked up."""
+    quotes = [i for i, c in enumerate(message) if c == "'"]
+    if len(quotes) > 40:  # (a message quoting much: each name looked for in it)
+        return any(f"'{name}'" in message for name in names)
+    return any(message[a + 1:b] in names for n, a in enumerate(quotes) for b in quotes[n + 1:])
 
 
 def beyond_schema(doc: Document, problems: list[RulesError], kinds: Kinds) -> list[RulesError]:
@@ -124,13 +133,16 @@ def beyond_schema(doc: Document, problems: list[RulesError], kinds: Kinds) -> li
     except Exception:  # noqa: BLE001  # a shape the schema refused reached the compiler: its report stands alone
         return []
     taken = {(p.where.file, p.where.line, p.where.col) for p in problems if p.where is not None}
-    return [p for p in found if not _names(p.message, left_out) and not _around(p, removed)
+    cuts = set(removed)
+    under = {cut[:k] for cut in removed for k in range(1, len(cut))}  # the parts around a part left out
+    return [p for p in found if not _names(p.message, left_out) and not _around(p, cuts, under)
             and (p.where is None or (p.where.file, p.where.line, p.where.col) not in taken)]
 
 
-def _around(problem: RulesError, removed: list[tuple[str | int, ...]]) -> bool:
-    """Whether a problem stands at, inside or around a part that was left out (leaving it out may be its cause)."""
+def _around(problem: RulesError, cuts: set[tuple[str | int, ...]], under: set[tuple[str | int, ...]]) -> bool:
+    """Whether a problem stands at, inside or around a part that was left out (leaving it out may be its cause):
+    a part of its path was left out, or its path leads to one (`under`: the paths around those left out)."""
     steps = json_steps(problem.where.path) if problem.where is not None else None
     if not steps:
         return False
-    return any(steps[:len(cut)] == cut or cut[:len(steps)] == steps for cut in removed)
+    return steps in under or any(steps[:k] in cuts for k in range(1, len(steps) + 1))

@@ -19,6 +19,7 @@ __all__ = ["placed"]
 
 NEAR = 0.8  # a key at least this alike to the suggested top-level key is a misspelling, not a stray
 _SUGGESTED = re.compile(r"did you mean '([^']+)'\?")
+_EMPTY = object()  # a section without entries
 
 
 def _section_above(doc: Document, key: str, line: int, known: list[tuple[int, str]]) -> tuple[str, int] | None:
@@ -34,8 +35,9 @@ def _section_above(doc: Document, key: str, line: int, known: list[tuple[int, st
     if not isinstance(value, dict):
         return None
     # the key's value has the shape of the section's entries (a number among constants, a mapping among procedures)
-    stray, entries = doc.data[key], list(value.values())
-    return (name, at) if not entries or isinstance(stray, dict) == isinstance(entries[-1], dict) else None
+    # (its last entry alone: copying the section for each stray key made many of them quadratic)
+    stray, last = doc.data[key], next(reversed(value.values()), _EMPTY)
+    return (name, at) if last is _EMPTY or isinstance(stray, dict) == isinstance(last, dict) else None
 
 
 def placed(doc: Document, problems: list[RulesError]) -> list[RulesError]:

@@ -13,7 +13,7 @@ from typing import Any
 from interpreter.errors import EvaluationError, RulesError, SchemaViolation
 from interpreter.load.document import Path
 from interpreter.ruleset.context import CompileContext, Scope
-from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Row, Table
+from interpreter.ruleset.model import CompiledProcedure, CompiledRuleset, Row, RowNames, Table
 from interpreter.ruleset.specs import TableLookup, walk
 
 P = Path
@@ -26,8 +26,10 @@ def compile_table(c: CompileContext, name: str, spec: dict[str, Any], base: set[
     die = c.dice_expr(spec["die"], path + ("die",), Scope(base, set(c.named_dice))) if "die" in spec else None
     rows = tuple(_row(c, r, path + ("rows", i), base) for i, r in enumerate(spec.get("rows") or []))
     default = _row(c, spec["default"], path + ("default",), base) if "default" in spec else None
+    order = tuple(sorted(range(len(rows)), key=lambda i: rows[i].low))
     table = Table(name, die, rows, default, spec.get("summary", ""), tuple(spec.get("refs") or ()),
-                  c.where(path, key=True))
+                  c.where(path, key=True), order, tuple(rows[i].low for i in order),
+                  _row_names([*rows, *([default] if default is not None else [])]))
     if check:
         _check_rows(c, table, path, constants)
     return table
@@ -49,37 +51,100 @@ def _row(c: CompileContext, spec: dict[str, Any], path: P, base: set[str]) -> Ro
     return Row(low, high, value, spec.get("outcome"), tuple(values), label, c.where(path))
 
 
+def _row_names(rows: list[Row]) -> RowNames:
+    binding: dict[str, int] = {}  # name -> how many rows bind it
+    reads: set[str] = set()
+    rolls: set[str] = set()
+    for row in rows:
+        if row.value is not None:
+            reads |= row.value.names
+        for name, expr in row.values:
+            binding[name] = binding.get(name, 0) + 1
+            rolls |= expr.names
+    return RowNames(frozenset(binding), frozenset(n for n, k in binding.items() if k == len(rows)),
+                    frozenset(reads), frozenset(rolls), all(row.value is not None for row in rows))
+
+
 def _check_rows(c: CompileContext, table: Table, path: P, constants: Mapping[str, object]) -> None:
-    """Rows may not overlap; a die table must cover every face exactly once."""
-    covered: dict[int, int] = {}
-    for i, row in enumerate(table.rows):
+    """Rows may not overlap; a die table must cover every face exactly once.
+
+    The rows are walked in the order of their low ends (n log n in their count, whatever their widths),
+    and a die's faces, sorted, beside the ranges they make.
+    """
+    for row in table.rows:
         if row.high - row.low > 100_000:
             c.problem(SchemaViolation("row range is wider than 100000 keys", row.where))
             return
-        for key in range(row.low, row.high + 1):
-            if key in covered:
-                c.problem(SchemaViolation(
-                    f"table '{table.name}': row {i + 1} overlaps row {covered[key] + 1}",
-                    c.where(path + ("rows", i, "on")), "each result may be covered by one row only"))
-            else:
-                covered[key] = i
+    merged: list[list[int]] = []  # the keys the rows cover, as ranges apart from one another, in order
+    reach = -1  # the row reaching furthest of those walked
+    for i in table.order:
+        row = table.rows[i]
+        if row.low > row.high:
+            continue
+        if merged and row.low <= merged[-1][1]:
+            first, later = sorted((reach, i))
+            c.problem(SchemaViolation(
+                f"table '{table.name}': row {later + 1} overlaps row {first + 1}",
+                c.where(path + ("rows", later, "on")), "each result may be covered by one row only"))
+        if merged and row.low <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], row.high)
+        else:
+            merged.append([row.low, row.high])
+        if reach < 0 or row.high > table.rows[reach].high:
+            reach = i
     if table.die is None:
         return
     try:
-        faces = {v for v, _ in table.die.distribution({**constants, **c.named_dice}).probs}
+        faces = sorted({v for v, _ in table.die.distribution({**constants, **c.named_dice}).probs})
     except RulesError as err:
         c.problem(err.located(c.where(path + ("die",))))
         return
-    missing = sorted(faces - set(covered))
-    extra = sorted(set(covered) - faces)
+    missing, extra, count = _uncovered(faces, merged)
     if missing:
         c.problem(SchemaViolation(
             f"table '{table.name}' has no row for {_listing(missing)}, which {table.die.text} can roll",
             c.where(path + ("rows",), key=True), "add a row for each result"))
     if extra:
+        at = next(i for i in table.order if table.rows[i].low <= extra[0] <= table.rows[i].high)
         c.problem(SchemaViolation(
-            f"table '{table.name}' has rows for {_listing(extra)}, which {table.die.text} cannot roll",
-            c.where(path + ("rows", covered[extra[0]], "on"))))
+            f"table '{table.name}' has rows for {_listing(extra, count)}, which {table.die.text} cannot roll",
+            c.where(path + ("rows", at, "on"))))
+
+
+def _uncovered(faces: list[int], merged: list[list[int]]) -> tuple[list[int], list[int], int]:
+    """The faces no range covers, the first keys the ranges cover that are no face, and how many such keys.
+
+    Both lists are walked together once; within a range, keys are counted (not visited) but for the first
+    few that are no face."""
+    missing: list[int] = []
+    extra: list[int] = []
+    count = 0
+    f = 0
+    for low, high in merged:
+        while f < len(faces) and faces[f] < low:
+            missing.append(faces[f])
+            f += 1
+        start = f
+        while f < len(faces) and faces[f] <= high:
+            f += 1
+        inside = faces[start:f]
+        beyond = high - low + 1 - len(inside)
+        if beyond and len(extra) < 8:
+            extra += _first_keys(low, high, set(inside), 8 - len(extra))
+        count += beyond
+    missing += faces[f:]
+    return missing, extra, count
+
+
+def _first_keys(low: int, high: int, faces: set[int], wanted: int) -> list[int]:
+    """The first keys of a range that are no face (at most ``wanted``), visiting no more than the faces and them."""
+    out: list[int] = []
+    key = low
+    while key <= high and len(out) < wanted:
+        if key not in faces:
+            out.append(key)
+        key += 1
+    return out
 
 
 def row_name(table: str, index: int, low: int, high: int, default: bool) -> str:
@@ -89,10 +154,12 @@ def row_name(table: str, index: int, low: int, high: int, default: bool) -> str:
     return f"row {index + 1} of table '{table}' (on {low if low == high else f'[{low}, {high}]'})"
 
 
-def _listing(numbers: list[int]) -> str:
+def _listing(numbers: list[int], count: int | None = None) -> str:
+    """The first eight numbers, and how many more there are (of ``count`` in all, when only the first are given)."""
     text = ", ".join(str(n) for n in numbers[:8])
-    if len(numbers) > 8:
-        text += f" and {len(numbers) - 8} more"
+    more = (len(numbers) if count is None else count) - len(numbers[:8])
+    if more > 0:
+        text += f" and {more} more"
     return text
 
 
@@ -149,9 +216,7 @@ def may_be_absent(ruleset: CompiledRuleset, proc: CompiledProcedure) -> frozense
     for step in walk(proc.steps):
         if isinstance(step.spec, TableLookup):
             table = ruleset.tables[step.spec.table]
-            rows = [*table.rows, *([table.default] if table.default is not None else [])]
-            every = {name for row in rows for name, _ in row.values}
-            out |= {name for row in rows for name in every - {n for n, _ in row.values}}
-            if step.spec.value_as and any(row.value is None for row in rows):
+            out |= table.names.binds - table.names.shared
+            if step.spec.value_as and not table.names.valued:
                 out.add(step.spec.value_as)
     return frozenset(out)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import NamedTuple
 
 from interpreter.absent import Absent
 from interpreter.errors import Location, SchemaViolation, TableMiss, UnknownName
@@ -34,31 +35,71 @@ def compile_table_step(c: CompileContext, spec: Spec, path: P, scope: Scope, ctx
         c.problem(SchemaViolation(f"table '{name}' has no die, so this step needs a key",
                                   c.where(path, key=False)))
     defined = [spec.get("roll_as"), spec.get("value_as")]
-    maybe: dict[str, str] = {}
+    maybe: tuple[tuple[str, str], ...] = ()
     if table is not None:
-        rows = list(table.get("rows") or []) + ([table["default"]] if "default" in table else [])
-        for i, row in enumerate(table.get("rows") or []):
-            outcome_declared(c, row.get("outcome"), ("tables", name, "rows", i, "outcome"), ctx)
-        every = {n for row in rows for n in row.get("values") or {}}
-        for i, row in enumerate(rows):
-            for missing in sorted(every - set(row.get("values") or {})):
-                maybe.setdefault(missing, f"{_row_named(name, table, i)} binds no '{missing}'")
-        ctx.bound.update(every)
-        defined += sorted(every - set(maybe))
-        no_value = next((i for i, row in enumerate(rows) if "value" not in row), None)
-        if spec.get("value_as") and no_value is not None:  # such a row leaves it absent, whatever it held
+        rows = _written(c, name, table)
+        for outcome, i in rows.outcomes:
+            outcome_declared(c, outcome, ("tables", name, "rows", i, "outcome"), ctx)
+        maybe = rows.maybe
+        ctx.bound.update(rows.every)
+        defined += sorted(rows.every - {n for n, _ in maybe})
+        if spec.get("value_as") and rows.no_value is not None:  # such a row leaves it absent, whatever it held
             defined.remove(spec["value_as"])
             ctx.bound.add(spec["value_as"])
-            scope.maybe(spec["value_as"], f"{_row_named(name, table, no_value)} has no value", rebound=True)
+            scope.maybe(spec["value_as"], rows.no_value, rebound=True)
     bind(scope, ctx, *defined)
-    for missing, why in maybe.items():
+    for missing, why in maybe:
         scope.maybe(missing, why)
     return TableLookup(name, key, spec.get("roll_as"), spec.get("value_as"))
 
 
+class _Written(NamedTuple):
+    """What the rows of a table as written give every step over it, worked out once for the document."""
+
+    maybe: tuple[tuple[str, str], ...]  # each name some rows bind and others not, and why it may be absent
+    every: frozenset[str]  # the names some row binds
+    no_value: str | None  # why a row leaves the value absent (the first row without one), if one does
+    outcomes: tuple[tuple[str, int], ...]  # each outcome a row sets, and the first row setting it
+
+
+def _written(c: CompileContext, name: str, table: Spec) -> _Written:
+    known = c.memo.get(("table rows", name))
+    if isinstance(known, _Written):
+        return known
+    rows = list(table.get("rows") or []) + ([table["default"]] if "default" in table else [])
+    outcomes: dict[str, int] = {}
+    for i, row in enumerate(table.get("rows") or []):
+        if row.get("outcome") is not None:
+            outcomes.setdefault(row["outcome"], i)
+    lacking = _first_lacking([list(row.get("values") or {}) for row in rows])
+    maybe = tuple((missing, f"{_row_named(name, table, i)} binds no '{missing}'")
+                  for missing, i in sorted(lacking.items(), key=lambda item: (item[1], item[0])))
+    no_value = next((i for i, row in enumerate(rows) if "value" not in row), None)
+    made = _Written(maybe, frozenset(n for row in rows for n in row.get("values") or {}),
+                    None if no_value is None else f"{_row_named(name, table, no_value)} has no value",
+                    tuple(outcomes.items()))
+    c.memo["table rows", name] = made
+    return made
+
+
+def _first_lacking(rows: list[list[str]]) -> dict[str, int]:
+    """Each name some rows bind and others do not, and the first row that does not (in one pass over them).
+
+    A name's rows that bind it from the first on without a gap end where the first row lacking it stands.
+    """
+    unbroken: dict[str, int] = {}
+    count: dict[str, int] = {}
+    for i, bound in enumerate(rows):
+        for n in bound:
+            count[n] = count.get(n, 0) + 1
+            if unbroken.get(n, 0) == i:
+                unbroken[n] = i + 1
+    return {n: unbroken.get(n, 0) for n, k in count.items() if k < len(rows)}
+
+
 def _row_named(name: str, table: Spec, index: int) -> str:
     """A row of a table as written (its default row last), as messages name it."""
-    rows = list(table.get("rows") or [])
+    rows = table.get("rows") or []
     if index == len(rows):
         return row_name(name, index, 0, 0, default=True)
     on = rows[index].get("on", 0)
@@ -74,26 +115,20 @@ def reads(lv: Liveness, spec: TableLookup, out: Names) -> tuple[TableLookup, set
     """What a table step reads (its key, or its die; what its rows read), less what every row of it writes."""
     table = lv.tables.get(spec.table)
     got: set[str] = set(names(spec.key))
-    shared: set[str] | None = None
+    shared: frozenset[str] = frozenset()
     if table is not None:
         if spec.key is None:
             got |= lv.dice_reads(table.die)
-        for row in _rows(table):
-            got |= names(row.value)
-            written = set()
-            for name, expr in row.values:
-                got |= lv.dice_reads(expr)
-                written.add(name)
-            shared = written if shared is None else shared & written
-    return spec, (set(out) - {spec.roll_as, spec.value_as} - (shared or set())) | got
+        got |= table.names.reads | lv.names_read(table.names.rolls)
+        shared = table.names.shared
+    return spec, (set(out) - {spec.roll_as, spec.value_as} - shared) | got
 
 
 def writes(spec: TableLookup, procedures: object, tables: Mapping[str, Table]) -> set[str]:
     out = {n for n in (spec.roll_as, spec.value_as) if n}
     table = tables.get(spec.table)
     if table is not None:
-        for row in _rows(table):
-            out |= {n for n, _ in row.values}
+        out |= table.names.binds
     return out
 
 
@@ -106,17 +141,26 @@ def landed(table: str, key: object, row: str) -> NoteRecord:
     return NoteRecord(f"{table}: {key} → {row}")
 
 
-def _shown(table: Table, row: Row) -> str:
-    index = table.rows.index(row) if row is not table.default else 0
-    return row_name(table.name, index, row.low, row.high, row is table.default)
+def _shown(table: Table, index: int) -> str:
+    row = table.rows[index] if index < len(table.rows) else table.default
+    assert row is not None  # (an index past the rows is the default row's: Table.index_for)
+    return row_name(table.name, index if row is not table.default else 0, row.low, row.high, row is table.default)
+
+
+def row_absent(table: Table, index: int, name: str) -> Absent:
+    """The value of a name the row a table step landed on does not bind (nor a step before it)."""
+    return Absent(f"{_shown(table, index)} binds no '{name}'")
 
 
 def write_table(w: Writer, step: Step[TableLookup]) -> None:
+    """The row a key lands on is found by bisection and its code by halving the rows (a run's work grows
+    with their logarithm); a name some rows bind is made absent after a row that did not bind it, by one
+    line for each name (the code grows with the rows and the names, not with their product)."""
     spec = step.spec
     table = w.ruleset.tables[spec.table]
-    rows = table.rows + ((table.default,) if table.default is not None else ())
-    every = {name for row in rows for name, _ in row.values}
-    key, row = w.temp(), w.temp()
+    rows = _rows(table)
+    every = sorted(table.names.binds)
+    key, at = w.temp(), w.temp()
     if spec.key is None:
         w.drawing(step.where)
     with w.located(step.where):
@@ -125,24 +169,39 @@ def write_table(w: Writer, step: Step[TableLookup]) -> None:
         else:
             assert table.die is not None  # (a table without a key is rolled on its die: ruleset.tables)
             w.emit(f"{key} = {w.roll(table.name, table.die, step.where)}")
-    w.emit(f"{row} = {w.keep(table)}.row_for({key})")
-    w.emit(f"if {row} is None: _table_miss({w.keep((table.name, step.where))}, {key})")
+    w.emit(f"{at} = {w.keep(table)}.index_for({key})")
+    w.emit(f"if {at} < 0: _table_miss({w.keep((table.name, step.where))}, {key})")
     if spec.roll_as:
         w.set(spec.roll_as, key)
-    for each in rows:
-        with w.under(f"if {row} is {w.keep(each)}:"):
+    _write_rows(w, spec, table, rows, (key, at), range(len(rows)))
+    for name in every:
+        with w.under(f"if not ({w.has(name)}):"):
+            w.set(name, f"_row_absent({w.keep(table)}, {at}, {name!r})")
+
+
+def _write_rows(w: Writer, spec: TableLookup, table: Table, rows: tuple[Row, ...], held: tuple[str, str],
+                indexes: range) -> None:
+    """The code of the rows of these indexes, the one the key landed on (`held`: the code of the key and of
+    its row's index) chosen by halving them down to a few."""
+    key, at = held
+    if len(indexes) > 8:
+        half = indexes.start + len(indexes) // 2
+        with w.under(f"if {at} < {half}:"):
+            _write_rows(w, spec, table, rows, held, range(indexes.start, half))
+        with w.under("else:"):
+            _write_rows(w, spec, table, rows, held, range(half, indexes.stop))
+        return
+    for index in indexes:
+        each = rows[index]
+        with w.under(f"if {at} == {index}:"):
             if each.outcome is not None:
                 w.outcome(each.outcome)
             if spec.value_as:
                 if each.value is None:
-                    w.set(spec.value_as, w.keep(Absent(f"{_shown(table, each)} has no value")))
+                    w.set(spec.value_as, w.keep(Absent(f"{_shown(table, index)} has no value")))
                 else:
                     with w.located(each.where):
                         w.set(spec.value_as, w.value(each.value))
-            for name in sorted(every - {n for n, _ in each.values}):
-                absent = w.keep(Absent(f"{_shown(table, each)} binds no '{name}'"))
-                with w.under(f"if not ({w.has(name)}):"):
-                    w.set(name, absent)
             w.trace(f"_landed({table.name!r}, {key}, {w.keep(each.text)})")
             for name, expr in each.values:
                 write_roll_into(w, RollInto(name, expr, each.where))
@@ -169,5 +228,5 @@ def sample(g: Instances, times: float, depth: int) -> list[RawStep]:
 KIND = StepKind(
     keys=("table",), specs=(TableLookup,), compile=compile_table_step, reads=reads, writes=writes, draws=True,
     jumps=False, goes_on=True, write=write_table, describe=describe, sample=sample,
-    helpers={"_table_miss": table_miss, "_landed": landed}, refers={"table": "table"}, sets_outcome=True
+    helpers={"_table_miss": table_miss, "_landed": landed, "_row_absent": row_absent}, refers={"table": "table"}, sets_outcome=True
 )
