@@ -75,6 +75,20 @@ def _stored(body: object) -> list[str] | None:
     return warnings
 
 
+def _key(found: Found, digests: tuple[str, ...]) -> str:
+    from interpreter.load import cache
+
+    return cache.compiled_key(("warnings", found.file, found.shown, *digests))  # (the warnings name the file)
+
+
+def known_quiet(found: Found, digests: tuple[str, ...]) -> bool:
+    """Whether the parse cache remembers that a file made of these bytes has no warnings."""
+    from interpreter.load import cache
+
+    where = cache.folder()
+    return where is not None and _stored(cache.read_record(where, "warnings", _key(found, digests))) == []
+
+
 def tell(found: Found, _loaded: CompiledRuleset, digests: tuple[str, ...]) -> None:
     """Print the warnings of a file this command loads, the first time it loads it.
 
@@ -88,7 +102,7 @@ def tell(found: Found, _loaded: CompiledRuleset, digests: tuple[str, ...]) -> No
         return
     told.add(found.file)  # first: telling may load the file again
     where = cache.folder() if digests else None
-    key = cache.compiled_key(("warnings", found.file, found.shown, *digests))  # (the warnings name the file)
+    key = _key(found, digests)
     warnings = _stored(cache.read_record(where, "warnings", key)) if where is not None else None
     if warnings is None:
         from interpreter.pipeline import compile_ref

@@ -51,21 +51,19 @@ def listed() -> tuple[list[Row], list[RulesError]]:
 
 def _compiled(ruleset_id: str) -> tuple[Row, bool]:
     """A ruleset's row as compiled, and whether it was made of one file, known to have no warnings."""
-    from interpreter.load import cache
+    from interpreter.cli.file_warnings import known_quiet
     from interpreter.load.find import Found
     from interpreter.pipeline import compile_ref, watching
     from interpreter.ruleset.model import CompiledRuleset
     from interpreter.ruleset.texts import prose
 
-    seen: list[tuple[str, ...]] = []
+    seen: list[tuple[Found, tuple[str, ...]]] = []
 
-    def watch(_found: Found, _rs: CompiledRuleset, digests: tuple[str, ...]) -> None:
-        seen.append(digests)
+    def watch(found: Found, _rs: CompiledRuleset, digests: tuple[str, ...]) -> None:
+        seen.append((found, digests))
 
-    with watching(watch):  # (after the command's own watcher, which marks files that have no warnings)
+    with watching(watch):  # (after the command's own watcher, which remembers the file's warnings)
         rs = compile_ref(ruleset_id)
-    where = cache.folder()
-    quiet = bool(seen) and len(seen[-1]) == 1 and where is not None and cache.is_checked(
-        where, cache.compiled_key(("no warnings", *seen[-1])))
+    quiet = bool(seen) and len(seen[-1][1]) == 1 and known_quiet(*seen[-1])
     return {"id": rs.id, "title": rs.title, "description": prose(rs.description, rs.constants),
             "extends": rs.extends}, quiet
