@@ -9,6 +9,7 @@ must never be read by the C parser.
 
 from __future__ import annotations
 
+import platform
 import random
 import time
 from pathlib import Path
@@ -21,7 +22,12 @@ from interpreter.load import events
 from interpreter.load.events import FlowTooDeep, Problem, c_events
 
 ROOT = Path(__file__).resolve().parent.parent
-pytestmark = pytest.mark.skipif(events.CParser is None, reason="ruamel.yaml's C parser is not installed")
+pytestmark = pytest.mark.skipif(platform.python_implementation() != "CPython",
+                                reason="ruamel.yaml's C parser is a dependency on CPython alone")
+
+
+def test_the_c_parser_is_installed_where_it_is_a_dependency():
+    assert events.CParser is not None, "pip install . installs ruamel.yaml.clib on CPython (pyproject.toml)"
 
 
 def python_reading(text: str) -> tuple[str, object]:
