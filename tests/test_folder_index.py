@@ -47,6 +47,13 @@ def command() -> dict[str, list[str]]:
         return {rid: [os.path.basename(p) for p in paths] for rid, paths in find.user_rulesets().items()}
 
 
+def afresh(rules, *args):
+    """`rules ARGS` as a new process runs it: nothing remembered of the files read or the rulesets compiled."""
+    find._DECLARED.clear()
+    pipeline.forget_compiled()
+    return rules(*args)
+
+
 def index_record(folder, shelf) -> dict:
     where = folder / "rulesmith" / "folders" / f"{cache.folder_key(os.path.realpath(shelf))}.json"
     return json.loads(where.read_bytes().partition(b"\n")[2])
@@ -165,9 +172,7 @@ def test_a_forged_id_in_a_well_formed_record_stands_only_for_what_the_file_is_re
     """A record is trusted as much as the cache: a forged id names the file, whose loading finds it declares another."""
     command()
     _rewrite(folder, shelf, lambda body: body["files"]["r1.yaml"].__setitem__(6, "stolen"))
-    find._DECLARED.clear()
-    pipeline.forget_compiled()
-    result = rules("run", "stolen", "nothing")
+    result = afresh(rules, "run", "stolen", "nothing")
     assert result.exit_code == 1
     assert result.stderr.startswith("no ruleset id or file named 'stolen'") and "mean 'stolen'" not in result.stderr
     find._DECLARED.clear()
@@ -210,10 +215,8 @@ def test_rules_list_compiles_only_what_changed_and_shows_the_same(shelf, rules, 
     first = rules("list", "--json")
     assert first.exit_code == 0, first.stderr
     assert {"r0", "r1", "r2"} <= set(compiled)
-    find._DECLARED.clear()
-    pipeline.forget_compiled()
     compiled.clear()
-    again = rules("list", "--json")
+    again = afresh(rules, "list", "--json")
     assert again.stdout == first.stdout
     assert not {"r0", "r1", "r2"} & set(compiled)
     row = next(r for r in json.loads(again.stdout)["rulesets"] if r["id"] == "r1")
@@ -222,10 +225,8 @@ def test_rules_list_compiles_only_what_changed_and_shows_the_same(shelf, rules, 
     edited = shelf / "r1.yaml"
     edited.write_text(edited.read_text(encoding="utf-8").replace("x: 5", "x: 6"), encoding="utf-8")
     os.utime(edited, ns=(edited.stat().st_atime_ns, edited.stat().st_mtime_ns + 10**9))
-    find._DECLARED.clear()
-    pipeline.forget_compiled()
     compiled.clear()
-    third = rules("list", "--json")
+    third = afresh(rules, "list", "--json")
     assert "r1" in compiled and "r0" not in compiled
     assert next(r for r in json.loads(third.stdout)["rulesets"] if r["id"] == "r1")["description"] == "About 6"
 
@@ -233,9 +234,7 @@ def test_rules_list_compiles_only_what_changed_and_shows_the_same(shelf, rules, 
 def test_rules_list_still_compiles_an_invalid_ruleset_and_shows_its_problem(shelf, rules):
     (shelf / "r2.yaml").write_text("ruleset: r2\ntitle: R2\nprocedures: {p: {steps: nope}}\n", encoding="utf-8")
     for _ in range(2):
-        find._DECLARED.clear()
-        pipeline.forget_compiled()
-        result = rules("list")
+        result = afresh(rules, "list")
         assert result.exit_code == 1
         assert "r2.yaml" in result.stdout + result.stderr
 
@@ -246,9 +245,7 @@ def test_rules_list_compiles_an_overlay_every_time_so_a_change_of_its_base_is_se
     (shelf / "o1.yaml").write_text("ruleset: o1\nextends: r0\nconstants: {x: 6}\n", encoding="utf-8")
 
     def description(ruleset_id):
-        find._DECLARED.clear()
-        pipeline.forget_compiled()
-        result = rules("list", "--json")
+        result = afresh(rules, "list", "--json")
         assert result.exit_code == 0, result.stderr
         return next(r for r in json.loads(result.stdout)["rulesets"] if r["id"] == ruleset_id)["description"]
 
@@ -264,8 +261,6 @@ def test_rules_list_tells_a_rulesets_warning_every_time(shelf, rules):
     """A ruleset with a warning keeps no row: every list compiles it and tells the warning."""
     (shelf / "r0.yaml").write_text('ruleset: r0\ntitle: R0\ndice:\n  hit: "1d6r7"\nprocedures: {}\n', encoding="utf-8")
     for _ in range(2):
-        find._DECLARED.clear()
-        pipeline.forget_compiled()
-        result = rules("list")
+        result = afresh(rules, "list")
         assert result.exit_code == 0, result.stderr
         assert "'1d6r7' never rerolls" in result.stderr

@@ -26,7 +26,6 @@ Path: TypeAlias = tuple[str | int, ...]
 PositionNode: TypeAlias = list[Any]
 
 
-
 def json_path(path: Path) -> str:
     """Write a path as a JSON path: ``("steps", 2, "roll")`` -> ``$.steps[2].roll``.
 
