@@ -1,5 +1,6 @@
 """A start pays only for what the command runs: `rules run` and `rules odds` on a ruleset the
-cache knows import neither the YAML parser, nor the schema checker, nor the other commands.
+cache knows import neither the YAML parser, nor the schema checker, nor the other commands, nor
+(an everyday line, read by interpreter.cli.quick) click.
 
 Each case is a fresh process (imports are per process), run twice on one cache folder: the first
 fills the cache, the second is the one checked.  Nothing here is timed; bench/procedure_bench.py
@@ -23,6 +24,7 @@ NOT_FOR_A_RUN = (
     "interpreter.cli.export", "interpreter.cli.describe", "interpreter.cli.prose", "interpreter.cli.sheets",
     "interpreter.sheet.file", "interpreter.cli.dice", "click.shell_completion", "icepool", "difflib",
     "tempfile", "importlib.resources", "interpreter.load.overlay", "interpreter.sheet.creation", "pathlib",
+    "click", "interpreter.cli.commands", "interpreter.cli.group",
 ) + (("hashlib",) if sys.version_info < (3, 12) else ())  # (3.12 renamed the module the cache uses instead)
 
 # Modules a run that rolls dice does not need (exact odds), and one that odds do not (rolling).
@@ -40,10 +42,10 @@ LIBRARY_FACE = ("interpreter.api.functions", "interpreter.api.calls", "interpret
 PROBE = """
 import json, sys
 before = set(sys.modules)  # (an editable install's finder loads pathlib before anything runs)
-from interpreter.cli import main
+from interpreter.cli import console
 sys.argv = ["rules", *sys.argv[1:]]
 try:
-    main()
+    console()
 except SystemExit as done:
     code = done.code
 sys.stdout.flush()

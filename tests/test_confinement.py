@@ -326,12 +326,12 @@ def test_a_path_the_program_made_is_opened_as_asked(tmp_path):
 
 
 def test_the_command_line_trusts_its_folder_and_the_language_server_none(tmp_path, monkeypatch):
-    from interpreter.cli import group
+    from interpreter.cli import guard
 
     monkeypatch.chdir(tmp_path)
     for argv, trusted in ((["run", "x"], (os.path.realpath(tmp_path),)), (["--json", "validate"], (os.path.realpath(
             tmp_path),)), (["lsp"], ())):
-        with group._trusting_the_working_folder(argv):
+        with guard._trusting_the_working_folder(argv):
             assert find._TRUSTED.get() == trusted, argv
     assert find._TRUSTED.get() == ()
 

@@ -3,7 +3,9 @@
 ``main`` is the click group (imported when first asked for); ``console`` is the console entry
 point, the one place that tunes the garbage collector.
 
-- ``group``, ``commands``: the guard (one line per mistake) and the commands over the library;
+- ``guard``, ``group``, ``commands``: the guard (one line per mistake), the click group and the commands over
+  the library; ``quick``: the everyday `rules run` and `rules odds` lines read without click, and
+  ``run_odds``: the one body of each of those two commands;
 - ``arguments``, ``ranges``: `NAME=VALUE` parameters, and swept ones (`A..B`, `a,b,c`);
 - ``dice``: `rules roll` and the odds of an expression; ``sheets``: `rules sheet ...`; ``export``,
   ``diff`` (with ``diff_cases``, ``diff_text``, ``diff_chart``), ``describe`` (with ``prose`` and
@@ -31,7 +33,8 @@ __all__ = ["console", "main"]
 
 
 def console() -> None:
-    """Run `rules` as a command: import the commands with the cycle collector paused, then run them.
+    """Run `rules` as a command: an everyday `rules run` or `rules odds` line is read without click (``quick``),
+    any other by the click commands, imported with the cycle collector paused.
 
     Importing the command line makes thousands of objects and no garbage; the cycle collector would
     only slow the start (by milliseconds), so it is paused meanwhile.  The objects made are then
@@ -39,7 +42,11 @@ def console() -> None:
     them all, for nothing.  A library that imports ``interpreter`` keeps its collector as it was.
     """
     import gc
+    import sys
 
+    from interpreter.cli import quick
+
+    quick.main(sys.argv[1:])  # (it exits when the line was its to read)
     collecting = gc.isenabled()
     gc.disable()
     try:

@@ -110,7 +110,19 @@ def fill(text: str) -> str:
 
 
 class ExampleCommand(click.Command):
-    """A command whose help examples are filled in from the bundled rulesets when shown."""
+    """A command whose help examples are filled in from the bundled rulesets when shown.
+
+    Its body may find a usage mistake in its options (``guard.UsageMistake``, which code that runs
+    without click raises too): it is told as click's own kind, with the command's path.
+    """
+
+    def invoke(self, ctx: click.Context) -> Any:
+        from interpreter.cli.guard import UsageMistake
+
+        try:
+            return super().invoke(ctx)
+        except UsageMistake as err:
+            raise click.UsageError(err.message, ctx) from None
 
     def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         if self.epilog and "{" in self.epilog:

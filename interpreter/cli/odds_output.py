@@ -7,10 +7,9 @@ import math
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-import click
-
 from interpreter.cli import output
 from interpreter.cli.arguments import parse_assignments
+from interpreter.cli.guard import UsageMistake
 from interpreter.cli.odds_text import View
 from interpreter.cli.progress import Progress
 from interpreter.errors import BadParameter
@@ -54,7 +53,7 @@ def chart_format(path: str | None, force: bool = False) -> str | None:
         return None
     suffix = path.rsplit(".", 1)[-1].lower() if "." in path else ""
     if suffix not in CHART_FORMATS:
-        raise click.UsageError(f"--plot writes .svg, .png or .html, not {path!r}")
+        raise UsageMistake(f"--plot writes .svg, .png or .html, not {path!r}")
     if not force and _taken(path):
         from interpreter.hints import shown
 
@@ -256,7 +255,7 @@ def procedure(rs: CompiledRuleset, name: str, params: Sequence[str], sheet: str 
     condition = _condition(rs, name, where, bool(axes))
     percentiles = _percentiles(shown.percentiles)
     if percentiles and not axes:
-        raise click.UsageError("--percentiles is for a sweep (a parameter given as A..B or a,b,c)")
+        raise UsageMistake("--percentiles is for a sweep (a parameter given as A..B or a,b,c)")
     if shown.chart is not None:
         from interpreter.cli.charts import require
 
@@ -311,7 +310,7 @@ def _condition(rs: CompiledRuleset, name: str, where: str | None, swept: bool) -
     if where is None:
         return None
     if swept:
-        raise click.UsageError("--where gives one chance: give each parameter one value, not a sweep")
+        raise UsageMistake("--where gives one chance: give each parameter one value, not a sweep")
     from interpreter.procedure.events import compile_where
     from interpreter.ruleset.params import find_procedure
 

@@ -18,8 +18,6 @@ import sys
 from collections.abc import Mapping
 from typing import IO, TYPE_CHECKING, TypeGuard
 
-import click
-
 from interpreter.errors import Invalid, RulesError
 
 if TYPE_CHECKING:
@@ -94,7 +92,19 @@ def echo(text: str, err: bool = False, nl: bool = True) -> None:
     plain = text.isascii() and text.replace("\n", "").replace("\t", "").isprintable()
     if not plain and re.search(_UNSAFE, text):
         text = re.sub(_UNSAFE, _escaped, text)
-    click.echo(showable(text, err), err=err, nl=nl)
+    _write(showable(text, err), err, nl)
+
+
+def _write(text: str, err: bool, nl: bool) -> None:
+    """Write text and the newline to the stream as it is now (a test may have replaced it), then flush it.
+
+    (What a command writes never holds an escape sequence, so there is nothing to strip for a pipe.)
+    """
+    stream = sys.stderr if err else sys.stdout
+    if stream is None:  # (pythonw: no console at all)
+        return
+    stream.write(text + "\n" if nl else text)
+    stream.flush()
 
 
 def echo_problem(problem: RulesError) -> None:
@@ -146,7 +156,7 @@ JSON_FORMAT = 1
 
 def print_json(data: Mapping[str, object]) -> None:
     """Print one JSON object on stdout, with the version of its format last (`"format_version": 1`)."""
-    click.echo(dumps({**data, "format_version": JSON_FORMAT}))
+    _write(dumps({**data, "format_version": JSON_FORMAT}), False, True)
 
 
 def _problem(err: RulesError) -> dict[str, object]:
