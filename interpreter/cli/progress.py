@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import os
 import sys
-import threading
 import time
 from types import TracebackType
-from typing import Self, TextIO
+from typing import TYPE_CHECKING, Self, TextIO
+
+if TYPE_CHECKING:
+    import threading
 
 DELAY = 1.0  # seconds of quiet before the line appears: a quick command shows none (RULESMITH_PROGRESS_AFTER)
 EVERY = 0.25  # seconds between redraws
@@ -29,7 +31,7 @@ class Progress:
         self.stream = sys.stderr if stream is None else stream
         self.shown = 0  # the length of the line on the screen (0: none)
         self.delay = _delay() if delay is None else delay
-        self._stop = threading.Event()
+        self._stop: threading.Event | None = None  # (made with the thread: a command on a pipe never imports threading)
         self._thread: threading.Thread | None = None
         self.enabled = not quiet and _is_terminal(self.stream)
 
@@ -43,12 +45,12 @@ class Progress:
             return f"{self.what}, {elapsed:.0f} s"
         return f"{self.what}: {min(self.done, self.total)} of {self.total}{self.unit}, {elapsed:.0f} s"
 
-    def _run(self, start: float) -> None:
-        if self._stop.wait(self.delay):
+    def _run(self, start: float, stop: threading.Event) -> None:
+        if stop.wait(self.delay):
             return
         while True:
             self._draw(self.line(time.monotonic() - start))
-            if self._stop.wait(EVERY):
+            if stop.wait(EVERY):
                 return
 
     def _draw(self, text: str) -> None:
@@ -56,19 +58,23 @@ class Progress:
             self.stream.write("\r" + text.ljust(self.shown))
             self.stream.flush()
         except (OSError, ValueError):  # the terminal went away: the work goes on without a word
-            self._stop.set()
+            if self._stop is not None:
+                self._stop.set()
             return
         self.shown = max(self.shown, len(text))
 
     def __enter__(self) -> Self:
         if self.enabled:
-            self._thread = threading.Thread(target=self._run, args=(time.monotonic(),), daemon=True)
+            import threading
+
+            self._stop = threading.Event()
+            self._thread = threading.Thread(target=self._run, args=(time.monotonic(), self._stop), daemon=True)
             self._thread.start()
         return self
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None,
                  trace: TracebackType | None) -> None:
-        if self._thread is None:
+        if self._thread is None or self._stop is None:
             return
         self._stop.set()
         self._thread.join()

@@ -8,10 +8,10 @@ the same one-line mistakes, the same exit codes.
 
 Anything the grammar does not know exactly is read by click instead, untouched: help (`-h`), an
 option not in the table below or given twice, a value that is not plainly one (`--seed 1e3`,
-`--times 0`, `--dice -1`), `--` and words starting with `-`, a group option before the command, shell
-completion, and `python -m`. The grammar only declines; it never reports a mistake of its own.
-A test reads random lines both ways and holds the parameters equal wherever this reading takes
-a line (``tests/test_quick_lines.py``).
+`--times 0`, `--dice -1`), `--` and words starting with `-`, a group option before the command,
+shell completion, `python -m`, and any line on Windows (where click expands wildcards). The
+grammar only declines; it never reports a mistake of its own. A test reads random lines both ways
+and holds the parameters equal wherever this reading takes a line (``tests/test_quick_lines.py``).
 """
 
 from __future__ import annotations
@@ -103,6 +103,8 @@ def program_name() -> str | None:
 
 def main(argv: Sequence[str]) -> None:
     """Run the line when it is one read here (and exit); return when click is to read it."""
+    if os.name == "nt":  # (click expands wildcards and ~ in the words of a Windows command line)
+        return
     read = parsed(argv, os.environ)
     prog = program_name()
     if read is None or prog is None:
