@@ -53,6 +53,7 @@ from interpreter.sheet.file import SheetFile
 from interpreter.sheet.session import bound
 
 REPEATS = 7
+START_REPEATS = 15  # whole processes of about 50 ms, their CPU counted in clock ticks: more of them steady the median
 ATTACK = {"attack_pool": 20, "defense_pool": 20, "weapon": 2, "strength": 5}
 HEAVY = [  # issue 13: every job over 50 ms then, at the largest parameters it names
     ("nwod", "attack", ATTACK),
@@ -375,7 +376,7 @@ def section_cold() -> None:
           '`python -c "import click, ruamel.yaml"` min / median, ratio')
     a: list[float] = []
     b: list[float] = []
-    for _ in range(REPEATS):
+    for _ in range(START_REPEATS):
         a.append(child_cpu([*rules, "--help"], env))
         b.append(child_cpu(floor, env))
     line("rules --help", a, b, 1e3, "ms")
@@ -386,7 +387,7 @@ def section_cold() -> None:
             a, b = [], []
             cold_a: list[float] = []
             cold_b: list[float] = []
-            for _ in range(REPEATS):
+            for _ in range(START_REPEATS):
                 a.append(child_cpu(argv, env))
                 b.append(child_cpu(floor, env))
                 with tempfile.TemporaryDirectory(prefix="rulesmith-cold-") as empty:
