@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import contextlib
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING
 
 from interpreter.errors import Invalid, RulesError
@@ -16,6 +15,7 @@ from interpreter.procedure.kinds import KINDS
 from interpreter.record import replace
 from interpreter.ruleset.kind import Kinds
 from interpreter.ruleset.model import CompiledRuleset
+from interpreter.watchers import given as told
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -48,28 +48,6 @@ _COMPILED: dict[tuple[str, str, str, str], tuple[_Stats, bool, CompiledRuleset, 
 _COMPILED_MAX = 32
 
 
-# Called with every ruleset compile_ref gives, where it was found and the SHA-256 of each of its files
-# (the command line tells its warnings).
-_Watcher = Callable[[Found, CompiledRuleset, tuple[str, ...]], None]
-_WATCHERS: list[_Watcher] = []
-
-
-@contextlib.contextmanager
-def watching(watcher: _Watcher) -> Iterator[None]:
-    """While the block runs, call `watcher(found, ruleset, digests)` for every ruleset compile_ref gives."""
-    _WATCHERS.append(watcher)
-    try:
-        yield
-    finally:
-        _WATCHERS.remove(watcher)
-
-
-def _given(found: Found, ruleset: CompiledRuleset, digests: tuple[str, ...]) -> CompiledRuleset:
-    for watcher in _WATCHERS:
-        watcher(found, ruleset, digests)
-    return ruleset
-
-
 def forget_compiled() -> None:
     """Drop the rulesets this process compiled (the next compile_ref loads its file again)."""
     _COMPILED.clear()
@@ -95,7 +73,7 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
                 os.environ.get("XDG_CONFIG_HOME", ""))
     known = _COMPILED.get(memo_key)
     if known is not None and (trust_cache or known[1]) and _stats(tuple(f[0] for f in known[0])) == known[0]:
-        return _given(found, known[2], known[3])
+        return told(found, known[2], known[3])
     try:
         ruleset, loaded = _load_and_compile(found, trust_cache)
     except Invalid as err:
@@ -105,7 +83,7 @@ def compile_ref(ref: str, *, trust_cache: bool = True, relative_to: str | os.Pat
         if len(_COMPILED) >= _COMPILED_MAX:
             _COMPILED.pop(next(iter(_COMPILED)))
         _COMPILED[memo_key] = (stats, not loaded.trusted, ruleset, loaded.digests)
-    return _given(found, ruleset, loaded.digests)
+    return told(found, ruleset, loaded.digests)
 
 
 def _load_and_compile(found: Found, trust_cache: bool) -> tuple[CompiledRuleset, Loaded]:
@@ -183,4 +161,4 @@ def document(ref: str) -> Document:
     return load_checked(find(ref)).doc
 
 
-__all__ = ["compile_documents", "compile_ref", "document", "forget_compiled", "problems", "resolve", "watching"]
+__all__ = ["compile_documents", "compile_ref", "document", "forget_compiled", "problems", "resolve"]

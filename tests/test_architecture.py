@@ -141,6 +141,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("dice",),
     ("ruleset",),
     ("procedure",),
+    ("watchers",),
     ("pipeline",),
     ("sheet",),
     ("api",),

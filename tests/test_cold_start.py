@@ -92,6 +92,17 @@ def test_a_warm_start_loads_neither_pool_reading_nor_the_library_face(tmp_path, 
     assert "interpreter.procedure.kinds" in loaded  # (the probe sees what the run did import)
 
 
+@pytest.mark.parametrize("argv", [("roll", "4d6kh3", "--seed", "7"), ("roll", "1d20+5", "--json"), ("odds", "3d6"),
+                                  ("odds", "2d20kh1+5>=15", "3d6", "--json")])
+def test_a_roll_or_the_odds_of_dice_load_no_ruleset_and_no_click(tmp_path, argv):
+    out, loaded = modules_after(tmp_path, *argv)
+    assert out
+    assert sorted(m for m in ("click", "interpreter.cli.commands", "interpreter.pipeline", "ruamel.yaml",
+                              "interpreter.ruleset.compiler") if m in loaded) == []
+    if len(argv) < 4:  # (several expressions: the first is looked for as a ruleset file, which reads the folders)
+        assert sorted(m for m in (*NOT_FOR_A_RUN, "interpreter.load.cache") if m in loaded) == []
+
+
 POOLS = """ruleset: pools
 title: Pools
 description: One roll read for doubles.

@@ -1,4 +1,4 @@
-"""An everyday `rules run` or `rules odds` line is read without click (interpreter.cli.quick): the same
+"""An everyday `rules run`, `rules odds` or `rules roll` line is read without click (interpreter.cli.quick): the same
 parameters click would read, the same body, the same output, mistakes and exit codes.
 
 - the grammar is a part of each click command: the same options, names and kinds of value;
@@ -23,18 +23,25 @@ from interpreter.cli import quick, run_odds
 from interpreter.cli.commands import main
 
 ROOT = Path(__file__).resolve().parent.parent
-BODIES = {"run": run_odds.run, "odds": run_odds.odds}
+BODIES = {name: quick.body_of(name) for name in quick.GRAMMARS}
+
+
+def command_of(name: str) -> click.Command:
+    """The click command of that name (a command loaded when asked for included)."""
+    command = main.get_command(click.Context(main), name)
+    assert command is not None
+    return command
 
 
 def test_the_grammar_is_a_part_of_each_click_command():
     for name, grammar in quick.GRAMMARS.items():
-        command = main.commands[name]
+        command = command_of(name)
         options = {opt: param for param in command.params if isinstance(param, click.Option) for opt in param.opts}
         arguments = [param for param in command.params if isinstance(param, click.Argument)]
-        assert [a.name for a in arguments] == [*grammar.positional, grammar.rest], name
+        assert [a.name for a in arguments] == [*grammar.positional, *([grammar.rest] if grammar.rest else [])], name
         assert [a.required for a in arguments[:len(grammar.positional)]] == \
             [i < grammar.required for i in range(len(grammar.positional))], name
-        assert arguments[-1].nargs == -1
+        assert [a.nargs for a in arguments] == [1] * len(grammar.positional) + ([-1] if grammar.rest else [])
         for flag, dest in grammar.flags.items():
             assert options[flag].is_flag and options[flag].name == dest and not options[flag].multiple, flag
         for option, (dest, _) in grammar.values.items():
@@ -44,7 +51,7 @@ def test_the_grammar_is_a_part_of_each_click_command():
         assert list(body) == [p.name for p in command.params], name
         for param in command.params:
             if param.name in grammar.positional[grammar.required:] or isinstance(param, click.Option):
-                want = (False if isinstance(param, click.Option) and param.is_flag else None)
+                want = () if param.multiple else False if isinstance(param, click.Option) and param.is_flag else None
                 assert body[param.name].default == want, (name, param.name)
 
 
@@ -52,10 +59,11 @@ WORDS = ["lockwood", "check", "stat=12", "dc=15", "3d6", "", "-", "--", "-h", "-
          "--at-least", "--at-most", "--outcomes", "--seed", "7", "-3", "1e3", "+5", "007", "٣", "--seed=5", "--seed=",
          "--times", "0", "2", "--times=1", "--dice", "1,2", "--dice=-1", "--dice=", "--where", "successes >= 3",
          "--where=x > 1", "--percentiles", "10,50", "--sheet", "s.yaml", "--plot", "a.svg", "--json=1", "--force",
-         "--dry-run", "--no-backup", "--version", "-j", "--jso", "99999999999999999999", "x=-1", "-x=1"]
+         "--dry-run", "--no-backup", "--version", "-j", "--jso", "99999999999999999999", "x=-1", "-x=1", "1d20+5",
+         "--set", "a=1"]
 
 
-PLAIN = ["lockwood", "check", "stat=12", "3d6", "--json", "--seed", "7", "--times", "2", "--dice", "1,2", "--where",
+PLAIN = ["lockwood", "check", "stat=12", "3d6", "4d6kh3", "--json", "--seed", "7", "--times", "2", "--dice", "1,2", "--where",
          "--percentiles", "--csv", "--at-least"]
 
 
@@ -63,7 +71,7 @@ def click_params(argv: list[str]) -> dict[str, object] | None:
     """The parameters click reads from a `rules COMMAND ...` line, or None when it refuses the line."""
     group = main.make_context("rules", [argv[0]], resilient_parsing=True)
     try:
-        with main.commands[argv[0]].make_context(argv[0], list(argv[1:]), parent=group) as ctx:
+        with command_of(argv[0]).make_context(argv[0], list(argv[1:]), parent=group) as ctx:
             return dict(ctx.params)
     except (click.UsageError, click.exceptions.Exit):
         return None
@@ -73,7 +81,7 @@ def test_on_random_lines_the_grammar_reads_what_click_reads_or_declines():
     rng = random.Random(20261202)
     taken = 0
     for _ in range(8000):
-        argv = [rng.choice(["run", "odds"]),
+        argv = [rng.choice(sorted(quick.GRAMMARS)),
                 *(rng.choice(WORDS if rng.random() < 0.3 else PLAIN) for _ in range(rng.randint(0, 7)))]
         read = quick.parsed(argv, {})
         if read is None:
@@ -96,6 +104,8 @@ def test_on_random_lines_the_grammar_reads_what_click_reads_or_declines():
     ["odds", "3d6"],
     ["odds", "lockwood", "check", "stat=10..12", "--csv", "--at-least", "--percentiles", "10,90"],
     ["odds", "nwod", "action", "pool=5", "--where", "successes >= 3", "--json"],
+    ["roll", "4d6kh3", "--seed", "7", "--json"],
+    ["roll", "5d10x10cs>=8", "--dice", "1,3,5,7,10,8"],
 ])
 def test_everyday_lines_are_read_here(argv):
     read = quick.parsed(argv, {})
@@ -114,6 +124,8 @@ def test_everyday_lines_are_read_here(argv):
     (["odds", "lockwood", "check", "--", "x=1"], {}),
     (["validate"], {}),
     (["odds", "3d6"], {"_RULES_COMPLETE": "bash_complete"}),
+    (["roll", "1d20+bonus", "--set", "bonus=5"], {}),
+    (["roll", "1d20", "2d6"], {}),
 ])
 def test_what_the_grammar_does_not_know_is_left_to_click(argv, environ):
     assert quick.parsed(argv, environ) is None
@@ -171,6 +183,18 @@ LINES = [
     ["odds", "3d6x", "--json"],
     ["odds", "warned.yaml", "check", "--outcomes"],
     ["run", "warned.yaml", "check", "--dice", "2,6"],
+    ["roll", "1d20+5", "--seed", "3"],
+    ["roll", "4d6kh3", "--seed", "7", "--json"],
+    ["roll", "5d10x10cs>=8", "--dice", "1,3,5,7,10,8"],
+    ["roll", "2d6", "--dice", "3"],
+    ["roll", "1d6", "--dice", "x"],
+    ["roll", "1d6", "--dice", "x", "--json"],
+    ["roll", "1d6", "--seed", "1", "--dice", "2"],
+    ["roll", "1d", "--seed", "1"],
+    ["roll", "1d", "--seed", "1", "--json"],
+    ["roll", "d20+bonus", "--seed", "1"],
+    ["roll", "1d6", "--dice", "9"],
+    ["roll", "3d6kh5", "--seed", "2"],
 ]
 
 
@@ -202,6 +226,7 @@ def test_an_interrupt_or_a_bug_in_the_body_ends_alike_both_ways(monkeypatch, cap
         raise raised("boom")
 
     monkeypatch.setattr(run_odds, "odds", body)
+    monkeypatch.setattr(quick, "body_of", lambda command: body)
     monkeypatch.setattr(quick, "program_name", lambda: "rules")  # (under `python -m pytest` it would decline)
     monkeypatch.delenv("RULESMITH_DEBUG", raising=False)
     argv = ["odds", "3d6", "--json"] if raised is ValueError else ["odds", "3d6"]

@@ -54,6 +54,8 @@ KIND_MODULES = {path.stem for path in KINDS_FOLDER.glob("*.py")} - {"__init__"}
 # of a step key anywhere else outside its kind's module fails the test.
 HOMONYMS = {
     ("interpreter/cli/dice.py", "roll"): "the `rules roll` command",
+    ("interpreter/cli/rolls.py", "roll"): "what the `rules roll` command does",
+    ("interpreter/cli/quick.py", "roll"): "the `rules roll` command, read without click",
     ("interpreter/cli/commands.py", "roll"): "the `rules roll` command, loaded when asked for",
     ("interpreter/api/__init__.py", "roll"): "the library's `roll` function, imported when first asked for",
     ("interpreter/lsp/completion.py", "table"): "what a completed name is: a table",

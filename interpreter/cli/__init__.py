@@ -4,10 +4,10 @@
 point, the one place that tunes the garbage collector.
 
 - ``guard``, ``group``, ``commands``: the guard (one line per mistake), the click group and the commands over
-  the library; ``quick``: the everyday `rules run` and `rules odds` lines read without click, and
-  ``run_odds``: the one body of each of those two commands;
+  the library; ``quick``: the everyday `rules run`, `rules odds` and `rules roll` lines read without
+  click, and ``run_odds`` and ``rolls``: the one body of each of those three commands;
 - ``arguments``, ``ranges``: `NAME=VALUE` parameters, and swept ones (`A..B`, `a,b,c`);
-- ``dice``: `rules roll` and the odds of an expression; ``sheets``: `rules sheet ...`; ``export``,
+- ``dice``: the `rules roll` command; ``sheets``: `rules sheet ...`; ``export``,
   ``diff`` (with ``diff_cases``, ``diff_text``, ``diff_chart``), ``describe`` (with ``prose`` and
   ``effects_text``), ``lsp``;
 - ``render``, ``odds_output``, ``odds_text``, ``sweep_text``, ``cumulative``: results as text, JSON and CSV;
@@ -33,8 +33,8 @@ __all__ = ["console", "main"]
 
 
 def console() -> None:
-    """Run `rules` as a command: an everyday `rules run` or `rules odds` line is read without click (``quick``),
-    any other by the click commands, imported with the cycle collector paused.
+    """Run `rules` as a command: an everyday `rules run`, `rules odds` or `rules roll` line is read without
+    click (``quick``), any other by the click commands, imported with the cycle collector paused.
 
     Importing the command line makes thousands of objects and no garbage; the cycle collector would
     only slow the start (by milliseconds), so it is paused meanwhile.  The objects made are then

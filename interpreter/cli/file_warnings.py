@@ -132,7 +132,7 @@ def told_elsewhere() -> Iterator[None]:
 @contextlib.contextmanager
 def telling() -> Iterator[None]:
     """While the block runs, every ruleset file loaded has its warnings printed once on stderr."""
-    from interpreter.pipeline import watching
+    from interpreter.watchers import watching
 
     mark, pending = _TOLD.set(set()), _PENDING.set([])
     try:

@@ -53,9 +53,10 @@ def _compiled(ruleset_id: str) -> tuple[Row, bool]:
     """A ruleset's row as compiled, and whether it was made of one file, known to have no warnings."""
     from interpreter.cli.file_warnings import known_quiet
     from interpreter.load.find import Found
-    from interpreter.pipeline import compile_ref, watching
+    from interpreter.pipeline import compile_ref
     from interpreter.ruleset.model import CompiledRuleset
     from interpreter.ruleset.texts import prose
+    from interpreter.watchers import watching
 
     seen: list[tuple[Found, tuple[str, ...]]] = []
 

@@ -124,7 +124,7 @@ def expression(expr: str, view: View, as_json: bool, as_csv: bool, plot: str | N
         from interpreter.cli.charts import require
 
         require()  # before any work: a missing extra is said at once
-    from interpreter.cli.dice import show_warnings
+    from interpreter.cli.rolls import show_warnings
 
     with Progress("rules odds", quiet=as_json):
         dist = parsed.distribution({})
@@ -164,10 +164,10 @@ def are_expressions(first: str) -> bool:
             return False
     except RulesError:
         return False  # neither: the ruleset's error, with its suggestion, is the one to see
-    from interpreter.pipeline import resolve  # (only now: looking for files costs a start more imports)
+    from interpreter.load.find import find  # (only now: looking for files costs a start more imports)
 
     try:
-        resolve(first)
+        find(first)
     except RulesError:
         return True
     return False
@@ -209,7 +209,7 @@ def expressions(exprs: Sequence[str], view: View, shown: Shown) -> None:
     """The odds of several dice expressions side by side: one table, a summary of each, one chart."""
     from interpreter.cli import render
     from interpreter.cli.compare import compare_text
-    from interpreter.cli.dice import show_warnings
+    from interpreter.cli.rolls import show_warnings
 
     if shown.chart is not None:
         from interpreter.cli.charts import require

@@ -1,9 +1,9 @@
-"""The everyday `rules run` and `rules odds` lines, read without click.
+"""The everyday `rules run`, `rules odds` and `rules roll` lines, read without click.
 
 Importing click costs a start about as much as everything a warm `rules run` does after it, and
 most lines a bot or a game master types are plain: `rules run RULESET PROCEDURE NAME=VALUE...
 --seed 7 --json`. Such a line is read here, by the small grammar below, and handed to the same
-body the click command calls (``run_odds``), inside the same guard (``guard``): the same output,
+body the click command calls (``run_odds``, ``rolls``), inside the same guard (``guard``): the same output,
 the same one-line mistakes, the same exit codes.
 
 Anything the grammar does not know exactly is read by click instead, untouched: help (`-h`), an
@@ -39,9 +39,10 @@ def _text(text: str) -> str:
 
 class Grammar:
     """One command's line: its positional names (the first `required` of them needed), the name that takes
-    the remaining words, its flags and its options with one value (each with the reader of its value)."""
+    the remaining words (None: no more words), its flags and its options with one value (each with the
+    reader of its value)."""
 
-    def __init__(self, positional: tuple[str, ...], required: int, rest: str, flags: Mapping[str, str],
+    def __init__(self, positional: tuple[str, ...], required: int, rest: str | None, flags: Mapping[str, str],
                  values: Mapping[str, tuple[str, Callable[[str], object]]]) -> None:
         self.positional = positional
         self.required = required
@@ -57,6 +58,7 @@ GRAMMARS: Mapping[str, Grammar] = {
                     {"--json": "as_json", "--csv": "as_csv", "--all": "show_all", "--at-least": "at_least",
                      "--at-most": "at_most", "--outcomes": "outcomes_only"},
                     {"--where": ("where", _text), "--percentiles": ("percentiles", _text)}),
+    "roll": Grammar(("expr",), 1, None, {"--json": "as_json"}, {"--seed": ("seed", _whole), "--dice": ("given", _text)}),
 }
 """Command -> what of its line is read here (a subset of the click command's; a test holds them alike)."""
 
@@ -86,10 +88,11 @@ def parsed(argv: Sequence[str], environ: Mapping[str, str]) -> tuple[str, dict[s
         if converted is None:
             return None
         given[name] = converted
-    if len(words) < grammar.required:
+    if len(words) < grammar.required or (grammar.rest is None and len(words) > len(grammar.positional)):
         return None
     given.update(zip(grammar.positional, words, strict=False))
-    given[grammar.rest] = tuple(words[len(grammar.positional):])
+    if grammar.rest is not None:
+        given[grammar.rest] = tuple(words[len(grammar.positional):])
     return argv[0], given
 
 
@@ -112,12 +115,23 @@ def main(argv: Sequence[str]) -> None:
     _run(f"{prog} {read[0]}", read[0], read[1], argv)
 
 
+def body_of(command: str) -> Callable[..., None]:
+    """The one body of a command the grammar reads, which its click command calls too."""
+    if command == "roll":
+        from interpreter.cli import rolls
+
+        return rolls.roll
+    from interpreter.cli import run_odds
+
+    return run_odds.run if command == "run" else run_odds.odds
+
+
 def _run(path: str, command: str, given: dict[str, Any], argv: Sequence[str]) -> NoReturn:
-    from interpreter.cli import guard, output, run_odds
+    from interpreter.cli import guard, output
     from interpreter.cli.file_warnings import telling
     from interpreter.errors import RulesError
 
-    body = run_odds.run if command == "run" else run_odds.odds
+    body = body_of(command)
     as_json = "--json" in argv
     with guard.process(argv, own=True):
         try:
@@ -134,4 +148,4 @@ def _run(path: str, command: str, given: dict[str, Any], argv: Sequence[str]) ->
     sys.exit(0)
 
 
-__all__ = ["GRAMMARS", "Grammar", "main", "parsed", "program_name"]
+__all__ = ["GRAMMARS", "Grammar", "body_of", "main", "parsed", "program_name"]

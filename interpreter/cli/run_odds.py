@@ -133,7 +133,6 @@ def odds(target: str, procedure: str | None = None, params: Sequence[str] = (), 
          percentiles: str | None = None, where: str | None = None) -> None:
     """`rules odds`: exact odds of a procedure (or a sweep of it), or of dice expressions."""
     from interpreter.cli import odds_output
-    from interpreter.pipeline import compile_ref
 
     if as_json and as_csv:
         raise UsageMistake("use either --json or --csv, not both")
@@ -152,6 +151,8 @@ def odds(target: str, procedure: str | None = None, params: Sequence[str] = (), 
             raise UsageMistake("a dice expression takes no --sheet, no NAME=VALUE and no --percentiles")
         odds_output.expression(target, view, as_json, as_csv, plot, chart, force)
         return
+    from interpreter.pipeline import compile_ref  # (the odds of dice expressions compile no ruleset)
+
     odds_output.procedure(compile_ref(target), procedure, params, sheet, view,
                           odds_output.Shown(as_json, as_csv, plot, chart, percentiles, force), where)
 
