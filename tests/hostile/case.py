@@ -50,8 +50,8 @@ LAUNCH = (
     "        signal.signal(os.WTERMSIG(status), signal.SIG_DFL); os.kill(os.getpid(), os.WTERMSIG(status))\n"
     "    os._exit(os.waitstatus_to_exitcode(status))\n"
     "sys.argv[0] = 'rules'\n"
-    "from interpreter.cli import main\n"
-    "main()\n"
+    "from interpreter.cli import console\n"
+    "console()\n"
 )
 
 

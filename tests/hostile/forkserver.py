@@ -26,8 +26,11 @@ import json, os, resource, sys, time
 sys.argv[0] = 'rules'
 import interpreter.cli
 import interpreter.cli.commands
+import interpreter.cli.quick
+import interpreter.cli.run_odds
+import interpreter.cli.rolls
 import interpreter.pipeline
-from interpreter.cli import main
+from interpreter.cli import console
 usage = resource.getrusage(resource.RUSAGE_SELF)
 requests, answers = sys.stdin, sys.stdout
 answers.write(json.dumps({"startup": usage.ru_utime + usage.ru_stime}) + "\n"); answers.flush()
@@ -54,7 +57,7 @@ for line in requests:
             sys.stderr = sys.__stderr__ = open(2, "w", encoding="utf-8", errors="backslashreplace", closefd=False)
             sys.argv = ["rules", *job["args"]]
             try:
-                main()
+                console()  # (the console script's own entry: an everyday line is read without click)
                 code = 0
             except SystemExit as done:
                 if done.code is None or isinstance(done.code, int):
