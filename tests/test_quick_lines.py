@@ -60,11 +60,11 @@ WORDS = ["lockwood", "check", "stat=12", "dc=15", "3d6", "", "-", "--", "-h", "-
          "--times", "0", "2", "--times=1", "--dice", "1,2", "--dice=-1", "--dice=", "--where", "successes >= 3",
          "--where=x > 1", "--percentiles", "10,50", "--sheet", "s.yaml", "--plot", "a.svg", "--json=1", "--force",
          "--dry-run", "--no-backup", "--version", "-j", "--jso", "99999999999999999999", "x=-1", "-x=1", "1d20+5",
-         "--set", "a=1"]
+         "--set", "a=1", "folder", "--sheet=folder", "--sheet=", "missing.yaml"]
 
 
 PLAIN = ["lockwood", "check", "stat=12", "3d6", "4d6kh3", "--json", "--seed", "7", "--times", "2", "--dice", "1,2", "--where",
-         "--percentiles", "--csv", "--at-least"]
+         "--percentiles", "--csv", "--at-least", "--sheet", "s.yaml", "--dry-run"]
 
 
 def click_params(argv: list[str]) -> dict[str, object] | None:
@@ -77,7 +77,10 @@ def click_params(argv: list[str]) -> dict[str, object] | None:
         return None
 
 
-def test_on_random_lines_the_grammar_reads_what_click_reads_or_declines():
+def test_on_random_lines_the_grammar_reads_what_click_reads_or_declines(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "s.yaml").write_text("ruleset: x\n", encoding="utf-8")
     rng = random.Random(20261202)
     taken = 0
     for _ in range(8000):
@@ -106,6 +109,7 @@ def test_on_random_lines_the_grammar_reads_what_click_reads_or_declines():
     ["odds", "nwod", "action", "pool=5", "--where", "successes >= 3", "--json"],
     ["roll", "4d6kh3", "--seed", "7", "--json"],
     ["roll", "5d10x10cs>=8", "--dice", "1,3,5,7,10,8"],
+    ["run", "nwod", "take_damage", "amount=2", "type=lethal", "--sheet", "marco.yaml", "--dry-run"],
 ])
 def test_everyday_lines_are_read_here(argv):
     read = quick.parsed(argv, {})
@@ -115,7 +119,8 @@ def test_everyday_lines_are_read_here(argv):
 
 @pytest.mark.parametrize(("argv", "environ"), [
     (["run", "lockwood", "check", "-h"], {}),
-    (["run", "lockwood", "check", "--sheet", "a.yaml"], {}),
+    (["run", "lockwood", "check", "--sheet", "."], {}),
+    (["odds", "lockwood", "check", "--sheet=/"], {}),
     (["run", "lockwood", "check", "--seed", "1", "--seed", "2"], {}),
     (["run", "lockwood", "check", "--times", "0"], {}),
     (["run", "lockwood"], {}),
@@ -195,28 +200,61 @@ LINES = [
     ["roll", "d20+bonus", "--seed", "1"],
     ["roll", "1d6", "--dice", "9"],
     ["roll", "3d6kh5", "--seed", "2"],
+    ["run", "nwod", "take_damage", "amount=2", "type=lethal", "--sheet", "marco.yaml", "--dry-run"],
+    ["run", "nwod", "take_damage", "amount=2", "type=lethal", "--sheet", "marco.yaml"],
+    ["run", "nwod", "take_damage", "amount=9", "type=bashing", "--sheet", "marco.yaml", "--no-backup", "--json",
+     "--seed", "1"],
+    ["run", "nwod", "take_damage", "amount=2", "type=lethal", "--sheet", "missing.yaml"],
+    ["run", "nwod", "take_damage", "amount=2", "type=lethal", "--sheet", "marco.yaml", "--times", "5"],
+    ["run", "nwod", "stay_conscious", "--sheet", "marco.yaml", "--seed", "3"],
+    ["odds", "nwod", "action", "--sheet", "marco.yaml", "pool=3"],
+    ["odds", "3d6", "--sheet", "marco.yaml"],
 ]
 
 
-def run_both(tmp_path: Path, argv: list[str]) -> tuple[subprocess.CompletedProcess[str], ...]:
+SHEET: list[str] = []  # (a new nwod sheet's text, made once)
+
+
+def fresh_sheet(folder: Path) -> None:
+    """Write marco.yaml, a new character of the bundled nwod, into the folder (and no backup beside it)."""
+    if not SHEET:
+        from click.testing import CliRunner
+
+        made = folder / "made.yaml"
+        done = CliRunner().invoke(main, ["sheet", "new", "nwod", "-o", str(made), "--name", "Marco"])
+        assert done.exit_code == 0, done.output
+        SHEET.append(made.read_text(encoding="utf-8"))
+        made.unlink()
+    (folder / "marco.yaml").write_text(SHEET[0], encoding="utf-8")
+    (folder / "marco.yaml.bak").unlink(missing_ok=True)
+
+
+def run_both(tmp_path: Path, argv: list[str]) -> list[tuple[object, ...]]:
+    """The exit code, stdout and stderr of the line read here and read by click, each in a new process on a
+    fresh sheet, with the sheet (and its backup) as each left it."""
     other = tmp_path / "click-only"
     other.mkdir(exist_ok=True)
     (other / "cli.py").write_text(CLICK_ONLY.format(root=str(ROOT)), encoding="utf-8")
     (tmp_path / "warned.yaml").write_text(BEST_OF, encoding="utf-8")
     env = dict(os.environ, RULESMITH_CACHE_DIR=str(tmp_path / "cache"), PYTHONPATH=str(ROOT))
     env.pop("RULESMITH_CACHE", None)
-    return tuple(subprocess.run([sys.executable, str(script), *argv], capture_output=True, text=True, env=env,
-                                cwd=tmp_path, check=False)
-                 for script in (ROOT / "cli.py", other / "cli.py"))
+    ends = []
+    for script in (ROOT / "cli.py", other / "cli.py"):
+        fresh_sheet(tmp_path)
+        done = subprocess.run([sys.executable, str(script), *argv], capture_output=True, text=True, env=env,
+                              cwd=tmp_path, check=False)
+        files = tuple(p.read_text(encoding="utf-8") if p.exists() else None
+                      for p in (tmp_path / "marco.yaml", tmp_path / "marco.yaml.bak"))
+        ends.append((done.returncode, done.stdout, done.stderr, files))
+    return ends
 
 
 @pytest.mark.parametrize("argv", LINES, ids=[" ".join(line) for line in LINES])
 def test_a_line_prints_the_same_and_exits_alike_both_ways(tmp_path, argv):
     assert quick.parsed(argv, {}) is not None  # (this line is one the grammar reads)
     direct, through_click = run_both(tmp_path, argv)
-    assert "Traceback" not in direct.stderr + through_click.stderr
-    assert (direct.returncode, direct.stdout, direct.stderr) == \
-        (through_click.returncode, through_click.stdout, through_click.stderr)
+    assert "Traceback" not in str(direct[2]) + str(through_click[2])
+    assert direct == through_click
 
 
 @pytest.mark.parametrize("raised", [KeyboardInterrupt, EOFError, ValueError, MemoryError])

@@ -3,15 +3,16 @@
 Importing click costs a start about as much as everything a warm `rules run` does after it, and
 most lines a bot or a game master types are plain: `rules run RULESET PROCEDURE NAME=VALUE...
 --seed 7 --json`. Such a line is read here, by the small grammar below, and handed to the same
-body the click command calls (``run_odds``, ``rolls``), inside the same guard (``guard``): the same output,
-the same one-line mistakes, the same exit codes.
+body the click command calls (``run_odds``, ``rolls``), inside the same guard (``guard``): the
+same output, the same one-line mistakes, the same exit codes, the same files written.
 
 Anything the grammar does not know exactly is read by click instead, untouched: help (`-h`), an
 option not in the table below or given twice, a value that is not plainly one (`--seed 1e3`,
-`--times 0`, `--dice -1`), `--` and words starting with `-`, a group option before the command,
-shell completion, `python -m`, and any line on Windows (where click expands wildcards). The
-grammar only declines; it never reports a mistake of its own. A test reads random lines both ways
-and holds the parameters equal wherever this reading takes a line (``tests/test_quick_lines.py``).
+`--times 0`, `--dice -1`, a `--sheet` that is a folder), `--` and words starting with `-`, a
+group option before the command, shell completion, `python -m`, and any line on Windows (where
+click expands wildcards). The grammar only declines; it never reports a mistake of its own. A
+test reads random lines both ways and holds the parameters equal wherever this reading takes a
+line, and runs whole commands both ways (``tests/test_quick_lines.py``).
 """
 
 from __future__ import annotations
@@ -37,6 +38,18 @@ def _text(text: str) -> str:
     return text
 
 
+def _file(text: str) -> str | None:
+    """A file's path as click's `Path(dir_okay=False)` takes it: None (click says why) for a folder or a file
+    that cannot be read."""
+    import stat
+
+    try:
+        mode = os.stat(text).st_mode
+    except (OSError, ValueError):
+        return text  # (not there: the command says so, as it does after click)
+    return None if stat.S_ISDIR(mode) or not os.access(text, os.R_OK) else text
+
+
 class Grammar:
     """One command's line: its positional names (the first `required` of them needed), the name that takes
     the remaining words (None: no more words), its flags and its options with one value (each with the
@@ -52,12 +65,14 @@ class Grammar:
 
 
 GRAMMARS: Mapping[str, Grammar] = {
-    "run": Grammar(("ruleset", "procedure"), 2, "params", {"--json": "as_json"},
-                   {"--seed": ("seed", _whole), "--dice": ("given", _text), "--times": ("times", _positive)}),
+    "run": Grammar(("ruleset", "procedure"), 2, "params",
+                   {"--json": "as_json", "--dry-run": "dry_run", "--no-backup": "no_backup"},
+                   {"--seed": ("seed", _whole), "--dice": ("given", _text), "--times": ("times", _positive),
+                    "--sheet": ("sheet", _file)}),
     "odds": Grammar(("target", "procedure"), 1, "params",
                     {"--json": "as_json", "--csv": "as_csv", "--all": "show_all", "--at-least": "at_least",
                      "--at-most": "at_most", "--outcomes": "outcomes_only"},
-                    {"--where": ("where", _text), "--percentiles": ("percentiles", _text)}),
+                    {"--where": ("where", _text), "--percentiles": ("percentiles", _text), "--sheet": ("sheet", _file)}),
     "roll": Grammar(("expr",), 1, None, {"--json": "as_json"}, {"--seed": ("seed", _whole), "--dice": ("given", _text)}),
 }
 """Command -> what of its line is read here (a subset of the click command's; a test holds them alike)."""
