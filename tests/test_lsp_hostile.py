@@ -44,9 +44,10 @@ class Wire:
         (folder / "server.usage").unlink(missing_ok=True)
         self.err = folder / "server.err"
         with open(self.err, "wb") as err:
-            launch = LAUNCH.replace("from interpreter.cli import main\n", WARM + "".join(
-                f"lowered.{name} = {value!r}\n" for name, value in lowered.items()) + "from interpreter.cli import main\n"
-            ) if lowered else LAUNCH
+            entry = "from interpreter.cli import console\n"
+            assert entry in LAUNCH  # (the limits are lowered just before the command line is imported)
+            launch = LAUNCH.replace(entry, WARM + "".join(
+                f"lowered.{name} = {value!r}\n" for name, value in lowered.items()) + entry) if lowered else LAUNCH
             self.proc = subprocess.Popen([sys.executable, "-c", launch, "lsp"], cwd=folder, env=env,
                                          stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err,
                                          start_new_session=True)

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-LAUNCH = "import sys; sys.argv[0] = 'rules'; from interpreter.cli import main; main()"
+LAUNCH = "import sys; sys.argv[0] = 'rules'; from interpreter.cli import console; console()"
 
 
 def run(args: list[str], env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
