@@ -21,7 +21,7 @@ import gc
 import os
 import sys
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any, NoReturn, TypeVar
+from typing import NoReturn, TypeVar
 
 from interpreter.cli import output
 from interpreter.errors import RulesError
@@ -160,7 +160,7 @@ def invoked(body: Callable[[], T], passing: tuple[type[BaseException], ...] = ()
         raise internal(err) from None
 
 
-def fail(as_json: bool, code: int, text: str, data: dict[str, Any]) -> NoReturn:
+def fail(as_json: bool, code: int, text: str, data: dict[str, object]) -> NoReturn:
     """End the command with one line on stderr (or one JSON object on stdout) and the exit code."""
     try:
         if as_json:

@@ -20,7 +20,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, NoReturn
+from typing import NoReturn
 
 
 def _whole(text: str) -> int | None:
@@ -78,12 +78,12 @@ GRAMMARS: Mapping[str, Grammar] = {
 """Command -> what of its line is read here (a subset of the click command's; a test holds them alike)."""
 
 
-def parsed(argv: Sequence[str], environ: Mapping[str, str]) -> tuple[str, dict[str, Any]] | None:
+def parsed(argv: Sequence[str], environ: Mapping[str, str]) -> tuple[str, dict[str, object]] | None:
     """The command and the parameters given on the line (only those given), or None when click is to read it."""
     if not argv or argv[0] not in GRAMMARS or any(key.endswith("_COMPLETE") for key in environ):
         return None
     grammar = GRAMMARS[argv[0]]
-    given: dict[str, Any] = {}
+    given: dict[str, object] = {}
     words: list[str] = []
     rest = iter(argv[1:])
     for word in rest:
@@ -141,7 +141,7 @@ def body_of(command: str) -> Callable[..., None]:
     return run_odds.run if command == "run" else run_odds.odds
 
 
-def _run(path: str, command: str, given: dict[str, Any], argv: Sequence[str]) -> NoReturn:
+def _run(path: str, command: str, given: dict[str, object], argv: Sequence[str]) -> NoReturn:
     from interpreter.cli import guard, output
     from interpreter.cli.file_warnings import telling
     from interpreter.errors import RulesError
