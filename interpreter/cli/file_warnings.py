@@ -2,9 +2,10 @@
 
 `rules validate` lists what is valid but likely not meant: a constant an overlay adds that nothing
 reads (a misspelled name), defaults that break the ruleset's own creation rules, dice that do not
-say what they seem to, steps that do not do what they seem to (a `best_of` whose runs all tie). Every other command that loads the file (`run`, `odds`, `diff`, `describe`,
-`sheet ...`) prints the same lines on stderr, once each however often the command loads the file,
-so that a mistake is seen where its effect is. Under `--json` they stay on stderr: stdout holds the
+say what they seem to, steps that do not do what they seem to (a `best_of` whose runs all tie).
+Every other command that loads the file (`run`, `odds`, `diff`, `describe`, `sheet ...`) prints the
+same lines on stderr, once each however often the command loads the file, so that a mistake is seen
+where its effect is. Under `--json` they stay on stderr: stdout holds the
 answer alone. They are told when the command has done its work: a refused command says its one line
 alone. The bundled rulesets are kept free of warnings by the test suite and are not checked
 again at every start, nor is a file whose warnings the parse cache remembers.
@@ -153,4 +154,4 @@ def _say(warnings: list[str] | None) -> None:
         output.echo(f"warning: {warning}", err=True)
 
 
-__all__ = ["tell", "telling", "told_elsewhere", "unread", "warnings_of", "warnings_of_ref"]
+__all__ = ["known_quiet", "tell", "telling", "told_elsewhere", "unread", "warnings_of", "warnings_of_ref"]

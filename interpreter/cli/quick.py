@@ -22,6 +22,8 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import NoReturn
 
+from interpreter.record import record
+
 
 def _whole(text: str) -> int | None:
     """A plain whole number (digits, an optional minus sign), as click's INT reads it; None for anything else."""
@@ -50,30 +52,33 @@ def _file(text: str) -> str | None:
     return None if stat.S_ISDIR(mode) or not os.access(text, os.R_OK) else text
 
 
+@record
 class Grammar:
     """One command's line: its positional names (the first `required` of them needed), the name that takes
     the remaining words (None: no more words), its flags and its options with one value (each with the
-    reader of its value)."""
+    reader of its value); and the one body the command runs (`module:function`), which its click command
+    calls too."""
 
-    def __init__(self, positional: tuple[str, ...], required: int, rest: str | None, flags: Mapping[str, str],
-                 values: Mapping[str, tuple[str, Callable[[str], object]]]) -> None:
-        self.positional = positional
-        self.required = required
-        self.rest = rest
-        self.flags = flags
-        self.values = values
+    positional: tuple[str, ...]
+    required: int
+    rest: str | None
+    flags: Mapping[str, str]
+    values: Mapping[str, tuple[str, Callable[[str], object]]]
+    body: str
 
 
 GRAMMARS: Mapping[str, Grammar] = {
     "run": Grammar(("ruleset", "procedure"), 2, "params",
                    {"--json": "as_json", "--dry-run": "dry_run", "--no-backup": "no_backup"},
                    {"--seed": ("seed", _whole), "--dice": ("given", _text), "--times": ("times", _positive),
-                    "--sheet": ("sheet", _file)}),
+                    "--sheet": ("sheet", _file)}, "interpreter.cli.run_odds:run"),
     "odds": Grammar(("target", "procedure"), 1, "params",
                     {"--json": "as_json", "--csv": "as_csv", "--all": "show_all", "--at-least": "at_least",
                      "--at-most": "at_most", "--outcomes": "outcomes_only"},
-                    {"--where": ("where", _text), "--percentiles": ("percentiles", _text), "--sheet": ("sheet", _file)}),
-    "roll": Grammar(("expr",), 1, None, {"--json": "as_json"}, {"--seed": ("seed", _whole), "--dice": ("given", _text)}),
+                    {"--where": ("where", _text), "--percentiles": ("percentiles", _text), "--sheet": ("sheet", _file)},
+                    "interpreter.cli.run_odds:odds"),
+    "roll": Grammar(("expr",), 1, None, {"--json": "as_json"}, {"--seed": ("seed", _whole), "--dice": ("given", _text)},
+                    "interpreter.cli.rolls:roll"),
 }
 """Command -> what of its line is read here (a subset of the click command's; a test holds them alike)."""
 
@@ -131,14 +136,12 @@ def main(argv: Sequence[str]) -> None:
 
 
 def body_of(command: str) -> Callable[..., None]:
-    """The one body of a command the grammar reads, which its click command calls too."""
-    if command == "roll":
-        from interpreter.cli import rolls
+    """The one body of a command the grammar reads (imported now), which its click command calls too."""
+    import importlib
 
-        return rolls.roll
-    from interpreter.cli import run_odds
-
-    return run_odds.run if command == "run" else run_odds.odds
+    module, _, name = GRAMMARS[command].body.partition(":")
+    body: Callable[..., None] = getattr(importlib.import_module(module), name)
+    return body
 
 
 def _run(path: str, command: str, given: dict[str, object], argv: Sequence[str]) -> NoReturn:

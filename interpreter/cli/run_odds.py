@@ -42,7 +42,6 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None =
         given: str | None = None, times: int | None = None, as_json: bool = False, dry_run: bool = False,
         no_backup: bool = False) -> None:
     """`rules run`: one procedure run (traced), or counted over `times` runs, or run on a sheet."""
-    from interpreter.pipeline import compile_ref
     if seed is not None and given is not None:
         raise UsageMistake("use either --seed or --dice, not both")
     if times is not None and (sheet is not None or given is not None):
@@ -50,6 +49,7 @@ def run(ruleset: str, procedure: str, params: Sequence[str], sheet: str | None =
     from interpreter.api.arguments import drawn_seed
     from interpreter.cli import render
     from interpreter.dice import sources as dice
+    from interpreter.pipeline import compile_ref
 
     rs = compile_ref(ruleset)
     if seed is None and given is None:  # a seed of our own, told under --json: `--seed` of it replays the run
@@ -138,9 +138,10 @@ def odds(target: str, procedure: str | None = None, params: Sequence[str] = (), 
         raise UsageMistake("use either --json or --csv, not both")
     view = odds_output.odds_view(show_all, at_least, at_most, outcomes_only)
     chart = odds_output.chart_format(plot, force)
-    if where is not None and (procedure is None or as_csv or odds_output.are_expressions(target)):
+    expressions = procedure is not None and odds_output.are_expressions(target)  # (asked once: it looks for files)
+    if where is not None and (procedure is None or as_csv or expressions):
         raise UsageMistake("--where asks about a procedure's runs (RULESET PROCEDURE), printed as text or --json")
-    if procedure is not None and odds_output.are_expressions(target):
+    if procedure is not None and expressions:
         if sheet is not None or percentiles:
             raise UsageMistake("dice expressions take no --sheet and no --percentiles")
         odds_output.expressions([target, procedure, *params], view,

@@ -1,6 +1,6 @@
 """Warnings of ruleset-folder files that claim a bundled id: kept until the command line shows them.
 
-A command that ends well shows each on stderr (``cli/group.py``); a process that never takes them (the
+A command that ends well shows each on stderr (``cli/guard.py``); a process that never takes them (the
 language server) keeps at most ``KEPT``, and warns of each file once.
 """
 

@@ -139,9 +139,9 @@ def yaml_events(text: str) -> Iterator[Event]:
     """Events from ruamel.yaml's parser, with tags and extra documents refused.
 
     Text that ruamel.yaml's C parser reads without error, without tags or directives and within the
-    flow nesting limit is read by it (:func:`c_events`, several times faster);
-    anything else, every error included, by the Python parser, whose messages and positions are the
-    reference the C events are made to match.
+    nesting limit is read by it (:func:`c_events`, several times faster); anything else, every error
+    included, by the Python parser, whose messages and positions are the reference the C events are
+    made to match.
     """
     fast = c_events(text) if CParser is not None else None
     return iter(fast) if fast is not None else python_events(text)
@@ -210,8 +210,9 @@ def c_events(text: str) -> list[Event] | None:
     places it at the next token).  Collections nested past ``limits.MAX_DEPTH`` go to the Python
     parser, which refuses them early (the C parser's time grows with the square of the depth), as do
     tags (refused there, with their text), an anchor or alias name followed by a character the two
-    parsers read differently (``&a:``: a name's end in YAML 1.2, not in the C parser's 1.1), a text whose last line has no line break (where the two place the empty
-    scalar of a last ``key:``) and the empty scalars of keys and entries.
+    parsers read differently (``&a:``: a name's end in YAML 1.2, not in the C parser's 1.1), a text
+    whose last line has no line break (where the two place the empty scalar of a last ``key:``) and
+    the empty scalars of keys and entries.
     """
     if not text.endswith("\n") or _PYTHON_ONLY.search(text):
         return None
